@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+// cardlua: a scriptable card-carousel layout engine. See README.md and design notes.
+import PackageDescription
+
+let package = Package(
+    name: "cardlua",
+    products: [
+        .executable(name: "cardlua", targets: ["CardLuaCLI"]),
+        .library(name: "CardLayout", targets: ["CardLayout"]),
+        .library(name: "CardLua", targets: ["CardLua"]),
+        .library(name: "CardRender", targets: ["CardRender"]),
+    ],
+    targets: [
+        // Lua 5.4 from the OS package (liblua5.4-dev on Debian/Ubuntu, lua on Homebrew).
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
+        ),
+        // C glue: macro wrappers, the protected helpers, the hook and the capped allocator.
+        .target(name: "CLuaShims", dependencies: ["CLua"]),
+        // Pure Swift: geometry, transforms, flow layout, scroll physics, scenarios.
+        .target(name: "CardLayout"),
+        // The Lua side: sandboxed state, prelude, LuaEffect.
+        .target(name: "CardLua", dependencies: ["CardLayout", "CLuaShims"]),
+        // Text, JSON, SVG and HTML output. Never imports Lua.
+        .target(name: "CardRender", dependencies: ["CardLayout"]),
+        // The thin `cardlua` command.
+        .executableTarget(name: "CardLuaCLI", dependencies: ["CardLua", "CardRender", "CardLayout"]),
+        .testTarget(name: "CardLayoutTests", dependencies: ["CardLayout"]),
+        .testTarget(name: "CardLuaTests", dependencies: ["CardLua", "CardLayout"]),
+        .testTarget(name: "CardRenderTests", dependencies: ["CardRender", "CardLayout"]),
+        .testTarget(name: "CardLuaCLITests", dependencies: ["CardLayout"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,123 @@
+// The only door between Swift and Lua.
+//
+// Lua raises errors with longjmp, and unwinding a Swift frame that way is undefined
+// behaviour. So Swift never calls the Lua API itself: it calls these functions, each of
+// which does its Lua work inside lua_pcall and reports a status. Nothing here raises.
+// (design.md §6; the audit of every entry point is in Sources/CLuaShims/README.md.)
+#ifndef CARDLUA_SHIMS_H
+#define CARDLUA_SHIMS_H
+
+#include <stddef.h>
+
+typedef struct cardlua_host cardlua_host;
+
+/// Input per item in a frame: section, item, center x, center y, width, height.
+#define CARDLUA_IN_STRIDE 6
+/// Output per item: see CARDLUA_OUT_* offsets.
+#define CARDLUA_OUT_STRIDE 24
+#define CARDLUA_OUT_CENTER_X 0
+#define CARDLUA_OUT_CENTER_Y 1
+#define CARDLUA_OUT_WIDTH 2
+#define CARDLUA_OUT_HEIGHT 3
+#define CARDLUA_OUT_M11 4 /* 16 fields m11…m44 from here */
+#define CARDLUA_OUT_ALPHA 20
+#define CARDLUA_OUT_ZINDEX 21
+#define CARDLUA_OUT_HIDDEN 22
+#define CARDLUA_OUT_CHANGED 23 /* nonzero when the script changed anything */
+
+/// Flow configuration as numbers: see CARDLUA_CFG_* offsets.
+#define CARDLUA_CFG_COUNT 16
+#define CARDLUA_CFG_DIRECTION 0 /* 0 vertical, 1 horizontal */
+#define CARDLUA_CFG_ITEM_W 1
+#define CARDLUA_CFG_ITEM_H 2
+#define CARDLUA_CFG_INSET_TOP 3
+#define CARDLUA_CFG_INSET_LEFT 4
+#define CARDLUA_CFG_INSET_BOTTOM 5
+#define CARDLUA_CFG_INSET_RIGHT 6
+#define CARDLUA_CFG_LINE_SPACING 7
+#define CARDLUA_CFG_INTERITEM_SPACING 8
+#define CARDLUA_CFG_HEADER_W 9
+#define CARDLUA_CFG_HEADER_H 10
+#define CARDLUA_CFG_FOOTER_W 11
+#define CARDLUA_CFG_FOOTER_H 12
+#define CARDLUA_CFG_DECELERATION 13
+#define CARDLUA_CFG_PAGING 14
+
+/// What the scroll view is doing, as numbers: see CARDLUA_STATE_* offsets.
+#define CARDLUA_STATE_COUNT 10
+#define CARDLUA_STATE_OFFSET_X 0
+#define CARDLUA_STATE_OFFSET_Y 1
+#define CARDLUA_STATE_VIEW_W 2
+#define CARDLUA_STATE_VIEW_H 3
+#define CARDLUA_STATE_CONTENT_W 4
+#define CARDLUA_STATE_CONTENT_H 5
+#define CARDLUA_STATE_TIME 6
+#define CARDLUA_STATE_TRACKING 7
+#define CARDLUA_STATE_DRAGGING 8
+#define CARDLUA_STATE_DECELERATING 9
+
+/// Status of an entry point.
+#define CARDLUA_OK 0
+#define CARDLUA_ERROR 1   /* the script failed: message in cardlua_message() */
+#define CARDLUA_LIMIT 2   /* a limit stopped the script: the state is no longer usable */
+
+/// The base-layout query a script reaches through layout:layoutAttributesForElements.
+/// Fills up to `capacity` items (CARDLUA_IN_STRIDE numbers each) and returns how many
+/// items meet the rect (possibly more than capacity: the caller grows and asks again).
+/// Must not raise, throw or call into Lua.
+typedef long (*cardlua_query_fn)(void *context, double x, double y, double width,
+                                 double height, double *buffer, long capacity);
+
+/// A fresh sandboxed state with the prelude loaded. NULL when out of memory or when the
+/// prelude fails (a bug): then *message_out, if given, receives a static description.
+cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t memory_limit,
+                           long long instruction_budget, const char **message_out);
+void cardlua_close(cardlua_host *host);
+
+/// Sets the function that answers layout:layoutAttributesForElements(rect).
+void cardlua_set_query(cardlua_host *host, cardlua_query_fn query, void *context);
+
+/// Loads and runs a script (text only) named `chunkname` (shown in messages as given).
+int cardlua_load_script(cardlua_host *host, const char *source, size_t length,
+                        const char *chunkname);
+
+/// Whether the script defined a global function of that name (after loading).
+int cardlua_has_function(cardlua_host *host, const char *name);
+
+/// The last error: a first line `file:line: message`, then details (a traceback).
+const char *cardlua_message(cardlua_host *host);
+
+/// Calls prepare(layout) if defined, then validates the layout and writes it to
+/// `config_out` (CARDLUA_CFG_COUNT numbers).
+int cardlua_prepare(cardlua_host *host, const double *state, double *config_out);
+
+/// Runs transform(attributes, layout) once per item of `input` (count items of
+/// CARDLUA_IN_STRIDE numbers), writing CARDLUA_OUT_STRIDE numbers per item to `output`.
+int cardlua_transform(cardlua_host *host, const double *state, const double *input,
+                      long count, double *output);
+
+/// Calls targetContentOffset(proposed, velocity, layout); writes the point to result[0..1].
+/// Without the callback the result is the proposal.
+int cardlua_target_content_offset(cardlua_host *host, const double *state,
+                                  double proposed_x, double proposed_y,
+                                  double velocity_x, double velocity_y, double *result);
+
+/// Calls the prelude's internal function `name` with a string argument; it returns an
+/// array of numbers, copied to `output` (at most `capacity`). Returns the status; the
+/// array's length goes to *count (which may exceed capacity: ask again, larger).
+int cardlua_call_internal(cardlua_host *host, const char *name, const char *argument,
+                          double *output, long capacity, long *count);
+
+/// Like cardlua_call_internal, for a function returning one string: copied into a
+/// buffer owned by the host, valid until the next call. NULL on error.
+const char *cardlua_call_internal_string(cardlua_host *host, const char *name,
+                                         const char *argument, int *status);
+
+/// Memory the state holds now, in bytes.
+size_t cardlua_memory_in_use(cardlua_host *host);
+
+/// Calls an empty Lua function `count` times, each in its own lua_pcall: the floor of any
+/// call from the host (the benchmark's reference). Returns the status.
+int cardlua_bench_empty_pcalls(cardlua_host *host, long count);
+
+#endif

@@ -1,0 +1,49 @@
+/// What an effect sees of the collection view at one moment.
+public struct ScrollContext: Hashable, Sendable {
+    /// The visible rect: origin = content offset, size = the viewport.
+    public var bounds: Rect
+    /// `collectionViewContentSize` of the base layout.
+    public var contentSize: Size
+    /// Seconds since the scenario began.
+    public var time: Double
+    /// The finger is on the content (`UIScrollView.isTracking`).
+    public var isTracking: Bool
+    /// The finger has moved the content (`UIScrollView.isDragging`).
+    public var isDragging: Bool
+    /// The content moves on its own after a release (`UIScrollView.isDecelerating`).
+    public var isDecelerating: Bool
+
+    public init(bounds: Rect, contentSize: Size, time: Double = 0,
+                isTracking: Bool = false, isDragging: Bool = false, isDecelerating: Bool = false) {
+        self.bounds = bounds
+        self.contentSize = contentSize
+        self.time = time
+        self.isTracking = isTracking
+        self.isDragging = isDragging
+        self.isDecelerating = isDecelerating
+    }
+
+    /// `collectionView.contentOffset`.
+    public var contentOffset: Point { bounds.origin }
+}
+
+/// A card effect: what a `UICollectionViewFlowLayout` subclass overrides.
+///
+/// Implemented by `LuaEffect` (a script) and by the native Swift twins of the seeds.
+/// Effects may hold state (a Lua state), so they are reference types.
+public protocol Effect: AnyObject {
+    /// `prepare()`: adjusts the flow configuration for a viewport of `viewportSize`.
+    /// Called on first layout and whenever the viewport size changes.
+    func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws
+
+    /// Adjusts the base attributes of every item in the visible rect, in place
+    /// (`layoutAttributesForElements(in:)` after `super`). `attributes` is ordered by
+    /// index path.
+    func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
+                   context: ScrollContext) throws
+
+    /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)`;
+    /// velocity in points per millisecond.
+    func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+                             context: ScrollContext) throws -> Point
+}

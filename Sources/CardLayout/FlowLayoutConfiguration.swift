@@ -1,0 +1,37 @@
+/// The axis a collection view scrolls along (`UICollectionView.ScrollDirection`).
+public enum ScrollDirection: String, Hashable, Sendable {
+    case vertical
+    case horizontal
+}
+
+/// How fast a released scroll view slows down (`UIScrollView.DecelerationRate`):
+/// the factor velocity keeps per millisecond.
+public struct DecelerationRate: Hashable, Sendable {
+    public var rawValue: Double
+    public init(rawValue: Double) { self.rawValue = rawValue }
+    /// `UIScrollView.DecelerationRate.normal`: 0.998 per ms.
+    public static let normal = DecelerationRate(rawValue: 0.998)
+    /// `UIScrollView.DecelerationRate.fast`: 0.99 per ms.
+    public static let fast = DecelerationRate(rawValue: 0.99)
+}
+
+/// The properties of a `UICollectionViewFlowLayout` (plus the scroll view settings a
+/// script may set in `prepare`). Defaults are UIKit's.
+public struct FlowLayoutConfiguration: Hashable, Sendable {
+    public var scrollDirection: ScrollDirection = .vertical
+    public var itemSize = Size(width: 50, height: 50)
+    public var sectionInset = EdgeInsets.zero
+    public var minimumLineSpacing: Double = 10
+    public var minimumInteritemSpacing: Double = 10
+    /// Header size per section: the extent along the scroll axis counts (`height` when
+    /// vertical, `width` when horizontal); zero means no header.
+    public var headerReferenceSize = Size.zero
+    /// Footer size per section, like `headerReferenceSize`.
+    public var footerReferenceSize = Size.zero
+    /// `UIScrollView.decelerationRate`.
+    public var decelerationRate = DecelerationRate.normal
+    /// `UIScrollView.isPagingEnabled`.
+    public var isPagingEnabled = false
+
+    public init() {}
+}

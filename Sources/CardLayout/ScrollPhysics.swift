@@ -1,0 +1,451 @@
+import Foundation
+
+/// `UIScrollView`'s motion along the scroll axis (design.md §3), as closed forms.
+///
+/// Everything here is one-dimensional: an *offset* is the content offset's component
+/// on the scroll axis, in points; times are milliseconds and velocities points per
+/// millisecond (what UIKit passes to `targetContentOffset`). A deceleration *rate* `d`
+/// is the factor velocity keeps per millisecond (0.998 normal, 0.99 fast).
+///
+/// The pieces a scenario is made of:
+/// - ``restingOffset(from:velocity:rate:)`` and ``proposedOffset(from:velocity:rate:range:)``:
+///   where a released scroll view would come to rest on its own;
+/// - ``rubberBandedOffset(_:range:dimension:)``: what a finger dragging past an edge shows;
+/// - ``pagedOffset(releaseOffset:velocity:anchorOffset:pageLength:range:)``: `isPagingEnabled`;
+/// - ``releaseMotions(from:velocity:target:rate:range:)``: the motion after a release,
+///   re-timed to land exactly on the effect's target, bouncing back into range if needed;
+/// - ``DragGesture`` and ``ScrollMotion``: sampled per frame by ``ScenarioRunner``.
+public enum ScrollPhysics {
+    // MARK: Thresholds
+
+    /// A motion ends once it is less than this many points from its end, and the last
+    /// frame then sits exactly on the end. UIKit uses half a *pixel*
+    /// (`0.5 / UIScreen.main.scale`); we use half a point, the 1× value, which the
+    /// preview's point-based output cannot tell apart.
+    public static let restingDistance: Double = 0.5
+
+    /// A spring also waits until its speed is below this (points per millisecond, i.e.
+    /// 10 pt/s), so it never ends while passing its target at speed.
+    public static let springRestingVelocity: Double = 0.01
+
+    /// The slowest a decay may be while still more than ``restingDistance`` from its
+    /// target, in points per millisecond (0.5 pt/s). A re-timed decay whose speed would
+    /// fall below this before arriving would creep for many seconds (its time constant
+    /// is over a second), so the velocity counts as "tiny" for that distance and a
+    /// spring carries the content instead. Natural decays never come near it: at the
+    /// normal rate a decay is still at 1 pt/s when half a point from rest.
+    public static let creepVelocity: Double = 0.0005
+
+    /// The angular frequency of the critically damped spring, radians per millisecond.
+    /// 0.01 rad/ms = 10 rad/s: the spring of mass 1 and stiffness 100 (damping ratio 1)
+    /// used by reconstructions of `UIScrollView`'s bounce.
+    public static let springAngularFrequency: Double = 0.01
+
+    /// Rubber-band coefficient `c` in `(1 − 1/(x·c/L + 1))·L` (UIKit's 0.55).
+    public static let rubberBandCoefficient: Double = 0.55
+
+    /// With `isPagingEnabled`, a release slower than this (points per millisecond, i.e.
+    /// 200 pt/s) settles on the nearest page; faster, on the next page in the direction
+    /// of the velocity.
+    public static let pagingVelocityThreshold: Double = 0.2
+
+    /// Default length of an animated `scrollToItem`, seconds (UIKit's animated
+    /// `setContentOffset` takes about 0.3 s).
+    public static let defaultScrollAnimationDuration: Double = 0.3
+
+    // MARK: Decay (closed forms)
+
+    /// Velocity after `time` ms of free deceleration: `v(t) = v₀·dᵗ`.
+    public static func decayVelocity(_ velocity: Double, rate: Double, time: Double) -> Double {
+        velocity * pow(rate, time)
+    }
+
+    /// Offset after `time` ms of free deceleration: `x(t) = x₀ + v₀·d·(1 − dᵗ)/(1 − d)`.
+    public static func decayOffset(from offset: Double, velocity: Double, rate: Double,
+                                   time: Double) -> Double {
+        offset + velocity * rate * (1 - pow(rate, time)) / (1 - rate)
+    }
+
+    /// Where free deceleration comes to rest: `x₀ + v₀·d/(1 − d)` (the limit of
+    /// ``decayOffset(from:velocity:rate:time:)``).
+    public static func restingOffset(from offset: Double, velocity: Double, rate: Double) -> Double {
+        offset + velocity * rate / (1 - rate)
+    }
+
+    /// The proposed offset of a release: the resting point clamped to `range`
+    /// (what `targetContentOffset(forProposedContentOffset:…)` receives).
+    public static func proposedOffset(from offset: Double, velocity: Double, rate: Double,
+                                      range: ClosedRange<Double>) -> Double {
+        clamp(restingOffset(from: offset, velocity: velocity, rate: rate), to: range)
+    }
+
+    // MARK: Rubber band
+
+    /// How far the content shows past an edge when the finger has pulled it
+    /// `overshoot` points past: `(1 − 1/(x·0.55/L + 1))·L`, L = `dimension` (the
+    /// viewport's extent on the scroll axis). Always less than L.
+    public static func rubberBand(overshoot: Double, dimension: Double) -> Double {
+        guard overshoot > 0, dimension > 0 else { return 0 }
+        return (1 - 1 / (overshoot * rubberBandCoefficient / dimension + 1)) * dimension
+    }
+
+    /// The inverse of ``rubberBand(overshoot:dimension:)``: the finger's overshoot that
+    /// shows `shown` points past the edge, `x = (L/c)·y/(L − y)`. A shown overshoot at or
+    /// beyond L (only reachable by a `jump`) has no finger position; it is treated as
+    /// 0.999·L so a drag starting there stays finite.
+    public static func fingerOvershoot(shown: Double, dimension: Double) -> Double {
+        guard shown > 0, dimension > 0 else { return 0 }
+        let y = min(shown, 0.999 * dimension)
+        return dimension / rubberBandCoefficient * y / (dimension - y)
+    }
+
+    /// The offset shown when the finger holds the content at `offset`: unchanged inside
+    /// `range`, rubber-banded past either edge.
+    public static func rubberBandedOffset(_ offset: Double, range: ClosedRange<Double>,
+                                          dimension: Double) -> Double {
+        if offset < range.lowerBound {
+            return range.lowerBound - rubberBand(overshoot: range.lowerBound - offset, dimension: dimension)
+        }
+        if offset > range.upperBound {
+            return range.upperBound + rubberBand(overshoot: offset - range.upperBound, dimension: dimension)
+        }
+        return offset
+    }
+
+    /// The finger position that shows `shown`: the inverse of
+    /// ``rubberBandedOffset(_:range:dimension:)``.
+    public static func fingerOffset(shown: Double, range: ClosedRange<Double>,
+                                    dimension: Double) -> Double {
+        if shown < range.lowerBound {
+            return range.lowerBound - fingerOvershoot(shown: range.lowerBound - shown, dimension: dimension)
+        }
+        if shown > range.upperBound {
+            return range.upperBound + fingerOvershoot(shown: shown - range.upperBound, dimension: dimension)
+        }
+        return shown
+    }
+
+    // MARK: Paging
+
+    /// `isPagingEnabled`: the page a release settles on, as an offset.
+    ///
+    /// Pages are the multiples of `pageLength` (the viewport's extent on the scroll axis).
+    /// Slower than ``pagingVelocityThreshold`` the nearest page to `releaseOffset` wins;
+    /// faster, the next page boundary beyond `releaseOffset` in the direction of the
+    /// velocity. Either way the page is at most one page from the *anchor* page — the page
+    /// nearest `anchorOffset`, where the drag began (or the release position for a bare
+    /// fling) — so one gesture never turns more than one page. The result is clamped to
+    /// `range`: the last page of content that is not a whole number of pages long is
+    /// the maximum offset.
+    public static func pagedOffset(releaseOffset: Double, velocity: Double, anchorOffset: Double,
+                                   pageLength: Double, range: ClosedRange<Double>) -> Double {
+        guard pageLength > 0 else { return clamp(releaseOffset, to: range) }
+        // A hair of tolerance so an offset a rounding error short of a page counts as on it.
+        let epsilon = 1e-9
+        let position = releaseOffset / pageLength
+        let anchor = (anchorOffset / pageLength).rounded()
+        var page: Double
+        if abs(velocity) < pagingVelocityThreshold {
+            page = position.rounded()
+        } else if velocity > 0 {
+            page = (position + epsilon).rounded(.down) + 1
+        } else {
+            page = (position - epsilon).rounded(.up) - 1
+        }
+        page = min(max(page, anchor - 1), anchor + 1)
+        return clamp(page * pageLength, to: range)
+    }
+
+    // MARK: Release
+
+    /// The motion after a release at `offset` with `velocity` towards `target` (the
+    /// effect's answer), as consecutive segments; empty when there is nothing to move.
+    /// The last segment ends exactly on `target` clamped to `range`.
+    ///
+    /// 1. **Hitting an edge.** When the release is inside `range`, the target is exactly an
+    ///    edge the velocity points at, and free deceleration at `rate` would carry the
+    ///    content past that edge, the content decelerates freely until it reaches the
+    ///    edge and bounces there: a spring from the edge with the velocity it arrived with
+    ///    (phase `settling`). This is how `UIScrollView` ends a fling into the end of its
+    ///    content (the proposal was clamped to the edge and the effect kept it).
+    /// 2. **Otherwise the motion is re-timed to land on the target**:
+    ///    a decay with rate `d' = D/(D + v₀)` (D = target − offset) when the target lies
+    ///    ahead of the velocity and the decay would not creep (see ``creepVelocity``),
+    ///    phase `decelerating`; otherwise a critically damped spring from the release with
+    ///    its velocity, phase `settling`.
+    /// 3. **Bounce.** A target outside `range` is reached first; then a spring carries the
+    ///    content back to the nearest edge (phase `settling`).
+    public static func releaseMotions(from offset: Double, velocity: Double, target: Double,
+                                      rate: Double, range: ClosedRange<Double>) -> [ScrollMotion] {
+        // 1. A fling into an edge the effect left as the target.
+        if range.contains(offset), velocity != 0, target == range.lowerBound || target == range.upperBound,
+           (target - offset) * velocity >= 0 {
+            let rest = restingOffset(from: offset, velocity: velocity, rate: rate)
+            let beyond = velocity > 0 ? rest > target : rest < target
+            if beyond {
+                var motions: [ScrollMotion] = []
+                let approach = ScrollMotion.decay(from: offset, velocity: velocity, rate: rate, until: target)
+                if approach.duration > 0 { motions.append(approach) }
+                let impactVelocity = approach.velocity(at: approach.duration)
+                motions.append(.spring(from: target, velocity: impactVelocity, to: target, phase: .settling))
+                return motions
+            }
+        }
+        // 2. Re-timed onto the target.
+        var motions: [ScrollMotion] = []
+        var endVelocity = 0.0
+        if let decay = ScrollMotion.decay(from: offset, velocity: velocity, to: target) {
+            motions.append(decay)
+            endVelocity = decay.velocity(at: decay.duration)
+        } else if target != offset || velocity != 0 {
+            let spring = ScrollMotion.spring(from: offset, velocity: velocity, to: target, phase: .settling)
+            motions.append(spring)
+            endVelocity = spring.velocity(at: spring.duration)
+        }
+        // 3. Back into range.
+        let edge = clamp(target, to: range)
+        if edge != target {
+            motions.append(.spring(from: target, velocity: endVelocity, to: edge, phase: .settling))
+        }
+        return motions
+    }
+
+    static func clamp(_ value: Double, to range: ClosedRange<Double>) -> Double {
+        min(max(value, range.lowerBound), range.upperBound)
+    }
+}
+
+// MARK: - Motions
+
+/// One segment of automatic motion along the scroll axis: a decay, a critically damped
+/// spring or an ease. Time is in milliseconds from the segment's start; at and after
+/// ``duration`` the offset is exactly ``end``.
+public struct ScrollMotion: Hashable, Sendable {
+    /// The shape of the motion.
+    public enum Curve: Hashable, Sendable {
+        /// `x(t) = start + A·(1 − rᵗ)`, velocity `A·(1 − r)/r·rᵗ` (the design's
+        /// `v₀·dᵗ` with `v₀ = A·(1 − r)/r`). Never reverses.
+        case decay(rate: Double, amplitude: Double)
+        /// Critically damped: `x(t) = end + (c₁ + c₂·t)·e^(−ω·t)`, `c₁ = start − end`,
+        /// `c₂ = v₀ + ω·c₁`.
+        case spring(angularFrequency: Double, initialVelocity: Double)
+        /// Smoothstep `s(u) = u²(3 − 2u)`, `u = t/duration`: zero speed at both ends.
+        case easeInOut
+    }
+
+    public let curve: Curve
+    /// Offset at time 0.
+    public let start: Double
+    /// Offset at and after ``duration``.
+    public let end: Double
+    /// Milliseconds.
+    public let duration: Double
+    /// The phase frames show during this segment.
+    public let phase: ScrollPhase
+
+    public init(curve: Curve, start: Double, end: Double, duration: Double, phase: ScrollPhase) {
+        self.curve = curve
+        self.start = start
+        self.end = end
+        self.duration = max(0, duration)
+        self.phase = phase
+    }
+
+    /// The offset `time` ms into the segment; exactly ``end`` from ``duration`` on.
+    public func offset(at time: Double) -> Double {
+        if time >= duration { return end }
+        let t = max(0, time)
+        switch curve {
+        case let .decay(rate, amplitude):
+            return start + amplitude * (1 - pow(rate, t))
+        case let .spring(omega, v0):
+            let c1 = start - end, c2 = v0 + omega * c1
+            return end + (c1 + c2 * t) * exp(-omega * t)
+        case .easeInOut:
+            let u = t / duration
+            return start + (end - start) * u * u * (3 - 2 * u)
+        }
+    }
+
+    /// The velocity `time` ms into the segment, points per millisecond; 0 after
+    /// ``duration`` for an ease, the curve's own value otherwise (a spring or decay is
+    /// cut off while still moving, by less than the resting thresholds).
+    public func velocity(at time: Double) -> Double {
+        let t = max(0, time)
+        switch curve {
+        case let .decay(rate, amplitude):
+            return amplitude * (1 - rate) / rate * pow(rate, t)
+        case let .spring(omega, v0):
+            let c1 = start - end, c2 = v0 + omega * c1
+            return (c2 - omega * (c1 + c2 * t)) * exp(-omega * t)
+        case .easeInOut:
+            guard duration > 0, t < duration else { return 0 }
+            let u = t / duration
+            return (end - start) * 6 * u * (1 - u) / duration
+        }
+    }
+
+    // MARK: Factories
+
+    /// A decay re-timed to stop exactly on `target`: rate `d' = D/(D + v₀)`, D =
+    /// target − start, so that the natural resting point `start + v₀·d'/(1 − d')` is
+    /// the target. It lasts until it is within ``ScrollPhysics/restingDistance`` of the
+    /// target, `t = ln(0.5/|D|)/ln d'`.
+    ///
+    /// Returns nil when a decay cannot do it: the target is not ahead of the velocity
+    /// (behind it, or D = 0, or no velocity), or the velocity is tiny for the distance —
+    /// slower than ``ScrollPhysics/creepVelocity`` when half a point short, i.e. a time
+    /// constant `D/v₀` over a second.
+    public static func decay(from start: Double, velocity: Double, to target: Double) -> ScrollMotion? {
+        let distance = target - start
+        guard distance * velocity > 0, distance.isFinite, velocity.isFinite else { return nil }
+        // In this decay velocity is proportional to the remaining distance: v = r·v₀/D.
+        guard ScrollPhysics.restingDistance * velocity / distance >= ScrollPhysics.creepVelocity else {
+            return nil
+        }
+        // d' = D/(D + v₀) = 1/(1 + v₀/D); ln d' = −log1p(v₀/D) keeps precision near 1.
+        let ratio = velocity / distance
+        let rate = 1 / (1 + ratio)
+        let logRate = -log1p(ratio)
+        let duration = max(0, log(ScrollPhysics.restingDistance / abs(distance)) / logRate)
+        return ScrollMotion(curve: .decay(rate: rate, amplitude: distance), start: start, end: target,
+                            duration: duration, phase: .decelerating)
+    }
+
+    /// Free deceleration at `rate` from `start` with `velocity`, cut off where it reaches
+    /// `edge` (which must lie between `start` and the natural resting point). The
+    /// velocity at ``duration`` is the velocity of impact.
+    static func decay(from start: Double, velocity: Double, rate: Double, until edge: Double) -> ScrollMotion {
+        let amplitude = velocity * rate / (1 - rate)
+        let fraction = (edge - start) / amplitude          // in [0, 1)
+        let duration = fraction > 0 ? log1p(-fraction) / log(rate) : 0
+        return ScrollMotion(curve: .decay(rate: rate, amplitude: amplitude), start: start, end: edge,
+                            duration: duration, phase: .decelerating)
+    }
+
+    /// A critically damped spring (angular frequency ``ScrollPhysics/springAngularFrequency``)
+    /// from `start` with `velocity` to `target`. It ends at the first moment after which
+    /// it stays within ``ScrollPhysics/restingDistance`` of the target *and* slower than
+    /// ``ScrollPhysics/springRestingVelocity``.
+    public static func spring(from start: Double, velocity: Double, to target: Double,
+                              phase: ScrollPhase) -> ScrollMotion {
+        let omega = ScrollPhysics.springAngularFrequency
+        let duration = springDuration(c1: start - target, v0: velocity, omega: omega)
+        return ScrollMotion(curve: .spring(angularFrequency: omega, initialVelocity: velocity),
+                            start: start, end: target, duration: duration, phase: phase)
+    }
+
+    /// A smooth ease-in-out from `start` to `end` over `duration` ms (`scrollToItem`,
+    /// animated `setContentOffset`).
+    public static func easeInOut(from start: Double, to end: Double, duration: Double,
+                                 phase: ScrollPhase = .settling) -> ScrollMotion {
+        ScrollMotion(curve: .easeInOut, start: start, end: end, duration: duration, phase: phase)
+    }
+
+    /// When a critically damped spring has settled, found by bisection on a monotone
+    /// predicate. With `f(t) = (c₁ + c₂t)e^(−ωt)` the displacement, `f` has one turning
+    /// point `t₁ = 1/ω − c₁/c₂` and `f'` one at `t₂ = 2/ω − c₁/c₂`, so the largest
+    /// |f| (|f'|) over [t, ∞) is max(|f(t)|, |f(t₁)|) before t₁ and |f(t)| after;
+    /// "settled from t on" is therefore false up to one moment and true after it.
+    private static func springDuration(c1: Double, v0: Double, omega: Double) -> Double {
+        let c2 = v0 + omega * c1
+        guard c1.isFinite, c2.isFinite else { return 0 }
+        func f(_ t: Double) -> Double { (c1 + c2 * t) * exp(-omega * t) }
+        func df(_ t: Double) -> Double { (c2 - omega * (c1 + c2 * t)) * exp(-omega * t) }
+        let t1 = c2 != 0 ? 1 / omega - c1 / c2 : -Double.infinity
+        let t2 = c2 != 0 ? 2 / omega - c1 / c2 : -Double.infinity
+        func settled(from t: Double) -> Bool {
+            let position = max(abs(f(t)), t < t1 ? abs(f(t1)) : 0)
+            let speed = max(abs(df(t)), t < t2 ? abs(df(t2)) : 0)
+            return position < ScrollPhysics.restingDistance && speed < ScrollPhysics.springRestingVelocity
+        }
+        if settled(from: 0) { return 0 }
+        var low = 0.0, high = 1 / omega
+        var doublings = 0
+        while !settled(from: high) {
+            low = high
+            high *= 2
+            doublings += 1
+            if doublings > 64 { return high }   // unreachable for finite inputs
+        }
+        for _ in 0..<64 {
+            let mid = (low + high) / 2
+            if settled(from: mid) { high = mid } else { low = mid }
+            if high - low < 1e-9 { break }
+        }
+        return high
+    }
+}
+
+// MARK: - Drag
+
+/// A finger dragging the content by `distance` points of content offset over
+/// `duration` ms, at constant speed (linear: the finger's last velocity is
+/// `distance/duration`, which a release then carries on).
+///
+/// Positive `distance` increases the content offset (the finger moves towards the
+/// start: left or up). Past an edge of `range` the shown offset rubber-bands; a drag
+/// that starts already past an edge continues from the finger position that shows it.
+public struct DragGesture: Hashable, Sendable {
+    /// The shown offset when the finger goes down.
+    public let startOffset: Double
+    /// The content offset the finger moves by.
+    public let distance: Double
+    /// Milliseconds.
+    public let duration: Double
+    /// The scrollable range `[0, maximumContentOffset]` on the scroll axis.
+    public let range: ClosedRange<Double>
+    /// The viewport's extent on the scroll axis (L of the rubber band).
+    public let dimension: Double
+    /// The finger's (un-rubber-banded) offset at the start.
+    public let fingerStart: Double
+
+    public init(from startOffset: Double, by distance: Double, duration: Double,
+                range: ClosedRange<Double>, dimension: Double) {
+        self.startOffset = startOffset
+        self.distance = distance
+        self.duration = max(0, duration)
+        self.range = range
+        self.dimension = dimension
+        self.fingerStart = ScrollPhysics.fingerOffset(shown: startOffset, range: range, dimension: dimension)
+    }
+
+    /// The shown offset `time` ms after the finger went down.
+    public func offset(at time: Double) -> Double {
+        let progress = duration > 0 ? min(max(time / duration, 0), 1) : 1
+        // Inside the range the content follows the finger 1:1.
+        let finger = fingerStart + distance * progress
+        return ScrollPhysics.rubberBandedOffset(finger, range: range, dimension: dimension)
+    }
+
+    /// The shown offset when the finger lifts.
+    public var endOffset: Double { offset(at: duration) }
+
+    /// The finger's velocity when it lifts, points per millisecond: `distance/duration`,
+    /// or 0 for an instantaneous drag (a finger that teleports has no measurable speed).
+    public var releaseVelocity: Double { duration > 0 ? distance / duration : 0 }
+}
+
+// MARK: - Axis
+
+extension ScrollPhysics {
+    /// Reads and writes the scroll-axis component of points and sizes.
+    struct Axis: Sendable {
+        let direction: ScrollDirection
+
+        init(_ direction: ScrollDirection) { self.direction = direction }
+
+        func value(of point: Point) -> Double {
+            direction == .horizontal ? point.x : point.y
+        }
+
+        func extent(of size: Size) -> Double {
+            direction == .horizontal ? size.width : size.height
+        }
+
+        /// A point with `value` on the scroll axis and 0 across it.
+        func point(_ value: Double) -> Point {
+            direction == .horizontal ? Point(x: value, y: 0) : Point(x: 0, y: value)
+        }
+    }
+}

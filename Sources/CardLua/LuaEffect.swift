@@ -1,0 +1,232 @@
+import CLuaShims
+import CardLayout
+import Foundation
+
+/// An `Effect` defined by a Lua 5.4 script (the contract of design.md §4).
+///
+/// Every call goes through the C entry points of `CLuaShims`, each of which runs its
+/// Lua work under `lua_pcall`: no Lua error can unwind a Swift frame (design.md §6).
+/// Swift passes numbers in and reads numbers back; it never calls the Lua API itself.
+public final class LuaEffect: Effect {
+    /// The name shown in messages: the script's path as given.
+    public let chunkName: String
+    public let limits: ScriptLimits
+
+    private let host: OpaquePointer
+    private let query = LayoutQuery()
+    private var input: [Double] = []
+    private var output: [Double] = []
+    private var state = [Double](repeating: 0, count: Int(CARDLUA_STATE_COUNT))
+
+    /// Loads `source` into a fresh sandboxed state and runs it once.
+    public init(source: String, chunkName: String, limits: ScriptLimits = ScriptLimits()) throws(ScriptError) {
+        self.chunkName = chunkName
+        self.limits = limits
+        var failure: UnsafePointer<CChar>?
+        let opened = preludeSource.withCString { prelude in
+            cardlua_open(prelude, strlen(prelude), max(limits.maxMemory, 0),
+                         Int64(max(limits.maxInstructions, 1)), &failure)
+        }
+        guard let opened else {
+            let why = failure.map { String(cString: $0) } ?? "could not create a Lua state"
+            throw ScriptError(kind: .limit, message: "\(chunkName):1: \(why) (memory limit \(limits.maxMemory) bytes)")
+        }
+        host = opened
+        cardlua_set_query(host, layoutQueryCallback, Unmanaged.passUnretained(query).toOpaque())
+        let status = source.withCString { text in
+            cardlua_load_script(host, text, strlen(text), chunkName)
+        }
+        if status != CARDLUA_OK { throw error(status) }
+    }
+
+    /// Reads and loads the script at `path`.
+    public convenience init(path: String, limits: ScriptLimits = ScriptLimits()) throws(ScriptError) {
+        let source: String
+        do {
+            source = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path)
+                ? "cannot read the script (not UTF-8 text, or no permission)" : "no such file"
+            throw ScriptError(kind: .unreadable, message: "\(path): \(reason)")
+        }
+        try self.init(source: source, chunkName: path, limits: limits)
+    }
+
+    deinit { cardlua_close(host) }
+
+    /// Whether the script defines the global function `name` (`prepare`, `transform`, …).
+    public func definesFunction(_ name: String) -> Bool {
+        cardlua_has_function(host, name) != 0
+    }
+
+    // MARK: Effect
+
+    public func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {
+        setState(ScrollContext(bounds: Rect(origin: .zero, size: viewportSize), contentSize: viewportSize))
+        var numbers = [Double](repeating: 0, count: Int(CARDLUA_CFG_COUNT))
+        let status = numbers.withUnsafeMutableBufferPointer { out in
+            state.withUnsafeBufferPointer { cardlua_prepare(host, $0.baseAddress, out.baseAddress) }
+        }
+        if status != CARDLUA_OK { throw error(status) }
+        configuration.scrollDirection = numbers[Int(CARDLUA_CFG_DIRECTION)] == 1 ? .horizontal : .vertical
+        configuration.itemSize = Size(width: numbers[Int(CARDLUA_CFG_ITEM_W)], height: numbers[Int(CARDLUA_CFG_ITEM_H)])
+        configuration.sectionInset = EdgeInsets(
+            top: numbers[Int(CARDLUA_CFG_INSET_TOP)], left: numbers[Int(CARDLUA_CFG_INSET_LEFT)],
+            bottom: numbers[Int(CARDLUA_CFG_INSET_BOTTOM)], right: numbers[Int(CARDLUA_CFG_INSET_RIGHT)])
+        configuration.minimumLineSpacing = numbers[Int(CARDLUA_CFG_LINE_SPACING)]
+        configuration.minimumInteritemSpacing = numbers[Int(CARDLUA_CFG_INTERITEM_SPACING)]
+        configuration.headerReferenceSize = Size(width: numbers[Int(CARDLUA_CFG_HEADER_W)], height: numbers[Int(CARDLUA_CFG_HEADER_H)])
+        configuration.footerReferenceSize = Size(width: numbers[Int(CARDLUA_CFG_FOOTER_W)], height: numbers[Int(CARDLUA_CFG_FOOTER_H)])
+        configuration.decelerationRate = DecelerationRate(rawValue: numbers[Int(CARDLUA_CFG_DECELERATION)])
+        configuration.isPagingEnabled = numbers[Int(CARDLUA_CFG_PAGING)] != 0
+    }
+
+    public func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
+                          context: ScrollContext) throws {
+        let count = attributes.count
+        let inStride = Int(CARDLUA_IN_STRIDE), outStride = Int(CARDLUA_OUT_STRIDE)
+        if input.count < count * inStride { input = [Double](repeating: 0, count: count * inStride) }
+        if output.count < count * outStride { output = [Double](repeating: 0, count: count * outStride) }
+        for (i, item) in attributes.enumerated() {
+            let base = i * inStride
+            input[base] = Double(item.indexPath.section)
+            input[base + 1] = Double(item.indexPath.item)
+            input[base + 2] = item.center.x
+            input[base + 3] = item.center.y
+            input[base + 4] = item.size.width
+            input[base + 5] = item.size.height
+        }
+        setState(context)
+        query.layout = layout
+        defer { query.layout = nil }
+        let status = output.withUnsafeMutableBufferPointer { out in
+            input.withUnsafeBufferPointer { inp in
+                state.withUnsafeBufferPointer {
+                    cardlua_transform(host, $0.baseAddress, inp.baseAddress, count, out.baseAddress)
+                }
+            }
+        }
+        if status != CARDLUA_OK { throw error(status) }
+        for i in 0..<count {
+            let o = i * outStride
+            guard output[o + Int(CARDLUA_OUT_CHANGED)] != 0 else { continue }
+            attributes[i].center = Point(x: output[o + Int(CARDLUA_OUT_CENTER_X)], y: output[o + Int(CARDLUA_OUT_CENTER_Y)])
+            attributes[i].size = Size(width: output[o + Int(CARDLUA_OUT_WIDTH)], height: output[o + Int(CARDLUA_OUT_HEIGHT)])
+            let m = o + Int(CARDLUA_OUT_M11)
+            attributes[i].transform3D = Transform3D(
+                m11: output[m], m12: output[m + 1], m13: output[m + 2], m14: output[m + 3],
+                m21: output[m + 4], m22: output[m + 5], m23: output[m + 6], m24: output[m + 7],
+                m31: output[m + 8], m32: output[m + 9], m33: output[m + 10], m34: output[m + 11],
+                m41: output[m + 12], m42: output[m + 13], m43: output[m + 14], m44: output[m + 15])
+            attributes[i].alpha = output[o + Int(CARDLUA_OUT_ALPHA)]
+            attributes[i].zIndex = Int(output[o + Int(CARDLUA_OUT_ZINDEX)])
+            attributes[i].isHidden = output[o + Int(CARDLUA_OUT_HIDDEN)] != 0
+        }
+    }
+
+    public func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+                                    context: ScrollContext) throws -> Point {
+        setState(context)
+        query.layout = layout
+        defer { query.layout = nil }
+        var result = [proposed.x, proposed.y]
+        let status = result.withUnsafeMutableBufferPointer { out in
+            state.withUnsafeBufferPointer {
+                cardlua_target_content_offset(host, $0.baseAddress, proposed.x, proposed.y,
+                                              velocity.x, velocity.y, out.baseAddress)
+            }
+        }
+        if status != CARDLUA_OK { throw error(status) }
+        return Point(x: result[0], y: result[1])
+    }
+
+    // MARK: Internals
+
+    /// Calls a prelude internal that returns numbers.
+    func internalNumbers(_ name: String, argument: String?) throws(ScriptError) -> [Double] {
+        var capacity = 64
+        while true {
+            var buffer = [Double](repeating: 0, count: capacity)
+            var count = 0
+            let status = buffer.withUnsafeMutableBufferPointer { out in
+                callWithOptionalCString(argument) { arg in
+                    cardlua_call_internal(host, name, arg, out.baseAddress, capacity, &count)
+                }
+            }
+            if status != CARDLUA_OK { throw error(status) }
+            if count <= capacity { return Array(buffer.prefix(count)) }
+            capacity = count
+        }
+    }
+
+    /// Calls a prelude internal that returns a string.
+    func internalString(_ name: String, argument: String? = nil) throws(ScriptError) -> String {
+        var status: Int32 = 0
+        let text = callWithOptionalCString(argument) { arg in
+            cardlua_call_internal_string(host, name, arg, &status).map { String(cString: $0) }
+        }
+        guard let text, status == CARDLUA_OK else { throw error(status) }
+        return text
+    }
+
+    /// Memory the Lua state holds now, in bytes.
+    public var memoryInUse: Int { cardlua_memory_in_use(host) }
+
+    /// Calls an empty Lua function `count` times, each in its own `lua_pcall` (the
+    /// benchmark's floor for any call into Lua).
+    public func benchmarkEmptyProtectedCalls(_ count: Int) -> Bool {
+        cardlua_bench_empty_pcalls(host, count) == CARDLUA_OK
+    }
+
+    private func setState(_ context: ScrollContext) {
+        state[Int(CARDLUA_STATE_OFFSET_X)] = context.bounds.origin.x
+        state[Int(CARDLUA_STATE_OFFSET_Y)] = context.bounds.origin.y
+        state[Int(CARDLUA_STATE_VIEW_W)] = context.bounds.size.width
+        state[Int(CARDLUA_STATE_VIEW_H)] = context.bounds.size.height
+        state[Int(CARDLUA_STATE_CONTENT_W)] = context.contentSize.width
+        state[Int(CARDLUA_STATE_CONTENT_H)] = context.contentSize.height
+        state[Int(CARDLUA_STATE_TIME)] = context.time
+        state[Int(CARDLUA_STATE_TRACKING)] = context.isTracking ? 1 : 0
+        state[Int(CARDLUA_STATE_DRAGGING)] = context.isDragging ? 1 : 0
+        state[Int(CARDLUA_STATE_DECELERATING)] = context.isDecelerating ? 1 : 0
+    }
+
+    private func error(_ status: Int32) -> ScriptError {
+        ScriptError(kind: status == CARDLUA_LIMIT ? .limit : .failed,
+                    hostMessage: String(cString: cardlua_message(host)))
+    }
+}
+
+private func callWithOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    if let string { return string.withCString { body($0) } }
+    return body(nil)
+}
+
+/// The layout that answers `layout:layoutAttributesForElements(rect)` during a call.
+final class LayoutQuery {
+    var layout: FlowLayout?
+}
+
+/// Called from C (inside a protected Lua call): fills `buffer` with the base attributes
+/// meeting the rect. Touches no Lua and cannot fail.
+private let layoutQueryCallback: cardlua_query_fn = { context, x, y, width, height, buffer, capacity in
+    guard let context else { return 0 }
+    let query = Unmanaged<LayoutQuery>.fromOpaque(context).takeUnretainedValue()
+    guard let layout = query.layout else { return 0 }
+    let rect = Rect(x: x, y: y, width: width, height: height)
+    var count = 0
+    let stride = Int(CARDLUA_IN_STRIDE)
+    layout.forEachItem(in: rect) { item in
+        if count < capacity, let buffer {
+            let base = count * stride
+            buffer[base] = Double(item.indexPath.section)
+            buffer[base + 1] = Double(item.indexPath.item)
+            buffer[base + 2] = item.center.x
+            buffer[base + 3] = item.center.y
+            buffer[base + 4] = item.size.width
+            buffer[base + 5] = item.size.height
+        }
+        count += 1
+    }
+    return count
+}

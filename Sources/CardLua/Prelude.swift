@@ -1,0 +1,869 @@
+// The Lua prelude: the script API of design.md §4 (geometry, CATransform3D,
+// CGAffineTransform, the layout object, scenario parsing, LuaCATS generation).
+// Kept in a Swift string so the `cardlua` binary carries it with no resource files.
+// swiftlint:disable file_length
+
+/// The prelude's Lua source, loaded (as text) into every state before the script.
+let preludeSource = #"""
+-- cardlua prelude: the script API of design.md §4, written in Lua so that nothing a
+-- script calls is a Swift frame. Loaded once per state, before the script, as text.
+-- It receives the native (C) functions it needs and returns the host's internals.
+-- Every public name is registered with `define`, from which `cardlua types` writes the
+-- LuaCATS definitions: the two cannot drift.
+local native = ...
+local G = _G
+local type, rawget, rawset, setmetatable, getmetatable, error, tostring, pairs, ipairs =
+  type, rawget, rawset, setmetatable, getmetatable, error, tostring, pairs, ipairs
+local sqrt, cos, sin, abs, huge, floor = math.sqrt, math.cos, math.sin, math.abs, math.huge, math.floor
+local concat, sort = table.concat, table.sort
+local tonumber, smatch = tonumber, string.match
+
+local I = {}          -- internals for the host (never reachable from scripts)
+local api = {}        -- the public API, in order, for `cardlua types`
+local classes = {}    -- LuaCATS class definitions, in order
+
+local function define(name, signature, doc, value)
+  api[#api + 1] = { name = name, signature = signature, doc = doc }
+  G[name] = value
+end
+
+local function class(text) classes[#classes + 1] = text end
+
+local function isnumber(v) return type(v) == "number" and v == v and v - v == 0 end
+
+-- MARK: Geometry ------------------------------------------------------------------
+
+local Point = { __name = "CGPoint" }
+local Size = { __name = "CGSize" }
+local Rect = { __name = "CGRect" }
+local Insets = { __name = "UIEdgeInsets" }
+local IndexPathMT = { __name = "IndexPath" }
+Point.__tostring = function(p) return "(" .. tostring(p.x) .. ", " .. tostring(p.y) .. ")" end
+Size.__tostring = function(s) return tostring(s.width) .. "x" .. tostring(s.height) end
+
+local function point(x, y) return setmetatable({ x = x, y = y }, Point) end
+local function size(w, h) return setmetatable({ width = w, height = h }, Size) end
+local function rect(x, y, w, h) return setmetatable({ x = x, y = y, width = w, height = h }, Rect) end
+
+-- Rects store x, y, width, height; the rest is computed (writes to `origin`/`size`
+-- of a rect change a copy: assign `frame = CGRectMake(…)` or `frame.x = …`).
+Rect.__index = function(r, k)
+  local x, y, w, h = rawget(r, "x"), rawget(r, "y"), rawget(r, "width"), rawget(r, "height")
+  if k == "minX" then return x
+  elseif k == "midX" then return x + w / 2
+  elseif k == "maxX" then return x + w
+  elseif k == "minY" then return y
+  elseif k == "midY" then return y + h / 2
+  elseif k == "maxY" then return y + h
+  elseif k == "origin" then return point(x, y)
+  elseif k == "size" then return size(w, h)
+  end
+end
+Rect.__tostring = function(r)
+  return "(" .. tostring(r.x) .. ", " .. tostring(r.y) .. ", " .. tostring(r.width) .. ", " .. tostring(r.height) .. ")"
+end
+
+local function checkRect(r, fn)
+  if type(r) ~= "table" then error(fn .. ": expected a CGRect, got " .. type(r), 3) end
+  return r.x, r.y, r.width, r.height
+end
+
+class([[
+---A point in points (`CGPoint`).
+---@class CGPoint
+---@field x number
+---@field y number]])
+class([[
+---A size in points (`CGSize`).
+---@class CGSize
+---@field width number
+---@field height number]])
+class([[
+---A rectangle (`CGRect`): x, y, width, height are stored; the rest is computed.
+---Assign `frame = CGRectMake(…)` or `frame.x = …`; writing to `frame.origin.x` changes a copy.
+---@class CGRect
+---@field x number
+---@field y number
+---@field width number
+---@field height number
+---@field origin CGPoint
+---@field size CGSize
+---@field minX number
+---@field midX number
+---@field maxX number
+---@field minY number
+---@field midY number
+---@field maxY number]])
+class([[
+---Insets from each edge (`UIEdgeInsets`).
+---@class UIEdgeInsets
+---@field top number
+---@field left number
+---@field bottom number
+---@field right number]])
+class([[
+---An item's position (`IndexPath`), 0-based like UIKit's.
+---@class IndexPath
+---@field section integer
+---@field item integer
+---@field row integer same as item]])
+
+define("CGPointMake", "fun(x: number, y: number): CGPoint", "A point.", point)
+define("CGSizeMake", "fun(width: number, height: number): CGSize", "A size.", size)
+define("CGRectMake", "fun(x: number, y: number, width: number, height: number): CGRect", "A rectangle.", rect)
+define("UIEdgeInsetsMake", "fun(top: number, left: number, bottom: number, right: number): UIEdgeInsets",
+  "Insets from each edge.", function(t, l, b, r) return setmetatable({ top = t, left = l, bottom = b, right = r }, Insets) end)
+define("CGRectGetMinX", "fun(r: CGRect): number", "The rect's smallest x.", function(r) local x = checkRect(r, "CGRectGetMinX"); return x end)
+define("CGRectGetMidX", "fun(r: CGRect): number", "The rect's centre x.", function(r) local x, _, w = checkRect(r, "CGRectGetMidX"); return x + w / 2 end)
+define("CGRectGetMaxX", "fun(r: CGRect): number", "The rect's largest x.", function(r) local x, _, w = checkRect(r, "CGRectGetMaxX"); return x + w end)
+define("CGRectGetMinY", "fun(r: CGRect): number", "The rect's smallest y.", function(r) local _, y = checkRect(r, "CGRectGetMinY"); return y end)
+define("CGRectGetMidY", "fun(r: CGRect): number", "The rect's centre y.", function(r) local _, y, _, h = checkRect(r, "CGRectGetMidY"); return y + h / 2 end)
+define("CGRectGetMaxY", "fun(r: CGRect): number", "The rect's largest y.", function(r) local _, y, _, h = checkRect(r, "CGRectGetMaxY"); return y + h end)
+define("CGRectGetWidth", "fun(r: CGRect): number", "The rect's width.", function(r) local _, _, w = checkRect(r, "CGRectGetWidth"); return w end)
+define("CGRectGetHeight", "fun(r: CGRect): number", "The rect's height.", function(r) local _, _, _, h = checkRect(r, "CGRectGetHeight"); return h end)
+define("CGRectIntersectsRect", "fun(a: CGRect, b: CGRect): boolean", "Whether the two rects overlap.",
+  function(a, b)
+    local ax, ay, aw, ah = checkRect(a, "CGRectIntersectsRect")
+    local bx, by, bw, bh = checkRect(b, "CGRectIntersectsRect")
+    return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
+  end)
+define("CGRectContainsPoint", "fun(r: CGRect, p: CGPoint): boolean", "Whether the point lies in the rect.",
+  function(r, p)
+    local x, y, w, h = checkRect(r, "CGRectContainsPoint")
+    return p.x >= x and p.x < x + w and p.y >= y and p.y < y + h
+  end)
+define("CGRectInset", "fun(r: CGRect, dx: number, dy: number): CGRect", "The rect shrunk by dx, dy on each side.",
+  function(r, dx, dy) local x, y, w, h = checkRect(r, "CGRectInset"); return rect(x + dx, y + dy, w - 2 * dx, h - 2 * dy) end)
+define("CGRectOffset", "fun(r: CGRect, dx: number, dy: number): CGRect", "The rect moved by dx, dy.",
+  function(r, dx, dy) local x, y, w, h = checkRect(r, "CGRectOffset"); return rect(x + dx, y + dy, w, h) end)
+define("CGRectEqualToRect", "fun(a: CGRect, b: CGRect): boolean", "Whether two rects are equal.",
+  function(a, b) return a.x == b.x and a.y == b.y and a.width == b.width and a.height == b.height end)
+define("CGPointEqualToPoint", "fun(a: CGPoint, b: CGPoint): boolean", "Whether two points are equal.",
+  function(a, b) return a.x == b.x and a.y == b.y end)
+
+-- Names Objective-C and Swift ports use.
+define("M_PI", "number", "π.", math.pi)
+define("M_PI_2", "number", "π/2.", math.pi / 2)
+define("M_PI_4", "number", "π/4.", math.pi / 4)
+define("MAXFLOAT", "number", "The largest float (`MAXFLOAT`, used as 'no distance yet').", 3.40282346638528859811704183484516925440e+38)
+define("CGFLOAT_MAX", "number", "The largest CGFloat.", 1.7976931348623157e308)
+define("ABS", "fun(x: number): number", "Absolute value.", abs)
+define("fabs", "fun(x: number): number", "Absolute value.", abs)
+define("MIN", "fun(a: number, b: number): number", "The smaller.", math.min)
+define("MAX", "fun(a: number, b: number): number", "The larger.", math.max)
+define("UICollectionViewScrollDirectionVertical", "\"vertical\"", "Vertical scrolling.", "vertical")
+define("UICollectionViewScrollDirectionHorizontal", "\"horizontal\"", "Horizontal scrolling.", "horizontal")
+define("UIScrollViewDecelerationRateNormal", "\"normal\"", "0.998 per millisecond.", "normal")
+define("UIScrollViewDecelerationRateFast", "\"fast\"", "0.99 per millisecond.", "fast")
+
+-- MARK: CATransform3D -----------------------------------------------------------
+
+local T3 = { __name = "CATransform3D" }
+local T3methods = {}
+T3.__index = T3methods
+
+local function t3(a11, a12, a13, a14, a21, a22, a23, a24, a31, a32, a33, a34, a41, a42, a43, a44)
+  return setmetatable({
+    m11 = a11, m12 = a12, m13 = a13, m14 = a14, m21 = a21, m22 = a22, m23 = a23, m24 = a24,
+    m31 = a31, m32 = a32, m33 = a33, m34 = a34, m41 = a41, m42 = a42, m43 = a43, m44 = a44,
+  }, T3)
+end
+
+local function identity3D() return t3(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1) end
+
+local function checkT3(t, fn)
+  if type(t) ~= "table" or t.m11 == nil then
+    error(fn .. ": expected a CATransform3D, got " .. (type(t) == "table" and "a table without m11" or type(t)), 3)
+  end
+end
+
+-- a · b (points are row vectors: a applies first).
+local function concat3D(a, b)
+  local a11, a12, a13, a14, a21, a22, a23, a24 = a.m11, a.m12, a.m13, a.m14, a.m21, a.m22, a.m23, a.m24
+  local a31, a32, a33, a34, a41, a42, a43, a44 = a.m31, a.m32, a.m33, a.m34, a.m41, a.m42, a.m43, a.m44
+  local b11, b12, b13, b14, b21, b22, b23, b24 = b.m11, b.m12, b.m13, b.m14, b.m21, b.m22, b.m23, b.m24
+  local b31, b32, b33, b34, b41, b42, b43, b44 = b.m31, b.m32, b.m33, b.m34, b.m41, b.m42, b.m43, b.m44
+  return t3(
+    a11 * b11 + a12 * b21 + a13 * b31 + a14 * b41, a11 * b12 + a12 * b22 + a13 * b32 + a14 * b42,
+    a11 * b13 + a12 * b23 + a13 * b33 + a14 * b43, a11 * b14 + a12 * b24 + a13 * b34 + a14 * b44,
+    a21 * b11 + a22 * b21 + a23 * b31 + a24 * b41, a21 * b12 + a22 * b22 + a23 * b32 + a24 * b42,
+    a21 * b13 + a22 * b23 + a23 * b33 + a24 * b43, a21 * b14 + a22 * b24 + a23 * b34 + a24 * b44,
+    a31 * b11 + a32 * b21 + a33 * b31 + a34 * b41, a31 * b12 + a32 * b22 + a33 * b32 + a34 * b42,
+    a31 * b13 + a32 * b23 + a33 * b33 + a34 * b43, a31 * b14 + a32 * b24 + a33 * b34 + a34 * b44,
+    a41 * b11 + a42 * b21 + a43 * b31 + a44 * b41, a41 * b12 + a42 * b22 + a43 * b32 + a44 * b42,
+    a41 * b13 + a42 * b23 + a43 * b33 + a44 * b43, a41 * b14 + a42 * b24 + a43 * b34 + a44 * b44)
+end
+
+-- The rotation's upper 3×3 (Rodrigues, transposed for row vectors); nil for a zero axis,
+-- which Core Animation treats as no rotation.
+local function rotation3x3(angle, x, y, z)
+  local len = sqrt(x * x + y * y + z * z)
+  if not (len > 0) or len == huge then return nil end
+  x, y, z = x / len, y / len, z / len
+  local c, s = cos(angle), sin(angle)
+  local k = 1 - c
+  return c + x * x * k, x * y * k + z * s, x * z * k - y * s,
+         x * y * k - z * s, c + y * y * k, y * z * k + x * s,
+         x * z * k + y * s, y * z * k - x * s, c + z * z * k
+end
+
+local function makeRotation(angle, x, y, z)
+  local r11, r12, r13, r21, r22, r23, r31, r32, r33 = rotation3x3(angle, x, y, z)
+  if not r11 then return identity3D() end
+  return t3(r11, r12, r13, 0, r21, r22, r23, 0, r31, r32, r33, 0, 0, 0, 0, 1)
+end
+
+-- rotation · t, without building the rotation matrix.
+local function rotate3D(t, angle, x, y, z)
+  checkT3(t, "CATransform3DRotate")
+  local r11, r12, r13, r21, r22, r23, r31, r32, r33 = rotation3x3(angle, x, y, z)
+  local a11, a12, a13, a14, a21, a22, a23, a24 = t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24
+  local a31, a32, a33, a34 = t.m31, t.m32, t.m33, t.m34
+  if not r11 then return t3(a11, a12, a13, a14, a21, a22, a23, a24, a31, a32, a33, a34, t.m41, t.m42, t.m43, t.m44) end
+  return t3(
+    r11 * a11 + r12 * a21 + r13 * a31, r11 * a12 + r12 * a22 + r13 * a32,
+    r11 * a13 + r12 * a23 + r13 * a33, r11 * a14 + r12 * a24 + r13 * a34,
+    r21 * a11 + r22 * a21 + r23 * a31, r21 * a12 + r22 * a22 + r23 * a32,
+    r21 * a13 + r22 * a23 + r23 * a33, r21 * a14 + r22 * a24 + r23 * a34,
+    r31 * a11 + r32 * a21 + r33 * a31, r31 * a12 + r32 * a22 + r33 * a32,
+    r31 * a13 + r32 * a23 + r33 * a33, r31 * a14 + r32 * a24 + r33 * a34,
+    t.m41, t.m42, t.m43, t.m44)
+end
+
+-- scale · t
+local function scale3D(t, sx, sy, sz)
+  checkT3(t, "CATransform3DScale")
+  return t3(sx * t.m11, sx * t.m12, sx * t.m13, sx * t.m14,
+            sy * t.m21, sy * t.m22, sy * t.m23, sy * t.m24,
+            sz * t.m31, sz * t.m32, sz * t.m33, sz * t.m34,
+            t.m41, t.m42, t.m43, t.m44)
+end
+
+-- translation · t
+local function translate3D(t, tx, ty, tz)
+  checkT3(t, "CATransform3DTranslate")
+  return t3(t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24, t.m31, t.m32, t.m33, t.m34,
+    tx * t.m11 + ty * t.m21 + tz * t.m31 + t.m41, tx * t.m12 + ty * t.m22 + tz * t.m32 + t.m42,
+    tx * t.m13 + ty * t.m23 + tz * t.m33 + t.m43, tx * t.m14 + ty * t.m24 + tz * t.m34 + t.m44)
+end
+
+-- The inverse by Gauss–Jordan elimination with partial pivoting; a singular matrix is
+-- returned unchanged, as CATransform3DInvert does.
+local keys3D = { "m11", "m12", "m13", "m14", "m21", "m22", "m23", "m24", "m31", "m32", "m33", "m34", "m41", "m42", "m43", "m44" }
+local function invert3D(t)
+  checkT3(t, "CATransform3DInvert")
+  local a, inv = {}, {}
+  for r = 0, 3 do
+    a[r] = {}; inv[r] = {}
+    for c = 0, 3 do a[r][c] = t[keys3D[r * 4 + c + 1]]; inv[r][c] = (r == c) and 1 or 0 end
+  end
+  for c = 0, 3 do
+    local pivot, best = c, abs(a[c][c])
+    for r = c + 1, 3 do if abs(a[r][c]) > best then pivot, best = r, abs(a[r][c]) end end
+    if best == 0 then return t3(t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24, t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44) end
+    a[c], a[pivot] = a[pivot], a[c]; inv[c], inv[pivot] = inv[pivot], inv[c]
+    local p = a[c][c]
+    for k = 0, 3 do a[c][k] = a[c][k] / p; inv[c][k] = inv[c][k] / p end
+    for r = 0, 3 do
+      if r ~= c then
+        local f = a[r][c]
+        if f ~= 0 then for k = 0, 3 do a[r][k] = a[r][k] - f * a[c][k]; inv[r][k] = inv[r][k] - f * inv[c][k] end end
+      end
+    end
+  end
+  local m = inv
+  return t3(m[0][0], m[0][1], m[0][2], m[0][3], m[1][0], m[1][1], m[1][2], m[1][3],
+            m[2][0], m[2][1], m[2][2], m[2][3], m[3][0], m[3][1], m[3][2], m[3][3])
+end
+
+local function equal3D(a, b)
+  for i = 1, 16 do if a[keys3D[i]] ~= b[keys3D[i]] then return false end end
+  return true
+end
+
+T3.__eq = equal3D
+T3.__tostring = function(t)
+  local parts = {}
+  for i = 1, 16 do parts[i] = tostring(t[keys3D[i]]) end
+  return "CATransform3D(" .. concat(parts, ", ") .. ")"
+end
+
+class([[
+---A 4×4 transform with Core Animation's conventions: points are row vectors (p' = p·M),
+---translation in m41 m42 m43, perspective in m34 (−1/d puts the eye at distance d).
+---Values are tables: CATransform3DIdentity is a fresh one each time you read it.
+---@class CATransform3D
+---@field m11 number
+---@field m12 number
+---@field m13 number
+---@field m14 number
+---@field m21 number
+---@field m22 number
+---@field m23 number
+---@field m24 number
+---@field m31 number
+---@field m32 number
+---@field m33 number
+---@field m34 number
+---@field m41 number
+---@field m42 number
+---@field m43 number
+---@field m44 number
+local CATransform3D = {}
+---`CATransform3DRotate(self, angle, x, y, z)`: the rotation applies first.
+---@param angle number radians
+---@param x number
+---@param y number
+---@param z number
+---@return CATransform3D
+function CATransform3D:rotate(angle, x, y, z) end
+---`CATransform3DScale(self, sx, sy, sz)`.
+---@return CATransform3D
+function CATransform3D:scale(sx, sy, sz) end
+---`CATransform3DTranslate(self, tx, ty, tz)`.
+---@return CATransform3D
+function CATransform3D:translate(tx, ty, tz) end
+---`CATransform3DConcat(self, other)`: self applies first.
+---@param other CATransform3D
+---@return CATransform3D
+function CATransform3D:concat(other) end
+---`CATransform3DInvert(self)`.
+---@return CATransform3D
+function CATransform3D:invert() end
+---@return boolean
+function CATransform3D:isIdentity() end]])
+
+T3methods.rotate = rotate3D
+T3methods.scale = scale3D
+T3methods.translate = translate3D
+T3methods.concat = function(a, b) checkT3(a, "concat"); checkT3(b, "concat"); return concat3D(a, b) end
+T3methods.invert = invert3D
+T3methods.isIdentity = function(t) return equal3D(t, identity3D()) end
+
+api[#api + 1] = { name = "CATransform3DIdentity", signature = "CATransform3D",
+  doc = "The identity transform: a fresh value each time it is read, so changing it changes nothing else." }
+define("CATransform3DMakeTranslation", "fun(tx: number, ty: number, tz: number): CATransform3D", "A translation.",
+  function(tx, ty, tz) return t3(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, tx, ty, tz, 1) end)
+define("CATransform3DMakeScale", "fun(sx: number, sy: number, sz: number): CATransform3D", "A scale.",
+  function(sx, sy, sz) return t3(sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, sz, 0, 0, 0, 0, 1) end)
+define("CATransform3DMakeRotation", "fun(angle: number, x: number, y: number, z: number): CATransform3D",
+  "A rotation by angle radians about the axis (x, y, z); a zero axis gives the identity.", makeRotation)
+define("CATransform3DRotate", "fun(t: CATransform3D, angle: number, x: number, y: number, z: number): CATransform3D",
+  "t with a rotation applied first (rotation · t).", rotate3D)
+define("CATransform3DScale", "fun(t: CATransform3D, sx: number, sy: number, sz: number): CATransform3D",
+  "t with a scale applied first (scale · t).", scale3D)
+define("CATransform3DTranslate", "fun(t: CATransform3D, tx: number, ty: number, tz: number): CATransform3D",
+  "t with a translation applied first (translation · t).", translate3D)
+define("CATransform3DConcat", "fun(a: CATransform3D, b: CATransform3D): CATransform3D", "a · b: a applies first.",
+  function(a, b) checkT3(a, "CATransform3DConcat"); checkT3(b, "CATransform3DConcat"); return concat3D(a, b) end)
+define("CATransform3DInvert", "fun(t: CATransform3D): CATransform3D", "The inverse; a singular t is returned unchanged.", invert3D)
+define("CATransform3DIsIdentity", "fun(t: CATransform3D): boolean", "Whether t is the identity.",
+  function(t) checkT3(t, "CATransform3DIsIdentity"); return equal3D(t, identity3D()) end)
+define("CATransform3DEqualToTransform", "fun(a: CATransform3D, b: CATransform3D): boolean", "Whether a and b are equal.",
+  function(a, b) checkT3(a, "CATransform3DEqualToTransform"); checkT3(b, "CATransform3DEqualToTransform"); return equal3D(a, b) end)
+
+-- MARK: CGAffineTransform ---------------------------------------------------------
+
+local Affine = { __name = "CGAffineTransform" }
+local AffineMethods = {}
+Affine.__index = AffineMethods
+local function affine(a, b, c, d, tx, ty)
+  return setmetatable({ a = a, b = b, c = c, d = d, tx = tx, ty = ty }, Affine)
+end
+local function checkAffine(t, fn)
+  if type(t) ~= "table" or t.a == nil then error(fn .. ": expected a CGAffineTransform, got " .. type(t), 3) end
+end
+-- t1 · t2: t1 applies first.
+local function concatAffine(t1, t2)
+  return affine(t1.a * t2.a + t1.b * t2.c, t1.a * t2.b + t1.b * t2.d,
+                t1.c * t2.a + t1.d * t2.c, t1.c * t2.b + t1.d * t2.d,
+                t1.tx * t2.a + t1.ty * t2.c + t2.tx, t1.tx * t2.b + t1.ty * t2.d + t2.ty)
+end
+local function rotationAffine(angle) local c, s = cos(angle), sin(angle); return affine(c, s, -s, c, 0, 0) end
+local function scaleAffine(t, sx, sy) checkAffine(t, "CGAffineTransformScale"); return concatAffine(affine(sx, 0, 0, sy, 0, 0), t) end
+local function rotateAffine(t, angle) checkAffine(t, "CGAffineTransformRotate"); return concatAffine(rotationAffine(angle), t) end
+local function translateAffine(t, tx, ty) checkAffine(t, "CGAffineTransformTranslate"); return concatAffine(affine(1, 0, 0, 1, tx, ty), t) end
+local function invertAffine(t)
+  checkAffine(t, "CGAffineTransformInvert")
+  local det = t.a * t.d - t.b * t.c
+  if det == 0 then return affine(t.a, t.b, t.c, t.d, t.tx, t.ty) end
+  return affine(t.d / det, -t.b / det, -t.c / det, t.a / det,
+                (t.c * t.ty - t.d * t.tx) / det, (t.b * t.tx - t.a * t.ty) / det)
+end
+local function equalAffine(p, q)
+  return p.a == q.a and p.b == q.b and p.c == q.c and p.d == q.d and p.tx == q.tx and p.ty == q.ty
+end
+Affine.__eq = equalAffine
+Affine.__tostring = function(t)
+  return "CGAffineTransform(" .. concat({ tostring(t.a), tostring(t.b), tostring(t.c), tostring(t.d), tostring(t.tx), tostring(t.ty) }, ", ") .. ")"
+end
+AffineMethods.scale = scaleAffine
+AffineMethods.rotate = rotateAffine
+AffineMethods.translate = translateAffine
+AffineMethods.concat = function(a, b) checkAffine(a, "concat"); checkAffine(b, "concat"); return concatAffine(a, b) end
+AffineMethods.invert = invertAffine
+AffineMethods.isIdentity = function(t) return equalAffine(t, affine(1, 0, 0, 1, 0, 0)) end
+
+class([[
+---A 2D affine transform (`CGAffineTransform(a, b, c, d, tx, ty)`): x' = a·x + c·y + tx,
+---y' = b·x + d·y + ty. As a 3D transform: m11=a m12=b m21=c m22=d m41=tx m42=ty.
+---@class CGAffineTransform
+---@field a number
+---@field b number
+---@field c number
+---@field d number
+---@field tx number
+---@field ty number
+local CGAffineTransform = {}
+---`CGAffineTransformScale(self, sx, sy)`: the scale applies first.
+---@return CGAffineTransform
+function CGAffineTransform:scale(sx, sy) end
+---`CGAffineTransformRotate(self, angle)`.
+---@return CGAffineTransform
+function CGAffineTransform:rotate(angle) end
+---`CGAffineTransformTranslate(self, tx, ty)`.
+---@return CGAffineTransform
+function CGAffineTransform:translate(tx, ty) end
+---`CGAffineTransformConcat(self, other)`: self applies first.
+---@param other CGAffineTransform
+---@return CGAffineTransform
+function CGAffineTransform:concat(other) end
+---@return CGAffineTransform
+function CGAffineTransform:invert() end
+---@return boolean
+function CGAffineTransform:isIdentity() end]])
+
+api[#api + 1] = { name = "CGAffineTransformIdentity", signature = "CGAffineTransform",
+  doc = "The identity: a fresh value each time it is read." }
+define("CGAffineTransformMake", "fun(a: number, b: number, c: number, d: number, tx: number, ty: number): CGAffineTransform",
+  "An affine transform from its six numbers.", affine)
+define("CGAffineTransformMakeScale", "fun(sx: number, sy: number): CGAffineTransform", "A scale.",
+  function(sx, sy) return affine(sx, 0, 0, sy, 0, 0) end)
+define("CGAffineTransformMakeRotation", "fun(angle: number): CGAffineTransform",
+  "A rotation by angle radians (clockwise on screen for a positive angle).", rotationAffine)
+define("CGAffineTransformMakeTranslation", "fun(tx: number, ty: number): CGAffineTransform", "A translation.",
+  function(tx, ty) return affine(1, 0, 0, 1, tx, ty) end)
+define("CGAffineTransformScale", "fun(t: CGAffineTransform, sx: number, sy: number): CGAffineTransform", "t with a scale applied first.", scaleAffine)
+define("CGAffineTransformRotate", "fun(t: CGAffineTransform, angle: number): CGAffineTransform", "t with a rotation applied first.", rotateAffine)
+define("CGAffineTransformTranslate", "fun(t: CGAffineTransform, tx: number, ty: number): CGAffineTransform", "t with a translation applied first.", translateAffine)
+define("CGAffineTransformConcat", "fun(t1: CGAffineTransform, t2: CGAffineTransform): CGAffineTransform", "t1 · t2: t1 applies first.",
+  function(a, b) checkAffine(a, "CGAffineTransformConcat"); checkAffine(b, "CGAffineTransformConcat"); return concatAffine(a, b) end)
+define("CGAffineTransformInvert", "fun(t: CGAffineTransform): CGAffineTransform", "The inverse; a singular t is returned unchanged.", invertAffine)
+define("CGAffineTransformIsIdentity", "fun(t: CGAffineTransform): boolean", "Whether t is the identity.",
+  function(t) checkAffine(t, "CGAffineTransformIsIdentity"); return equalAffine(t, affine(1, 0, 0, 1, 0, 0)) end)
+define("CGAffineTransformEqualToTransform", "fun(a: CGAffineTransform, b: CGAffineTransform): boolean", "Whether a and b are equal.", equalAffine)
+define("CGPointApplyAffineTransform", "fun(p: CGPoint, t: CGAffineTransform): CGPoint", "The point transformed.",
+  function(p, t) return point(t.a * p.x + t.c * p.y + t.tx, t.b * p.x + t.d * p.y + t.ty) end)
+define("CATransform3DMakeAffineTransform", "fun(t: CGAffineTransform): CATransform3D", "The affine transform as a 3D one.",
+  function(t) checkAffine(t, "CATransform3DMakeAffineTransform"); return t3(t.a, t.b, 0, 0, t.c, t.d, 0, 0, 0, 0, 1, 0, t.tx, t.ty, 0, 1) end)
+define("CATransform3DGetAffineTransform", "fun(t: CATransform3D): CGAffineTransform", "The affine part of a 3D transform.",
+  function(t) checkT3(t, "CATransform3DGetAffineTransform"); return affine(t.m11, t.m12, t.m21, t.m22, t.m41, t.m42) end)
+define("CATransform3DIsAffine", "fun(t: CATransform3D): boolean", "Whether t has no 3D part.",
+  function(t)
+    checkT3(t, "CATransform3DIsAffine")
+    return t.m13 == 0 and t.m14 == 0 and t.m23 == 0 and t.m24 == 0 and t.m31 == 0 and t.m32 == 0
+      and t.m33 == 1 and t.m34 == 0 and t.m43 == 0 and t.m44 == 1
+  end)
+
+-- The identities read fresh every time: `t = CATransform3DIdentity; t.m34 = …` must
+-- never change the identity (design.md §4). Only absent globals reach this.
+setmetatable(G, { __index = function(_, k)
+  if k == "CATransform3DIdentity" then return identity3D()
+  elseif k == "CGAffineTransformIdentity" then return affine(1, 0, 0, 1, 0, 0)
+  elseif k == "CGRectZero" then return rect(0, 0, 0, 0)
+  elseif k == "CGPointZero" then return point(0, 0)
+  elseif k == "CGSizeZero" then return size(0, 0)
+  end
+end })
+api[#api + 1] = { name = "CGRectZero", signature = "CGRect", doc = "A fresh zero rect." }
+api[#api + 1] = { name = "CGPointZero", signature = "CGPoint", doc = "A fresh zero point." }
+api[#api + 1] = { name = "CGSizeZero", signature = "CGSize", doc = "A fresh zero size." }
+
+-- MARK: The layout a script sees ---------------------------------------------------
+
+local LayoutMT = { __name = "UICollectionViewFlowLayout" }
+local LayoutMethods = {}
+LayoutMT.__index = LayoutMethods
+
+local BaseAttributes = { __name = "UICollectionViewLayoutAttributes" }
+local direction = "vertical"
+
+-- layout:layoutAttributesForElements(rect): the base, untransformed attributes that
+-- meet rect (what `super` returns in the seeds), ordered by section then item.
+function LayoutMethods.layoutAttributesForElements(_, r)
+  local x, y, w, h = checkRect(r, "layoutAttributesForElements")
+  if not (isnumber(x) and isnumber(y) and isnumber(w) and isnumber(h)) then
+    error("layoutAttributesForElements: the rect needs finite x, y, width and height", 2)
+  end
+  local flat = native.query(x, y, w, h)
+  local out = {}
+  for i = 0, #flat // 6 - 1 do
+    local s, it, cx, cy, iw, ih = flat[i * 6 + 1], flat[i * 6 + 2], flat[i * 6 + 3], flat[i * 6 + 4], flat[i * 6 + 5], flat[i * 6 + 6]
+    s, it = floor(s), floor(it)
+    out[i + 1] = setmetatable({
+      indexPath = setmetatable({ section = s, item = it, row = it }, IndexPathMT),
+      center = point(cx, cy), size = size(iw, ih), frame = rect(cx - iw / 2, cy - ih / 2, iw, ih),
+      alpha = 1, zIndex = 0, hidden = false, transform3D = identity3D(),
+    }, BaseAttributes)
+  end
+  return out
+end
+LayoutMethods.layoutAttributesForElementsInRect = LayoutMethods.layoutAttributesForElements
+
+-- layout:targetContentOffset(proposed, velocity): super's answer, the proposal itself.
+function LayoutMethods.targetContentOffset(_, proposed)
+  if type(proposed) ~= "table" then error("targetContentOffset: expected a CGPoint", 2) end
+  return point(proposed.x, proposed.y)
+end
+LayoutMethods.targetContentOffsetForProposedContentOffset = LayoutMethods.targetContentOffset
+function LayoutMethods.invalidateLayout() end
+
+local bounds = setmetatable({}, Rect)
+local frame = setmetatable({}, Rect)
+local contentOffset = point(0, 0)
+local contentSize = size(0, 0)
+local collectionView = {}
+local layout = setmetatable({
+  scrollDirection = "vertical",
+  itemSize = size(50, 50),
+  sectionInset = setmetatable({ top = 0, left = 0, bottom = 0, right = 0 }, Insets),
+  minimumLineSpacing = 10,
+  minimumInteritemSpacing = 10,
+  headerReferenceSize = size(0, 0),
+  footerReferenceSize = size(0, 0),
+  decelerationRate = "normal",
+  isPagingEnabled = false,
+  time = 0,
+}, LayoutMT)
+
+local function fillRect(r, x, y, w, h)
+  r.x, r.y, r.width, r.height = x, y, w, h
+  r.minX, r.midX, r.maxX = x, x + w / 2, x + w
+  r.minY, r.midY, r.maxY = y, y + h / 2, y + h
+  r.origin, r.size = point(x, y), size(w, h)
+end
+
+-- Once per frame: what the collection view is doing now.
+function I.setState(ox, oy, vw, vh, cw, ch, time, tracking, dragging, decelerating)
+  fillRect(bounds, ox, oy, vw, vh)
+  fillRect(frame, 0, 0, vw, vh)
+  contentOffset.x, contentOffset.y = ox, oy
+  contentSize.width, contentSize.height = cw, ch
+  collectionView.bounds = bounds
+  collectionView.frame = frame
+  collectionView.contentOffset = contentOffset
+  collectionView.contentSize = contentSize
+  collectionView.isTracking = tracking ~= 0
+  collectionView.isDragging = dragging ~= 0
+  collectionView.isDecelerating = decelerating ~= 0
+  layout.collectionView = collectionView
+  layout.collectionViewContentSize = contentSize
+  layout.time = time
+end
+
+local function fail(message) error(message, 0) end
+
+local function sizeOf(v, name, allowZero)
+  if type(v) ~= "table" then fail(name .. " is " .. (v == nil and "missing" or "a " .. type(v)) .. ", expected a size { width = …, height = … }") end
+  local w, h = v.width, v.height
+  for _, pair in ipairs({ { "width", w }, { "height", h } }) do
+    local key, value = pair[1], pair[2]
+    if not isnumber(value) then
+      fail(name .. "." .. key .. " must be a finite number (got " .. tostring(value) .. ")")
+    end
+    if value < 0 or (not allowZero and value == 0) then
+      fail(name .. "." .. key .. " must be " .. (allowZero and "zero or more" or "positive") .. " (got " .. tostring(value) .. ")")
+    end
+  end
+  return w, h
+end
+
+local function nonNegative(v, name)
+  if not isnumber(v) then fail(name .. " must be a finite number (got " .. tostring(v) .. ")") end
+  if v < 0 then fail(name .. " must be zero or more (got " .. tostring(v) .. ")") end
+  return v
+end
+
+-- After prepare: the flow properties, validated, as numbers for the host.
+function I.readLayout(l)
+  local cv = rawget(l, "collectionView")
+  local dir = l.scrollDirection
+  if dir ~= "vertical" and dir ~= "horizontal" then
+    fail("layout.scrollDirection must be \"vertical\" or \"horizontal\" (got " .. tostring(dir) .. ")")
+  end
+  direction = dir
+  local iw, ih = sizeOf(l.itemSize, "layout.itemSize", false)
+  local inset = l.sectionInset
+  if type(inset) ~= "table" then fail("layout.sectionInset must be { top, left, bottom, right }") end
+  local top, left = nonNegative(inset.top or 0, "layout.sectionInset.top"), nonNegative(inset.left or 0, "layout.sectionInset.left")
+  local bottom, right = nonNegative(inset.bottom or 0, "layout.sectionInset.bottom"), nonNegative(inset.right or 0, "layout.sectionInset.right")
+  local ls = nonNegative(l.minimumLineSpacing, "layout.minimumLineSpacing")
+  local is = nonNegative(l.minimumInteritemSpacing, "layout.minimumInteritemSpacing")
+  local hw, hh = sizeOf(l.headerReferenceSize, "layout.headerReferenceSize", true)
+  local fw, fh = sizeOf(l.footerReferenceSize, "layout.footerReferenceSize", true)
+  local rate = (type(cv) == "table" and rawget(cv, "decelerationRate")) or l.decelerationRate
+  if rate == "normal" then rate = 0.998 elseif rate == "fast" then rate = 0.99 end
+  if not isnumber(rate) or rate <= 0 or rate >= 1 then
+    fail("layout.decelerationRate must be \"normal\", \"fast\" or a number between 0 and 1 (got " .. tostring(rate) .. ")")
+  end
+  local paging = l.isPagingEnabled
+  if type(cv) == "table" and rawget(cv, "isPagingEnabled") ~= nil then paging = rawget(cv, "isPagingEnabled") end
+  if type(paging) ~= "boolean" then fail("layout.isPagingEnabled must be true or false (got " .. tostring(paging) .. ")") end
+  return { dir == "horizontal" and 1 or 0, iw, ih, top, left, bottom, right, ls, is, hw, hh, fw, fh, rate, paging and 1 or 0, 0 }
+end
+
+function I.point(x, y) return point(x, y) end
+function I.rect(x, y, w, h) return rect(x, y, w, h) end
+
+-- targetContentOffset's answer as x, y: a point, or a number on the scroll axis.
+function I.readPoint(result, proposed)
+  local x, y
+  if type(result) == "number" then
+    if direction == "horizontal" then x, y = result, proposed.y else x, y = proposed.x, result end
+  elseif type(result) == "table" then
+    x, y = result.x, result.y
+    if x == nil and y == nil then fail("returned a table without x and y; expected a CGPoint or a number") end
+    x, y = x == nil and proposed.x or x, y == nil and proposed.y or y
+  else
+    fail("returned " .. (result == nil and "nothing" or "a " .. type(result)) .. "; expected a CGPoint or a number")
+  end
+  for _, pair in ipairs({ { "x", x }, { "y", y } }) do
+    local key, v = pair[1], pair[2]
+    if type(v) ~= "number" then fail("returned " .. key .. " = " .. tostring(v) .. "; expected a number") end
+    if v ~= v then fail("returned " .. key .. " = NaN") end
+    if v - v ~= 0 then fail("returned " .. key .. " = " .. tostring(v) .. " (not finite)") end
+  end
+  return x, y
+end
+
+-- The attributes a transform call sees: one reused table (absent keys read the base
+-- values through the native __index). Scripts must not keep it past the call.
+local attributes = setmetatable({}, {
+  __name = "UICollectionViewLayoutAttributes",
+  __index = native.attributesIndex,
+  __newindex = native.attributesNewindex,
+})
+I.attributes = attributes
+I.layout = layout
+I.pool = {
+  center = setmetatable({}, Point), size = setmetatable({}, Size),
+  frame = setmetatable({}, Rect), indexPath = setmetatable({}, IndexPathMT),
+}
+I.identity3D = identity3D
+I.identityAffine = function() return affine(1, 0, 0, 1, 0, 0) end
+I.affineTo3D = function(t) return t3(t.a, t.b, 0, 0, t.c, t.d, 0, 0, 0, 0, 1, 0, t.tx, t.ty, 0, 1) end
+I.affineFrom3D = function(t) return affine(t.m11, t.m12, t.m21, t.m22, t.m41, t.m42) end
+
+class([[
+---One item's layout (`UICollectionViewLayoutAttributes`). The table is reused from item
+---to item: do not keep it past the call. Setting `transform` replaces `transform3D` and
+---vice versa. If both `frame` and `center` are changed, the frame's size is kept and
+---`center` decides the position.
+---@class UICollectionViewLayoutAttributes
+---@field indexPath IndexPath read only
+---@field frame CGRect untransformed
+---@field center CGPoint
+---@field size CGSize
+---@field bounds CGRect read only: (0, 0, width, height)
+---@field transform3D CATransform3D applied about the centre
+---@field transform CGAffineTransform applied about the centre
+---@field alpha number 0…1
+---@field zIndex integer drawing order, ascending (ties by index path)
+---@field hidden boolean
+---@field isHidden boolean same as hidden]])
+class([[
+---The scroll view around the layout (`UICollectionView`), as it is this frame.
+---@class UICollectionView
+---@field bounds CGRect the visible rect: origin = content offset
+---@field frame CGRect (0, 0, viewport width, viewport height)
+---@field contentOffset CGPoint
+---@field contentSize CGSize
+---@field isTracking boolean a finger is on the content
+---@field isDragging boolean a finger has moved the content
+---@field isDecelerating boolean moving on its own after a release
+---@field decelerationRate? "normal"|"fast"|number may be set in prepare
+---@field isPagingEnabled? boolean may be set in prepare]])
+class([[
+---The flow layout (`UICollectionViewFlowLayout`): set its properties in prepare.
+---@class UICollectionViewFlowLayout
+---@field collectionView UICollectionView
+---@field collectionViewContentSize CGSize
+---@field scrollDirection "vertical"|"horizontal"
+---@field itemSize CGSize|{width: number, height: number}
+---@field sectionInset UIEdgeInsets|{top: number, left: number, bottom: number, right: number}
+---@field minimumLineSpacing number between lines (rows when vertical, columns when horizontal)
+---@field minimumInteritemSpacing number between items in a line
+---@field headerReferenceSize CGSize|{width: number, height: number}
+---@field footerReferenceSize CGSize|{width: number, height: number}
+---@field decelerationRate "normal"|"fast"|number velocity kept per millisecond (0.998, 0.99)
+---@field isPagingEnabled boolean rest on multiples of the viewport
+---@field time number seconds since the scenario began
+local UICollectionViewFlowLayout = {}
+---The base, untransformed attributes meeting rect (what `super` returns).
+---@param rect CGRect
+---@return UICollectionViewLayoutAttributes[]
+function UICollectionViewFlowLayout:layoutAttributesForElements(rect) end
+---Super's answer: the proposal itself.
+---@param proposedContentOffset CGPoint
+---@param velocity CGPoint
+---@return CGPoint
+function UICollectionViewFlowLayout:targetContentOffset(proposedContentOffset, velocity) end]])
+
+-- MARK: Scenarios ------------------------------------------------------------------
+
+local STEP_KINDS = { "jump", "drag", "fling", "wait", "scrollToItem", "resize" }
+local STEP_CODE = { jump = 1, drag = 2, fling = 3, wait = 4, scrollToItem = 5, resize = 6 }
+local NOT_SET = 0 / 0
+
+local function viewportOf(v, where)
+  if v == nil then return NOT_SET, NOT_SET end
+  local w, h
+  if type(v) == "string" then
+    local a, b = smatch(v, "^%s*(%d+%.?%d*)%s*[xX]%s*(%d+%.?%d*)%s*$")
+    w, h = tonumber(a), tonumber(b)
+  elseif type(v) == "table" then
+    w, h = v.width or v[1], v.height or v[2]
+  end
+  if not isnumber(w) or not isnumber(h) or w <= 0 or h <= 0 then
+    fail(where .. "viewport must be \"WxH\" or { width = …, height = … } with positive sizes (got " .. tostring(v) .. ")")
+  end
+  return w, h
+end
+
+local function names(t)
+  local out = {}
+  for k in pairs(t) do if type(k) == "string" then out[#out + 1] = k end end
+  sort(out)
+  return out
+end
+
+function I.scenarioNames()
+  local s = rawget(G, "scenarios")
+  if type(s) ~= "table" then return "" end
+  return concat(names(s), "\n")
+end
+
+-- A scenario as numbers: viewport w, h, items, fps, step count, then per step a kind
+-- code and three numbers. NaN means "not set here".
+function I.scenario(name)
+  local all = rawget(G, "scenarios")
+  if type(all) ~= "table" then fail("scenario '" .. name .. "': the script defines no scenarios table") end
+  local s = all[name]
+  if s == nil then
+    local known = names(all)
+    fail("unknown scenario '" .. name .. "'" .. (#known > 0 and (" (the script defines: " .. concat(known, ", ") .. ")") or ""))
+  end
+  local where = "scenario '" .. name .. "': "
+  if type(s) ~= "table" then fail(where .. "expected a table, got a " .. type(s)) end
+  local out = {}
+  out[1], out[2] = viewportOf(s.viewport, where)
+  local items = s.items
+  if items ~= nil and (not isnumber(items) or items < 0 or items ~= floor(items)) then
+    fail(where .. "items must be a whole number of zero or more (got " .. tostring(items) .. ")")
+  end
+  out[3] = items or NOT_SET
+  local fps = s.fps
+  if fps ~= nil and (not isnumber(fps) or fps <= 0) then fail(where .. "fps must be a positive number (got " .. tostring(fps) .. ")") end
+  out[4] = fps or NOT_SET
+  local steps = s.steps
+  if type(steps) ~= "table" then fail(where .. "steps must be a list of steps") end
+  out[5] = #steps
+  for i, step in ipairs(steps) do
+    local at = where .. "step " .. i .. ": "
+    if type(step) ~= "table" then fail(at .. "expected a table like { fling = 2 }, got a " .. type(step)) end
+    local kind
+    for k in pairs(step) do
+      if STEP_CODE[k] then
+        if kind then fail(at .. "has both " .. kind .. " and " .. k .. "; one step does one thing") end
+        kind = k
+      elseif k ~= "duration" and k ~= "section" then
+        fail(at .. "unknown key '" .. tostring(k) .. "' (a step is one of " .. concat(STEP_KINDS, ", ") .. ", with an optional duration)")
+      end
+    end
+    if not kind then fail(at .. "names no step (expected one of " .. concat(STEP_KINDS, ", ") .. ")") end
+    local v, duration = step[kind], step.duration
+    if duration ~= nil and (not isnumber(duration) or duration < 0) then
+      fail(at .. "duration must be zero or more seconds (got " .. tostring(duration) .. ")")
+    end
+    local a, b, c = NOT_SET, NOT_SET, duration or NOT_SET
+    if kind == "resize" then
+      a, b = viewportOf(v, at .. "resize: ")
+    elseif kind == "scrollToItem" then
+      if not isnumber(v) or v < 0 or v ~= floor(v) then fail(at .. "scrollToItem must be an item number (got " .. tostring(v) .. ")") end
+      a, b = v, step.section or 0
+    else
+      if not isnumber(v) then fail(at .. kind .. " must be a finite number (got " .. tostring(v) .. ")") end
+      if kind == "wait" and v < 0 then fail(at .. "wait must be zero or more seconds (got " .. tostring(v) .. ")") end
+      a = v
+    end
+    local base = 5 + (i - 1) * 4
+    out[base + 1], out[base + 2], out[base + 3], out[base + 4] = STEP_CODE[kind], a, b, c
+  end
+  return out
+end
+
+-- MARK: Types (LuaCATS) ---------------------------------------------------------------
+
+function I.types()
+  local out = {
+    "---@meta cardlua",
+    "-- The cardlua script API (contract v1), generated by `cardlua types` from the prelude.",
+    "-- Point the Lua language server here (see .luarc.json) for completion and checks.",
+    "",
+  }
+  for _, c in ipairs(classes) do out[#out + 1] = c; out[#out + 1] = "" end
+  for _, e in ipairs(api) do
+    out[#out + 1] = "---" .. e.doc
+    if e.signature:sub(1, 4) == "fun(" then
+      out[#out + 1] = "---@type " .. e.signature
+      out[#out + 1] = e.name .. " = nil"
+    else
+      out[#out + 1] = "---@type " .. e.signature
+      out[#out + 1] = e.name .. " = nil"
+    end
+    out[#out + 1] = ""
+  end
+  out[#out + 1] = [[
+---Called on first layout and whenever the viewport size changes (`prepare()`): set the
+---flow properties here.
+---@type fun(layout: UICollectionViewFlowLayout)?
+prepare = nil
+
+---Called once per visible item, every frame: adjust `attributes` and/or return a number
+---(a uniform scale), a CATransform3D or a CGAffineTransform.
+---@type fun(attributes: UICollectionViewLayoutAttributes, layout: UICollectionViewFlowLayout): (number|CATransform3D|CGAffineTransform|nil)?
+transform = nil
+
+---Called once when a drag ends: where the content comes to rest. Velocity is in points
+---per millisecond. Return a point, or a number on the scroll axis.
+---@type fun(proposedContentOffset: CGPoint, velocity: CGPoint, layout: UICollectionViewFlowLayout): (CGPoint|number)?
+targetContentOffset = nil
+
+---@class cardlua.ScenarioStep
+---@field jump? number move to this content offset at once
+---@field drag? number move the content by this many points with a finger
+---@field fling? number release with this velocity (points per millisecond)
+---@field wait? number seconds at rest
+---@field scrollToItem? integer centre this item, animated
+---@field section? integer the item's section (scrollToItem)
+---@field resize? string|CGSize a new viewport ("320x568"); prepare runs again
+---@field duration? number seconds (drag, scrollToItem)
+
+---@class cardlua.Scenario
+---@field viewport? string|CGSize "414x736"
+---@field items? integer items in section 0
+---@field fps? number frames per second
+---@field steps cardlua.ScenarioStep[]
+
+---Named scenarios, run with `cardlua run SCRIPT --scenario NAME`.
+---@type table<string, cardlua.Scenario>?
+scenarios = nil
+]]
+  return concat(out, "\n")
+end
+
+-- The names a script may set as globals or fields; `cardlua check` uses these.
+I.api = api
+
+return I
+"""#

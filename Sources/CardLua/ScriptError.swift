@@ -1,0 +1,52 @@
+/// Why a script could not be run to the end.
+///
+/// `message` is one line, `file:line: callback: item N: what happened`, ready for
+/// standard error; `details` holds the rest (the script's own traceback), possibly empty.
+public struct ScriptError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What went wrong, broadly.
+    public enum Kind: Sendable, Equatable {
+        /// The script file could not be read.
+        case unreadable
+        /// A syntax error, a runtime error, or a value that breaks the script contract.
+        case failed
+        /// The instruction budget or the memory cap stopped the script. The Lua state is
+        /// discarded: the effect cannot be used again.
+        case limit
+    }
+
+    public var kind: Kind
+    public var message: String
+    public var details: String
+
+    public init(kind: Kind, message: String, details: String = "") {
+        self.kind = kind
+        self.message = message
+        self.details = details
+    }
+
+    /// Splits a host message into its first line and the rest.
+    init(kind: Kind, hostMessage: String) {
+        if let newline = hostMessage.firstIndex(of: "\n") {
+            self.init(kind: kind, message: String(hostMessage[..<newline]),
+                      details: String(hostMessage[hostMessage.index(after: newline)...]))
+        } else {
+            self.init(kind: kind, message: hostMessage)
+        }
+    }
+
+    public var description: String { message }
+}
+
+/// The limits every callback call runs under (design.md §6). The defaults are far above
+/// what an honest effect needs.
+public struct ScriptLimits: Sendable, Equatable {
+    /// Lua VM instructions per callback call (per item for `transform`).
+    public var maxInstructions: Int
+    /// Bytes the Lua state may hold.
+    public var maxMemory: Int
+
+    public init(maxInstructions: Int = 10_000_000, maxMemory: Int = 64 << 20) {
+        self.maxInstructions = maxInstructions
+        self.maxMemory = maxMemory
+    }
+}

@@ -1,0 +1,84 @@
+/// The words after the subcommand, split into options and positional arguments.
+///
+/// Options are `--name value`, `--name=value`, `-o value`, or flags without a value. Each
+/// subcommand declares which names it takes, so a typo is caught with a suggestion.
+struct Arguments {
+    private(set) var values: [String: String] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positional: [String] = []
+
+    /// - Parameters:
+    ///   - valued: option names that take a value (without dashes; `o` for `-o`).
+    ///   - flags: option names that take none.
+    init(_ words: [String], valued: Set<String>, flags flagNames: Set<String>, command: String) throws(UsageError) {
+        var index = 0
+        var onlyPositional = false
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if onlyPositional || word == "-" || !word.hasPrefix("-") {
+                positional.append(word)
+                continue
+            }
+            if word == "--" { onlyPositional = true; continue }
+            var name = word.hasPrefix("--") ? String(word.dropFirst(2)) : String(word.dropFirst())
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if name == "output" { name = "o" }
+            if name == "h" { name = "help" }
+            if flagNames.contains(name) {
+                if inlineValue != nil { throw UsageError("\(word): --\(name) takes no value", command: command) }
+                flags.insert(name)
+            } else if valued.contains(name) {
+                let display = name == "o" ? "-o" : "--\(name)"
+                if let inlineValue {
+                    values[name] = inlineValue
+                } else {
+                    // A value may start with "-" (a negative number), but not be another option.
+                    guard index < words.count, !Arguments.looksLikeOption(words[index]) else {
+                        throw UsageError("\(display) needs a value", command: command)
+                    }
+                    values[name] = words[index]
+                    index += 1
+                }
+            } else {
+                var message = "unknown option '\(word)'"
+                let known = valued.union(flagNames).filter { $0 != "o" }
+                if let guess = Arguments.closest(to: name, in: known) { message += " (did you mean --\(guess)?)" }
+                throw UsageError(message, command: command)
+            }
+        }
+    }
+
+    private static func looksLikeOption(_ word: String) -> Bool {
+        guard word.hasPrefix("-"), word.count > 1 else { return false }
+        let second = word[word.index(after: word.startIndex)]
+        return !(second.isNumber || second == ".")
+    }
+
+    /// The known name nearest to `name` by edit distance, if it is near enough.
+    static func closest(to name: String, in known: Set<String>) -> String? {
+        let scored = known.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }) else { return nil }
+        return best.1 <= max(2, name.count / 3) ? best.0 : nil
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + [Int](repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1,
+                                 previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,52 @@
+import CardLua
+
+/// The `cardlua` command: picks the subcommand, and is the one place that turns errors
+/// into messages and exit statuses (0 success, 1 the script failed, 2 wrong usage).
+enum CardLuaCommand {
+    static func main(_ words: [String]) -> Int32 {
+        guard let first = words.first else {
+            Console.out(Help.overview + "\n")
+            return 0
+        }
+        let rest = Array(words.dropFirst())
+        do throws(UsageError) {
+            switch first {
+            case "-h", "--help", "help":
+                if let topic = rest.first {
+                    guard let text = Help.text(for: topic) else { throw UsageError("no such command '\(topic)'") }
+                    Console.out(text + "\n")
+                } else {
+                    Console.out(Help.overview + "\n")
+                }
+                return 0
+            case "--version", "version":
+                Console.out("cardlua \(Help.version)\n")
+                return 0
+            case "run": return try RunCommand.main(rest)
+            case "types": return try TypesCommand.main(rest)
+            default:
+                var message = "unknown command '\(first)'"
+                let commands: Set<String> = ["run", "watch", "check", "new", "types", "bench"]
+                if let guess = Arguments.closest(to: first, in: commands) { message += " (did you mean '\(guess)'?)" }
+                throw UsageError(message)
+            }
+        } catch {
+            Console.error("cardlua: \(error.message)")
+            Console.error("Run 'cardlua \(error.command.map { "\($0) " } ?? "")--help' for usage.")
+            return 2
+        }
+    }
+
+    /// Prints a failed run: the one line first, then its details.
+    static func report(_ failure: RunFailure) {
+        Console.error(failure.message)
+        if !failure.details.isEmpty { Console.error(failure.details) }
+    }
+
+    /// True when `--help` was asked for; prints the command's help.
+    static func printedHelp(_ arguments: Arguments, command: String) -> Bool {
+        guard arguments.flags.contains("help") else { return false }
+        Console.out((Help.text(for: command) ?? Help.overview) + "\n")
+        return true
+    }
+}

@@ -1,0 +1,121 @@
+/// The help texts. Kept together so they read as one manual.
+enum Help {
+    static let version = "0.1.0"
+
+    static let overview = """
+    cardlua — design card-carousel effects in Lua, with UIKit's flow layout and scroll physics
+
+    USAGE: cardlua <command> [options]
+
+    COMMANDS:
+      run SCRIPT [options]      run a scenario, print or write the result
+      watch SCRIPT [options]    the same, again on every save; errors never end it
+      check SCRIPT              load and exercise every callback; report problems
+      new FILE [--from NAME]    start an effect script (plus editor definitions)
+      types                     print the LuaCATS definitions of the script API
+      bench SCRIPT              per-item and per-frame cost, side by side
+
+    OPTIONS:
+      -h, --help                show help (also: cardlua help <command>)
+      --version                 show the version
+
+    EXIT STATUS: 0 success, 1 the script failed, 2 wrong usage.
+    Try: cardlua run scripts/lol.lua --offset 150
+    """
+
+    static let runOptions = """
+    OPTIONS:
+      --viewport WxH          collection view size in points        (default 414x736)
+      --items N               number of items in section 0          (default 20)
+      --offset X              one frame at content offset X on the scroll axis
+      --fling V               release at --offset (default 0) with velocity V pt/ms,
+                              frames until rest
+      --scenario NAME         a scenario the script defines         (default: the demo)
+      --fps N                 frames per second of a timeline       (default 60)
+      --format F              text | json | svg | html              (default text, or
+                              from the -o file's extension)
+      -o, --output FILE       write there (atomically) instead of standard output
+      --max-instructions N    instruction budget per callback call  (default 10000000)
+      --max-memory SIZE       memory cap of the script, like 64M    (default 64M)
+    """
+
+    static let run = """
+    cardlua run — run an effect script through a scroll scenario
+
+    USAGE: cardlua run SCRIPT [options]
+
+    Without --offset, --fling or --scenario, runs the built-in demo: a sweep across the
+    first three items, a fling that snaps, and a fast fling to the end that bounces.
+
+    \(runOptions)
+    EXAMPLES:
+      cardlua run scripts/lol.lua --offset 150 --format json
+      cardlua run scripts/lol.lua --fling 2
+      cardlua run scripts/card-scale.lua -o preview.html
+    """
+
+    static let watch = """
+    cardlua watch — run again on every save of the script
+
+    USAGE: cardlua watch SCRIPT [options]
+
+    Runs, then runs again whenever the script changes (also when an editor saves by
+    renaming a new file over it). A broken save prints the error and keeps the last good
+    output; the next good save recovers. With -o the file is replaced atomically, and an
+    HTML preview reloads itself in the browser. Ctrl-C ends.
+
+    \(runOptions)
+    """
+
+    static let check = """
+    cardlua check — exercise every callback and report every problem
+
+    USAGE: cardlua check SCRIPT [--max-instructions N] [--max-memory SIZE]
+
+    Loads the script, calls prepare for two viewports, transform across a sweep of
+    offsets including both ends, and targetContentOffset with flings both ways. Reports
+    errors, NaN or infinite values, alpha outside 0…1, unknown fields written on
+    attributes or layout, and globals that look like misspelled callbacks.
+    Exit status 0 when clean, 1 otherwise.
+    """
+
+    static let new = """
+    cardlua new — start an effect script
+
+    USAGE: cardlua new FILE [--from lol|card-scale|photo-browser|blank]
+
+    Writes a commented starter script that runs as it is, and a .luarc.json beside it
+    that points the Lua language server at the cardlua definitions (cardlua.d.lua,
+    written next to it). Never overwrites an existing file.
+    """
+
+    static let types = """
+    cardlua types — print the LuaCATS definitions of the script API
+
+    USAGE: cardlua types [-o FILE]
+
+    The definitions (---@meta) are generated from the same table the prelude registers
+    its functions in. Save them where your editor's Lua language server can see them.
+    """
+
+    static let bench = """
+    cardlua bench — measure an effect script
+
+    USAGE: cardlua bench SCRIPT [--items N] [--viewport WxH] [--repeat N]
+
+    Prints the median per-item cost of the script's transform, the cost of a whole
+    frame, and the floor of a bare lua_pcall, side by side.
+    """
+
+    static func text(for command: String) -> String? {
+        switch command {
+        case "run": run
+        case "watch": watch
+        case "check": check
+        case "new": new
+        case "types": types
+        case "bench": bench
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import CardLayout
+import CardLua
+
+/// The output formats of `run` and `watch`.
+enum OutputFormat: String, CaseIterable {
+    case text, json, svg, html
+}
+
+/// What `cardlua run` and `cardlua watch` are asked to do (design.md §5).
+struct RunOptions {
+    var scriptPath: String
+    var viewportSize = Scenario.defaultViewportSize
+    var viewportGiven = false
+    var numberOfItems: Int?
+    var offset: Double?
+    var flingVelocity: Double?
+    var scenarioName: String?
+    var framesPerSecond: Double?
+    var format: OutputFormat = .text
+    var outputPath: String?
+    var limits = ScriptLimits()
+
+    static let valuedOptions: Set<String> = [
+        "viewport", "items", "offset", "fling", "scenario", "fps", "format", "o",
+        "max-instructions", "max-memory",
+    ]
+
+    init(_ arguments: Arguments, command: String) throws(UsageError) {
+        guard let script = arguments.positional.first else {
+            throw UsageError("missing the script to run (cardlua \(command) SCRIPT)", command: command)
+        }
+        if arguments.positional.count > 1 {
+            throw UsageError("unexpected argument '\(arguments.positional[1])' (one script at a time)", command: command)
+        }
+        scriptPath = script
+        let v = arguments.values
+        if let text = v["viewport"] {
+            viewportSize = try RunOptions.parseViewport(text, command: command)
+            viewportGiven = true
+        }
+        if let text = v["items"] {
+            guard let n = Int(text), n >= 0 else {
+                throw UsageError("--items: expected a whole number of zero or more (got '\(text)')", command: command)
+            }
+            guard n <= 100_000_000 else {
+                throw UsageError("--items: at most 100000000 items (got \(n))", command: command)
+            }
+            numberOfItems = n
+        }
+        offset = try v["offset"].map { text throws(UsageError) in try RunOptions.parseNumber(text, "--offset", command) }
+        flingVelocity = try v["fling"].map { text throws(UsageError) in try RunOptions.parseNumber(text, "--fling", command) }
+        if let text = v["fps"] {
+            let fps = try RunOptions.parseNumber(text, "--fps", command)
+            guard fps > 0, fps <= 1000 else {
+                throw UsageError("--fps: expected a number above 0 and at most 1000 (got '\(text)')", command: command)
+            }
+            framesPerSecond = fps
+        }
+        scenarioName = v["scenario"]
+        if scenarioName != nil, offset != nil || flingVelocity != nil {
+            throw UsageError("--scenario cannot be combined with --offset or --fling", command: command)
+        }
+        outputPath = v["o"]
+        if let text = v["format"] {
+            guard let f = OutputFormat(rawValue: text.lowercased()) else {
+                throw UsageError("--format: expected text, json, svg or html (got '\(text)')", command: command)
+            }
+            format = f
+        } else if let path = outputPath, let inferred = OutputFormat.allCases.first(where: {
+            $0 != .text && path.lowercased().hasSuffix("." + $0.rawValue)
+        }) {
+            format = inferred  // `-o preview.html` means HTML
+        }
+        if let text = v["max-instructions"] {
+            guard let n = Int(text), n > 0 else {
+                throw UsageError("--max-instructions: expected a positive whole number (got '\(text)')", command: command)
+            }
+            limits.maxInstructions = n
+        }
+        if let text = v["max-memory"] {
+            guard let bytes = RunOptions.parseBytes(text), bytes >= 1 << 20 else {
+                throw UsageError("--max-memory: expected a size of at least 1M, like 64M or 1G (got '\(text)')", command: command)
+            }
+            limits.maxMemory = bytes
+        }
+    }
+
+    static func parseViewport(_ text: String, command: String) throws(UsageError) -> Size {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
+              w.isFinite, h.isFinite, w > 0, h > 0, w <= 100_000, h <= 100_000 else {
+            throw UsageError("--viewport: expected WxH with positive sizes, like 414x736 (got '\(text)')", command: command)
+        }
+        return Size(width: w, height: h)
+    }
+
+    static func parseNumber(_ text: String, _ option: String, _ command: String) throws(UsageError) -> Double {
+        guard let value = Double(text), value.isFinite else {
+            throw UsageError("\(option): expected a number (got '\(text)')", command: command)
+        }
+        return value
+    }
+
+    /// "64M", "1G", "65536", "512K".
+    static func parseBytes(_ text: String) -> Int? {
+        let units: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
+        var body = text.lowercased()
+        if body.hasSuffix("ib") { body.removeLast(2) } else if body.hasSuffix("b") { body.removeLast() }
+        var multiplier = 1
+        if let last = body.last, let unit = units[last] { multiplier = unit; body.removeLast() }
+        guard let value = Double(body), value.isFinite, value > 0, value * Double(multiplier) < 1e15 else { return nil }
+        return Int(value * Double(multiplier))
+    }
+}

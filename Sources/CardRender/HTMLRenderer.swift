@@ -1,0 +1,355 @@
+import CardLayout
+
+/// The interactive HTML preview of a timeline: one self-contained file (inline CSS and
+/// JavaScript, the timeline embedded as JSON, nothing fetched from the network).
+///
+/// **Geometry.** The viewport is a clipped box (`overflow: hidden`) whose top-left corner
+/// is the page's (0, 0), filled with `Palette.background`; the controls sit below it, so a
+/// browser window exactly the viewport's size shows the viewport alone. Each card is an
+/// absolutely positioned `<div>` of its untransformed size at its untransformed frame
+/// minus the content offset, with `transform: matrix3d(m11, m12, …, m44)` — the fields
+/// of `transform3D` in exactly that order (design.md §3) — and `transform-origin:
+/// 50% 50%`, which is Core Animation's anchor (0.5, 0.5). CSS maps a corner through the
+/// matrix about that origin and divides by w, exactly as
+/// `LayoutAttributes.projectedQuad` does; the container has neither `perspective` nor
+/// `transform-style: preserve-3d`, so each card is flattened on its own (no depth
+/// sorting) and painted by `z-index`, ties in document order, which is index-path
+/// order — the drawing order of design.md §3. Hidden cards and cards with a corner at
+/// or behind the eye are not shown, as in the SVG. Fills and labels come from `Palette`,
+/// the same as the SVG's.
+///
+/// **Controls.** A scrubber over the frames; play/pause at the timeline's real speed
+/// (time-based, `requestAnimationFrame`, looping); the frame's time, content offset and
+/// phase; and the most recent snap (`timeline.snaps`) at or before the frame's time.
+/// Keys: space plays or pauses, ←/→ step one frame (with Shift ten), Home/End jump to
+/// the ends. The current frame is kept in the address's fragment (`#frame=12`, plus
+/// `&playing`) when paused, stepped or reloaded, so a reload reopens the same frame.
+///
+/// **Live reload** (`reloadStampFile`). A `file://` page can neither `fetch` nor
+/// `XMLHttpRequest` files in Chromium, but it may load a classic `<script>` from a
+/// neighbouring file. So the writer of the page also writes a tiny sidecar script
+/// (`reloadStampScript(stamp:)`, conventionally named `stampFileName(forHTMLFile:)`),
+/// rewriting it with a new stamp after every rewrite of the page. The page adds
+/// `<script src="SIDECAR?t=now">` every 500 ms; the first stamp it sees is its
+/// baseline, and when a later load reports a different stamp it records the frame and
+/// playing state in the fragment and calls `location.reload()`. A missing sidecar is
+/// simply retried. Write the HTML first and the stamp second; works over `http://` too.
+public enum HTMLRenderer {
+    /// The preview page.
+    /// - Parameters:
+    ///   - timeline: what to show.
+    ///   - frameIndex: the frame the page opens at (clamped to the timeline; nil opens
+    ///     at the first). The page's static markup already shows this frame, so it reads
+    ///     right even with scripts off. A `#frame=N` fragment in the address overrides it.
+    ///   - reloadStampFile: when given, the page polls this sidecar script (a URL
+    ///     relative to the page, e.g. `"preview.html.stamp.js"`) and reloads itself when
+    ///     the stamp it sets changes. See the type's documentation.
+    public static func render(timeline: Timeline, frameIndex: Int? = nil,
+                              reloadStampFile: String? = nil) -> String {
+        let frames = timeline.frames
+        let start = frames.isEmpty ? 0 : min(max(frameIndex ?? 0, 0), frames.count - 1)
+        let items = Array(Set(frames.flatMap { $0.items.map(\.indexPath) })).sorted()
+        let opening = frames.isEmpty ? nil : frames[start]
+        let viewport = opening?.viewportSize ?? timeline.viewportSize
+        let px = { (x: Double) in RenderSupport.exact(x) + "px" }
+
+        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        out += "<meta name=\"viewport\" content=\"width=device-width\">\n"
+        out += "<meta name=\"generator\" content=\"cardlua\">\n"
+        out += "<title>\(RenderSupport.escapeXML(timeline.scriptName)) · cardlua</title>\n"
+        out += "<style>\n" + css + "</style>\n</head>\n<body>\n"
+
+        // The viewport and the cards, showing the opening frame.
+        out += "<div id=\"viewport\" style=\"width:\(px(viewport.width));height:\(px(viewport.height))\">\n"
+        for (k, indexPath) in items.enumerated() {
+            let fill = Palette.fill(for: indexPath).hex, stroke = Palette.stroke(for: indexPath).hex
+            out += "<div class=\"card\" id=\"c\(k)\" data-index=\"\(indexPath.section).\(indexPath.item)\" style=\""
+            if let frame = opening, let a = frame.items.first(where: { $0.indexPath == indexPath }),
+               RenderCard(a, contentOffset: frame.contentOffset) != nil {
+                let r = a.frame
+                out += "left:\(px(r.minX - frame.contentOffset.x));top:\(px(r.minY - frame.contentOffset.y));"
+                out += "width:\(px(r.width));height:\(px(r.height));"
+                out += "transform:\(matrix3d(a.transform3D));"
+                out += "z-index:\(cssZIndex(a.zIndex));opacity:\(RenderSupport.exact(cssOpacity(a.alpha)));"
+                out += "font-size:\(px(RenderSupport.labelFontSize(for: a.size)));"
+            } else {
+                out += "display:none;"
+            }
+            out += "background:\(fill);--stroke:\(stroke)\">"
+            out += "<span>\(RenderSupport.escapeXML(RenderSupport.label(for: indexPath)))</span></div>\n"
+        }
+        out += "</div>\n"
+        out += "<div id=\"outline\" style=\"width:\(px(viewport.width));height:\(px(viewport.height))\"></div>\n"
+
+        // The controls, below the viewport.
+        out += "<div id=\"ui\" style=\"top:\(px(viewport.height));width:\(px(max(viewport.width, 420)))\">\n"
+        out += "<div class=\"row\"><button id=\"play\" type=\"button\" title=\"play / pause (space)\">▶</button>"
+        out += "<input id=\"scrub\" type=\"range\" min=\"0\" max=\"\(max(frames.count - 1, 0))\" step=\"1\" value=\"\(start)\""
+        out += " aria-label=\"frame\"><span id=\"count\"></span></div>\n"
+        out += "<div id=\"info\">\(RenderSupport.escapeXML(opening.map { frameInfo($0, count: frames.count, index: start) } ?? "no frames"))</div>\n"
+        out += "<div id=\"snap\"></div>\n"
+        out += "<div class=\"dim\"><b>\(RenderSupport.escapeXML(timeline.scriptName))</b> · "
+        out += "\(frames.count) frames at \(RenderSupport.compact(timeline.framesPerSecond)) fps"
+        out += " · space play/pause · ←/→ step (shift ×10) · Home/End<span id=\"live\"></span></div>\n"
+        out += "</div>\n"
+
+        // The data and the player.
+        out += "<script type=\"application/json\" id=\"timeline\">"
+        out += timelineJSON(timeline, items: items, start: start, reloadStampFile: reloadStampFile)
+        out += "</script>\n<script>\n" + script + "</script>\n</body>\n</html>\n"
+        return out
+    }
+
+    /// The contents of the live-reload sidecar file: one statement setting the stamp
+    /// the page compares (`window.cardluaReloadStamp`). Any text that changes on every
+    /// rewrite will do as a stamp: a counter, a time, a hash of the page.
+    public static func reloadStampScript(stamp: String) -> String {
+        "window.cardluaReloadStamp = \(RenderSupport.jsonString(stamp));\n"
+    }
+
+    /// The conventional sidecar name for a page: its own file name plus `.stamp.js`
+    /// (`preview.html` → `preview.html.stamp.js`). Pass the result, or a path relative
+    /// to the page, as `reloadStampFile`. Any directory part of `htmlFile` is dropped.
+    public static func stampFileName(forHTMLFile htmlFile: String) -> String {
+        let name = htmlFile.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? htmlFile
+        return name + ".stamp.js"
+    }
+
+    // MARK: Pieces
+
+    /// `matrix3d(m11, m12, …, m44)` with every field written so it reads back exactly.
+    static func matrix3d(_ t: Transform3D) -> String {
+        "matrix3d(" + t.fields.map(RenderSupport.exact).joined(separator: ",") + ")"
+    }
+
+    /// CSS `z-index` is a 32-bit integer; the outline stays above every card.
+    static func cssZIndex(_ z: Int) -> Int { min(max(z, -2_000_000_000), 2_000_000_000) }
+
+    static func cssOpacity(_ alpha: Double) -> Double { alpha.isFinite ? min(max(alpha, 0), 1) : 1 }
+
+    /// The info line of a frame (the script rebuilds the same text when it moves).
+    static func frameInfo(_ f: Frame, count: Int, index: Int) -> String {
+        "t = \(fixed(f.time, 3)) s · frame \(index + 1) / \(count) · offset ("
+            + "\(RenderSupport.compact(f.contentOffset.x, decimals: 2)), "
+            + "\(RenderSupport.compact(f.contentOffset.y, decimals: 2))) · \(f.phase.rawValue)"
+    }
+
+    /// `x` with exactly `digits` decimals (like JavaScript's `toFixed`), never `-0.000`.
+    static func fixed(_ x: Double, _ digits: Int) -> String {
+        let s = RenderSupport.compact(x, decimals: digits)
+        let parts = s.split(separator: ".", maxSplits: 1)
+        let fraction = parts.count > 1 ? String(parts[1]) : ""
+        return String(parts[0]) + "." + fraction + String(repeating: "0", count: max(0, digits - fraction.count))
+    }
+
+    /// The embedded data, compact:
+    /// `{"script", "fps", "start", "reload", "viewport": [w, h],
+    ///   "items": [[section, item, label], …]` (index-path order; card `k` is `#c{k}`),
+    /// `"frames": [{"t", "o": [x, y], "p": phase, "v": [w, h], "c": [card, …]}, …]`,
+    /// `"snaps": [[time, proposedX, proposedY, velocityX, velocityY, targetX, targetY], …]}`
+    /// where a card is `[k, left, top, width, height, m11, …, m44, alpha, zIndex, flags]`
+    /// (left/top relative to the viewport; flags: 1 hidden, 2 behind the eye).
+    static func timelineJSON(_ timeline: Timeline, items: [IndexPath], start: Int,
+                             reloadStampFile: String?) -> String {
+        let n = RenderSupport.exact
+        var slot: [IndexPath: Int] = [:]
+        for (k, p) in items.enumerated() { slot[p] = k }
+        var out = "{\"script\":\(RenderSupport.jsonString(timeline.scriptName))"
+        let fps = timeline.framesPerSecond.isFinite && timeline.framesPerSecond > 0 ? timeline.framesPerSecond : 60
+        out += ",\"fps\":\(n(fps)),\"start\":\(start)"
+        out += ",\"reload\":" + (reloadStampFile.map(RenderSupport.jsonString) ?? "null")
+        out += ",\"viewport\":[\(n(timeline.viewportSize.width)),\(n(timeline.viewportSize.height))]"
+        out += ",\"items\":["
+        out += items.map { "[\($0.section),\($0.item),\(RenderSupport.jsonString(RenderSupport.label(for: $0)))]" }
+            .joined(separator: ",")
+        out += "],\n\"frames\":[\n"
+        var frameTexts: [String] = []
+        frameTexts.reserveCapacity(timeline.frames.count)
+        for f in timeline.frames {
+            var s = "{\"t\":\(n(f.time)),\"o\":[\(n(f.contentOffset.x)),\(n(f.contentOffset.y))]"
+            s += ",\"p\":\"\(f.phase.rawValue)\",\"v\":[\(n(f.viewportSize.width)),\(n(f.viewportSize.height))],\"c\":["
+            s += f.items.map { a in
+                let r = a.frame
+                var flags = a.isHidden ? 1 : 0
+                if a.projectedQuad(contentOffset: f.contentOffset) == nil { flags |= 2 }
+                var fields = [n(r.minX - f.contentOffset.x), n(r.minY - f.contentOffset.y), n(r.width), n(r.height)]
+                fields += a.transform3D.fields.map(n)
+                fields += [n(cssOpacity(a.alpha)), "\(cssZIndex(a.zIndex))", "\(flags)"]
+                return "[\(slot[a.indexPath] ?? 0)," + fields.joined(separator: ",") + "]"
+            }.joined(separator: ",")
+            s += "]}"
+            frameTexts.append(s)
+        }
+        out += frameTexts.joined(separator: ",\n")
+        out += "],\n\"snaps\":["
+        out += timeline.snaps.map { e in
+            [e.time, e.proposedContentOffset.x, e.proposedContentOffset.y, e.velocity.x, e.velocity.y,
+             e.targetContentOffset.x, e.targetContentOffset.y].map(n).joined(separator: ",")
+        }.map { "[\($0)]" }.joined(separator: ",")
+        out += "]}"
+        return out
+    }
+
+    static let css = """
+    :root{color-scheme:dark}
+    html,body{margin:0;padding:0;background:\(Palette.page.hex);color:\(Palette.caption.hex);\
+    font:13px/1.5 system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif}
+    #viewport{position:absolute;left:0;top:0;overflow:hidden;background:\(Palette.background.hex);isolation:isolate}
+    #outline{position:absolute;left:0;top:0;box-sizing:border-box;border:1px solid \(Palette.viewportOutline.hex);\
+    pointer-events:none}
+    .card{position:absolute;box-sizing:border-box;border:1px solid var(--stroke);\
+    box-shadow:0 0 0 1px var(--stroke);transform-origin:50% 50%;display:flex;align-items:center;\
+    justify-content:center;overflow:visible;color:\(Palette.label.hex);font-family:Helvetica,Arial,sans-serif;\
+    font-weight:bold;line-height:1;white-space:nowrap;text-shadow:0 0 2px rgba(0,0,0,.6),0 0 1px rgba(0,0,0,.6)}
+    #ui{position:absolute;left:0;box-sizing:border-box;padding:10px 8px}
+    #ui .row{display:flex;align-items:center;gap:8px}
+    #scrub{flex:1;min-width:120px}
+    #play{width:36px;height:28px;font-size:15px;cursor:pointer}
+    #count,#info,#snap{font-variant-numeric:tabular-nums}
+    #count{min-width:76px;text-align:right}
+    .dim{opacity:.65;margin-top:4px}
+    #live{color:#7fd88f}
+
+    """
+
+    static let script = #"""
+    (function () {
+      "use strict";
+      var D = JSON.parse(document.getElementById("timeline").textContent);
+      var frames = D.frames, N = frames.length;
+      var $ = function (id) { return document.getElementById(id); };
+      var vp = $("viewport"), outline = $("outline"), ui = $("ui"), scrub = $("scrub");
+      var playButton = $("play"), info = $("info"), snapLine = $("snap"), count = $("count");
+      var cards = D.items.map(function (_, k) { return $("c" + k); });
+      var t0 = N ? frames[0].t : 0;
+      var duration = N ? frames[N - 1].t - t0 + 1 / D.fps : 0;
+      var current = -1, playing = false, clock = 0, last = null;
+
+      function num(x, d) {
+        var s = String(Number(x.toFixed(d)));
+        return s === "-0" ? "0" : s;
+      }
+      function fixed(x, d) { var s = x.toFixed(d); return /^-0\.?0*$/.test(s) ? s.slice(1) : s; }
+      function point(x, y, d) { return "(" + num(x, d) + ", " + num(y, d) + ")"; }
+      function labelSize(w, h) { return Math.min(Math.max(Math.min(Math.abs(w), Math.abs(h)) * 0.2, 9), 72); }
+
+      function show(i) {
+        if (!N) { return; }
+        i = Math.max(0, Math.min(N - 1, i | 0));
+        current = i;
+        var f = frames[i], w = f.v[0] + "px", h = f.v[1] + "px";
+        vp.style.width = w; vp.style.height = h;
+        outline.style.width = w; outline.style.height = h;
+        ui.style.top = h; ui.style.width = Math.max(f.v[0], 420) + "px";
+        var seen = [];
+        for (var j = 0; j < f.c.length; j++) {
+          var c = f.c[j], el = cards[c[0]];
+          seen[c[0]] = true;
+          if (c[23] & 3) { el.style.display = "none"; continue; }
+          var s = el.style;
+          s.display = "";
+          s.left = c[1] + "px"; s.top = c[2] + "px";
+          s.width = c[3] + "px"; s.height = c[4] + "px";
+          s.transform = "matrix3d(" + c.slice(5, 21).join(",") + ")";
+          s.opacity = c[21]; s.zIndex = c[22];
+          s.fontSize = labelSize(c[3], c[4]) + "px";
+        }
+        for (var k = 0; k < cards.length; k++) { if (!seen[k]) { cards[k].style.display = "none"; } }
+        scrub.value = i;
+        count.textContent = (i + 1) + " / " + N;
+        info.textContent = "t = " + fixed(f.t, 3) + " s · frame " + (i + 1) + " / " + N +
+          " · offset " + point(f.o[0], f.o[1], 2) + " · " + f.p;
+        var snap = null;
+        for (var m = 0; m < D.snaps.length; m++) { if (D.snaps[m][0] <= f.t + 1e-9) { snap = D.snaps[m]; } }
+        snapLine.textContent = snap
+          ? "snap at " + fixed(snap[0], 3) + " s: proposed " + point(snap[1], snap[2], 2) +
+            " → target " + point(snap[5], snap[6], 2) + " · velocity " + point(snap[3], snap[4], 3) + " pt/ms"
+          : (D.snaps.length ? "snap: none yet" : "snap: none");
+      }
+
+      function frameAt(t) {
+        var lo = 0, hi = N - 1;
+        while (lo < hi) {
+          var mid = (lo + hi + 1) >> 1;
+          if (frames[mid].t <= t + 1e-9) { lo = mid; } else { hi = mid - 1; }
+        }
+        return lo;
+      }
+
+      function remember() {
+        var hash = "#frame=" + current + (playing ? "&playing" : "");
+        try { history.replaceState(null, "", hash); } catch (e) { location.hash = hash; }
+      }
+
+      function tick(now) {
+        if (!playing) { return; }
+        if (last !== null) {
+          clock += (now - last) / 1000;
+          if (clock >= duration) { clock = duration > 0 ? clock % duration : 0; }
+        }
+        last = now;
+        var i = frameAt(t0 + clock);
+        if (i !== current) { show(i); }
+        requestAnimationFrame(tick);
+      }
+
+      function setPlaying(on) {
+        if (on && N < 2) { on = false; }
+        if (on === playing) { return; }
+        playing = on;
+        playButton.textContent = on ? "❚❚" : "▶";
+        if (on) {
+          clock = current >= N - 1 ? 0 : frames[current].t - t0;
+          last = null;
+          requestAnimationFrame(tick);
+        } else {
+          remember();
+        }
+      }
+
+      function step(delta) { setPlaying(false); show(current + delta); remember(); }
+
+      playButton.addEventListener("click", function () { setPlaying(!playing); });
+      scrub.addEventListener("input", function () { setPlaying(false); show(+scrub.value); remember(); });
+      document.addEventListener("keydown", function (e) {
+        if (e.ctrlKey || e.metaKey || e.altKey) { return; }
+        var k = e.key, big = e.shiftKey ? 10 : 1;
+        if (k === " " || k === "Spacebar") { setPlaying(!playing); }
+        else if (k === "ArrowRight" || k === "ArrowDown") { step(big); }
+        else if (k === "ArrowLeft" || k === "ArrowUp") { step(-big); }
+        else if (k === "Home") { step(-N); }
+        else if (k === "End") { step(N); }
+        else { return; }
+        e.preventDefault();
+      });
+
+      var start = D.start, resume = false;
+      var match = /(?:^#|&)frame=(\d+)/.exec(location.hash);
+      if (match) { start = +match[1]; resume = /(?:^#|&)playing(?:&|$)/.test(location.hash); }
+      if (!N) { scrub.disabled = true; playButton.disabled = true; }
+      show(start);
+      if (resume) { setPlaying(true); }
+
+      if (D.reload) {
+        var baseline, busy = false;
+        $("live").textContent = " · live: reloads when " + D.reload + " changes";
+        setInterval(function () {
+          if (busy) { return; }
+          busy = true;
+          var s = document.createElement("script");
+          s.src = D.reload + (D.reload.indexOf("?") < 0 ? "?" : "&") + "t=" + Date.now();
+          s.onload = function () {
+            s.remove(); busy = false;
+            var stamp = window.cardluaReloadStamp;
+            if (stamp === undefined) { return; }
+            if (baseline === undefined) { baseline = stamp; return; }
+            if (stamp !== baseline) { remember(); location.reload(); }
+          };
+          s.onerror = function () { s.remove(); busy = false; };
+          document.head.appendChild(s);
+        }, 500);
+      }
+    })();
+
+    """#
+}

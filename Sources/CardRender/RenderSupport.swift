@@ -1,0 +1,173 @@
+import CardLayout
+
+/// Helpers shared by the SVG, HTML and terminal renderers: number formatting, escaping,
+/// labels and the drawing order.
+enum RenderSupport {
+    // MARK: Numbers
+
+    /// A number with at most `decimals` decimals, trailing zeros dropped, never `-0`,
+    /// never an exponent (for SVG coordinates and captions). Deterministic: the value
+    /// is rounded half away from zero on its decimal scale.
+    static func compact(_ x: Double, decimals: Int = 3) -> String {
+        guard x.isFinite else { return "0" }
+        var scale: Int64 = 1
+        for _ in 0..<max(0, min(decimals, 9)) { scale *= 10 }
+        let scaled = (abs(x) * Double(scale)).rounded()
+        if scaled == 0 { return "0" }
+        guard scaled < 9.0e15 else { return exact(x) }
+        let n = Int64(scaled)
+        var s = x < 0 ? "-" : ""
+        s += String(n / scale)
+        var fraction = n % scale
+        if fraction != 0 {
+            var width = String(scale).count - 1
+            while fraction % 10 == 0 { fraction /= 10; width -= 1 }
+            let digits = String(fraction)
+            s += "." + String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return s
+    }
+
+    /// The shortest text that reads back as exactly `x` (Swift's round-trip form), with
+    /// no `.0` suffix and no `-0`; valid in JSON, JavaScript and CSS. Non-finite values,
+    /// which a checked timeline never holds, print as `0`.
+    static func exact(_ x: Double) -> String {
+        guard x.isFinite else { return "0" }
+        if x == 0 { return "0" }
+        var s = "\(x)"
+        if s.hasSuffix(".0") { s.removeLast(2) }
+        return s
+    }
+
+    // MARK: Escaping
+
+    /// Text escaped for XML and HTML content and attribute values.
+    static func escapeXML(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for ch in text.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default:
+                // XML 1.0 forbids most control characters even as references.
+                if ch.value < 0x20 && ch != "\n" && ch != "\t" && ch != "\r" {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(ch)
+                }
+            }
+        }
+        return out
+    }
+
+    /// A JSON string literal (quotes included) that is also safe inside an HTML
+    /// `<script>` element: `<`, `>`, `&` and the JavaScript line separators are escaped.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for ch in text.unicodeScalars {
+            switch ch {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "<", ">", "&", "\u{2028}", "\u{2029}":
+                out += unicodeEscape(ch.value)
+            default:
+                if ch.value < 0x20 { out += unicodeEscape(ch.value) } else { out.unicodeScalars.append(ch) }
+            }
+        }
+        return out + "\""
+    }
+
+    private static func unicodeEscape(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    // MARK: Cards
+
+    /// The label drawn on an item's card: the item index, prefixed by the section when
+    /// it is not the first.
+    static func label(for indexPath: IndexPath) -> String {
+        indexPath.section == 0 ? "\(indexPath.item)" : "\(indexPath.section):\(indexPath.item)"
+    }
+
+    /// The label's font size on the untransformed card: a fifth of its shorter side,
+    /// kept between 9 and 72 points.
+    static func labelFontSize(for size: Size) -> Double {
+        let side = min(abs(size.width), abs(size.height))
+        return min(max(side * 0.2, 9), 72)
+    }
+
+    /// The stroke width of card outlines, in points on the untransformed card.
+    static let cardStrokeWidth = 2.0
+
+    /// `items` in drawing order: `zIndex` ascending, ties by index path (design.md §3).
+    static func drawingOrder(_ items: [LayoutAttributes]) -> [LayoutAttributes] {
+        items.sorted { a, b in (a.zIndex, a.indexPath) < (b.zIndex, b.indexPath) }
+    }
+}
+
+/// A card as the 2D renderers draw it: its attributes, its projected quadrilateral and
+/// where and how large its label appears.
+struct RenderCard {
+    var attributes: LayoutAttributes
+    /// The corners in viewport coordinates (top-left, top-right, bottom-right,
+    /// bottom-left of the untransformed card).
+    var quad: ProjectedQuad
+    /// The projected centre of the card, in viewport coordinates.
+    var labelCenter: Point
+    /// The label's font size scaled like the card is on screen.
+    var labelFontSize: Double
+
+    /// The cards of `frame` that are drawn, in drawing order: hidden items and cards
+    /// with a corner at or behind the eye are left out.
+    static func drawn(in frame: Frame) -> [RenderCard] {
+        RenderSupport.drawingOrder(frame.items).compactMap { RenderCard($0, contentOffset: frame.contentOffset) }
+    }
+
+    /// The card as drawn at `contentOffset`, or nil when hidden or behind the eye.
+    init?(_ attributes: LayoutAttributes, contentOffset: Point) {
+        guard !attributes.isHidden,
+              let quad = attributes.projectedQuad(contentOffset: contentOffset) else { return nil }
+        self.attributes = attributes
+        self.quad = quad
+        // The centre (0, 0, 0, 1) maps to (m41, m42, ·, m44); its w is the mean of the
+        // corners' w, so it is positive whenever the quad exists.
+        let t = attributes.transform3D
+        if t.m44 > 1e-9 {
+            labelCenter = Point(x: t.m41 / t.m44 + attributes.center.x - contentOffset.x,
+                                y: t.m42 / t.m44 + attributes.center.y - contentOffset.y)
+        } else {
+            let c = quad.corners
+            labelCenter = Point(x: (c[0].x + c[1].x + c[2].x + c[3].x) / 4,
+                                y: (c[0].y + c[1].y + c[2].y + c[3].y) / 4)
+        }
+        let base = RenderSupport.labelFontSize(for: attributes.size)
+        let area = abs(attributes.size.width * attributes.size.height)
+        let scale = area > 0 ? (RenderCard.area(of: quad) / area).squareRoot() : 1
+        labelFontSize = base * min(max(scale.isFinite ? scale : 1, 0.25), 4)
+    }
+
+    /// The absolute area of a quadrilateral (shoelace formula).
+    static func area(of quad: ProjectedQuad) -> Double {
+        let c = quad.corners
+        var sum = 0.0
+        for i in 0..<c.count {
+            let a = c[i], b = c[(i + 1) % c.count]
+            sum += a.x * b.y - b.x * a.y
+        }
+        return abs(sum) / 2
+    }
+
+    /// The smallest and largest x and y over the corners.
+    var extent: (minX: Double, maxX: Double, minY: Double, maxY: Double) {
+        let xs = quad.corners.map(\.x), ys = quad.corners.map(\.y)
+        return (xs.min() ?? 0, xs.max() ?? 0, ys.min() ?? 0, ys.max() ?? 0)
+    }
+}

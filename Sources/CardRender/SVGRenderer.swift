@@ -1,0 +1,324 @@
+import CardLayout
+
+/// SVG pictures of a timeline: one frame, or the whole timeline as one looping
+/// SMIL-animated SVG.
+///
+/// The viewport is the canvas: its top-left corner is at (0, 0) and it is filled with
+/// `Palette.background`, so an SVG and the HTML preview of the same frame line up pixel
+/// for pixel. Each card is its projected quadrilateral (`LayoutAttributes.projectedQuad`)
+/// as a `<polygon>` in its `Palette` fill, with its item index as a label at the
+/// projected centre; cards are drawn in `zIndex` order, ties by index path. Hidden items
+/// and cards with a corner at or behind the eye are left out. Output is deterministic:
+/// the same timeline gives the same bytes.
+public enum SVGRenderer {
+    /// One frame as a standalone SVG document, `frame.viewportSize` large.
+    ///
+    /// Coordinates carry at most three decimals. Each card is a
+    /// `<g class="card" data-index="section.item" opacity="alpha">` holding its
+    /// `<polygon>` and its `<text>` label; the viewport outline is drawn last.
+    /// - Parameters:
+    ///   - frame: the frame to draw (usually one of `timeline.frames`).
+    ///   - timeline: the timeline it belongs to (for the script's name in the title).
+    public static func render(frame: Frame, timeline: Timeline) -> String {
+        let w = frame.viewportSize.width, h = frame.viewportSize.height
+        let num = { (x: Double) in RenderSupport.compact(x) }
+        var out = svgOpen(width: w, height: h)
+        out += "<title>\(RenderSupport.escapeXML(frameTitle(frame, timeline: timeline)))</title>\n"
+        out += "<rect class=\"viewport\" width=\"\(num(w))\" height=\"\(num(h))\" fill=\"\(Palette.background.hex)\"/>\n"
+        for card in RenderCard.drawn(in: frame) {
+            let a = card.attributes
+            let points = card.quad.corners.map { "\(num($0.x)),\(num($0.y))" }.joined(separator: " ")
+            out += "<g class=\"card\" data-index=\"\(a.indexPath.section).\(a.indexPath.item)\""
+            if a.alpha != 1 { out += " opacity=\"\(num(min(max(a.alpha, 0), 1)))\"" }
+            out += ">"
+            out += "<polygon points=\"\(points)\" fill=\"\(Palette.fill(for: a.indexPath).hex)\""
+            out += " stroke=\"\(Palette.stroke(for: a.indexPath).hex)\"/>"
+            out += "<text x=\"\(num(card.labelCenter.x))\" y=\"\(num(card.labelCenter.y))\""
+            out += " font-size=\"\(RenderSupport.compact(card.labelFontSize, decimals: 1))\">"
+            out += "\(RenderSupport.escapeXML(RenderSupport.label(for: a.indexPath)))</text></g>\n"
+        }
+        out += "<rect class=\"outline\" x=\"0.5\" y=\"0.5\" width=\"\(num(max(w - 1, 0)))\""
+        out += " height=\"\(num(max(h - 1, 0)))\" fill=\"none\" stroke=\"\(Palette.viewportOutline.hex)\"/>\n"
+        out += "</svg>\n"
+        return out
+    }
+
+    /// The whole timeline as one self-contained, looping SVG animated with SMIL (no
+    /// script, no external references), viewable in browsers and in a GitHub README.
+    ///
+    /// The loop lasts `last frame time − first frame time + 1/fps` seconds; every frame
+    /// shows for its own span (`calcMode="discrete"`, `keyTimes` from the frame times),
+    /// so playback is exact rather than interpolated. Below the viewport a caption strip
+    /// shows the phase, the most recent snap target and a progress bar.
+    ///
+    /// Each item is one `<polygon>` whose `points` are animated, inside a group whose
+    /// `opacity` is animated (0 in frames where the item is absent, hidden or behind
+    /// the eye); only changes are written, so still stretches cost nothing.
+    ///
+    /// **Z order.** SVG paints in document order, which an animation cannot change. The
+    /// frames are therefore cut into the fewest consecutive *segments* in which one
+    /// document order agrees with every frame's drawing order (`zIndex`, then index
+    /// path); each segment is a `<g>` shown only during its frames (discrete
+    /// `visibility` animation) holding its items in that order. A timeline whose
+    /// relative order never flips — the usual case — is a single segment, and the
+    /// result stays exact whatever the script does with `zIndex`.
+    ///
+    /// Viewers without SMIL show the first frame.
+    public static func renderAnimated(timeline: Timeline) -> String {
+        let frames = timeline.frames
+        let fps = timeline.framesPerSecond.isFinite && timeline.framesPerSecond > 0
+            ? timeline.framesPerSecond : 60
+        let t0 = frames.first?.time ?? 0
+        let duration = max((frames.last?.time ?? 0) - t0 + 1 / fps, 1e-3)
+        let dur = RenderSupport.compact(duration) + "s"
+        let keyTimes = frames.map { RenderSupport.compact(min(max(($0.time - t0) / duration, 0), 1), decimals: 5) }
+        let p2 = { (x: Double) in RenderSupport.compact(x, decimals: 2) }
+        let num = { (x: Double) in RenderSupport.compact(x) }
+
+        let sizes = frames.isEmpty ? [timeline.viewportSize] : frames.map(\.viewportSize)
+        let canvasWidth = max(sizes.map(\.width).max() ?? 0, 320)
+        let viewportHeight = sizes.map(\.height).max() ?? 0
+        let captionHeight = 30.0
+        let canvasHeight = viewportHeight + captionHeight
+
+        var out = svgOpen(width: canvasWidth, height: canvasHeight)
+        out += "<title>\(RenderSupport.escapeXML(timeline.scriptName)) · \(frames.count) frames · \(num(duration)) s loop</title>\n"
+        out += "<rect width=\"\(num(canvasWidth))\" height=\"\(num(canvasHeight))\" fill=\"\(Palette.page.hex)\"/>\n"
+
+        // The viewport: clip, background and outline follow its size.
+        var vw = DiscreteTrack(), vh = DiscreteTrack(), ow = DiscreteTrack(), oh = DiscreteTrack()
+        for (i, f) in frames.enumerated() {
+            vw.add(keyTimes[i], num(f.viewportSize.width))
+            vh.add(keyTimes[i], num(f.viewportSize.height))
+            ow.add(keyTimes[i], num(max(f.viewportSize.width - 1, 0)))
+            oh.add(keyTimes[i], num(max(f.viewportSize.height - 1, 0)))
+        }
+        if frames.isEmpty {
+            vw.add("0", num(timeline.viewportSize.width)); vh.add("0", num(timeline.viewportSize.height))
+            ow.add("0", num(max(timeline.viewportSize.width - 1, 0)))
+            oh.add("0", num(max(timeline.viewportSize.height - 1, 0)))
+        }
+        let sizeAnimations = vw.animate("width", dur: dur) + vh.animate("height", dur: dur)
+        out += "<defs><clipPath id=\"viewport\"><rect width=\"\(vw.initial)\" height=\"\(vh.initial)\">"
+        out += sizeAnimations + "</rect></clipPath></defs>\n"
+        out += "<rect class=\"viewport\" width=\"\(vw.initial)\" height=\"\(vh.initial)\" fill=\"\(Palette.background.hex)\">"
+        out += sizeAnimations + "</rect>\n"
+
+        // Cards, segment by segment.
+        let drawn = frames.map { RenderCard.drawn(in: $0) }
+        let segments = zOrderSegments(drawn)
+        out += "<g clip-path=\"url(#viewport)\">\n"
+        for segment in segments {
+            let multiple = segments.count > 1
+            if multiple {
+                var visibility = DiscreteTrack()
+                if segment.frames.lowerBound > 0 { visibility.add("0", "hidden") }
+                visibility.add(keyTimes[segment.frames.lowerBound], "visible")
+                if segment.frames.upperBound < frames.count {
+                    visibility.add(keyTimes[segment.frames.upperBound], "hidden")
+                }
+                out += "<g class=\"segment\" visibility=\"\(visibility.initial)\">"
+                out += visibility.animate("visibility", dur: dur) + "\n"
+            }
+            for indexPath in segment.order {
+                var points = DiscreteTrack(), opacity = DiscreteTrack()
+                var labelX = DiscreteTrack(), labelY = DiscreteTrack(), fontSize = DiscreteTrack()
+                for i in segment.frames {
+                    let k = keyTimes[i]
+                    guard let card = drawn[i].first(where: { $0.attributes.indexPath == indexPath }) else {
+                        opacity.add(k, "0")
+                        continue
+                    }
+                    opacity.add(k, num(min(max(card.attributes.alpha, 0), 1)))
+                    points.add(k, card.quad.corners.map { "\(p2($0.x)),\(p2($0.y))" }.joined(separator: " "))
+                    labelX.add(k, p2(card.labelCenter.x))
+                    labelY.add(k, p2(card.labelCenter.y))
+                    fontSize.add(k, RenderSupport.compact(card.labelFontSize, decimals: 1))
+                }
+                out += "<g class=\"card\" data-index=\"\(indexPath.section).\(indexPath.item)\""
+                if opacity.initial != "1" { out += " opacity=\"\(opacity.initial)\"" }
+                out += ">" + opacity.animate("opacity", dur: dur)
+                out += "<polygon points=\"\(points.initial)\" fill=\"\(Palette.fill(for: indexPath).hex)\""
+                out += " stroke=\"\(Palette.stroke(for: indexPath).hex)\">"
+                out += points.animate("points", dur: dur) + "</polygon>"
+                out += "<text x=\"\(labelX.initial)\" y=\"\(labelY.initial)\" font-size=\"\(fontSize.initial)\">"
+                out += labelX.animate("x", dur: dur) + labelY.animate("y", dur: dur)
+                out += fontSize.animate("font-size", dur: dur)
+                out += RenderSupport.escapeXML(RenderSupport.label(for: indexPath)) + "</text></g>\n"
+            }
+            if multiple { out += "</g>\n" }
+        }
+        out += "</g>\n"
+        out += "<rect class=\"outline\" x=\"0.5\" y=\"0.5\" width=\"\(ow.initial)\" height=\"\(oh.initial)\""
+        out += " fill=\"none\" stroke=\"\(Palette.viewportOutline.hex)\">"
+        out += ow.animate("width", dur: dur) + oh.animate("height", dur: dur) + "</rect>\n"
+
+        // Caption strip: progress bar, phase and snap runs, name and loop length.
+        let barY = viewportHeight + 1
+        out += "<rect class=\"progress\" x=\"0\" y=\"\(num(barY))\" width=\"0\" height=\"3\" fill=\"\(Palette.viewportOutline.hex)\">"
+        if !frames.isEmpty {
+            out += "<animate attributeName=\"width\" values=\"0;\(num(canvasWidth))\" dur=\"\(dur)\" repeatCount=\"indefinite\"/>"
+        }
+        out += "</rect>\n"
+        let baseline = num(viewportHeight + 21)
+        var changes: [(frame: Int, label: String)] = []
+        for (i, f) in frames.enumerated() {
+            let label = caption(for: f, snaps: timeline.snaps)
+            if changes.last?.label != label { changes.append((i, label)) }
+        }
+        var labels: [String] = []
+        for change in changes where !labels.contains(change.label) { labels.append(change.label) }
+        for label in labels {
+            var track = DiscreteTrack()
+            for change in changes {
+                track.add(keyTimes[change.frame], change.label == label ? "visible" : "hidden")
+            }
+            out += "<text class=\"caption\" x=\"6\" y=\"\(baseline)\" visibility=\"\(track.initial)\">"
+            out += track.animate("visibility", dur: dur) + RenderSupport.escapeXML(label) + "</text>\n"
+        }
+        out += "<text class=\"caption end\" x=\"\(num(canvasWidth - 6))\" y=\"\(baseline)\">"
+        out += RenderSupport.escapeXML("\(timeline.scriptName) · \(num(duration)) s") + "</text>\n"
+        out += "</svg>\n"
+        return out
+    }
+
+    // MARK: Pieces
+
+    /// The `<svg>` start tag and the shared style.
+    static func svgOpen(width: Double, height: Double) -> String {
+        let w = RenderSupport.compact(width), h = RenderSupport.compact(height)
+        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\">\n"
+        s += "<style>"
+        s += "text{font-family:Helvetica,Arial,sans-serif;font-weight:bold;text-anchor:middle;"
+        s += "dominant-baseline:central;fill:\(Palette.label.hex);stroke:#000;stroke-opacity:.45;"
+        s += "stroke-width:3px;stroke-linejoin:round;paint-order:stroke}"
+        s += "polygon{stroke-width:\(RenderSupport.compact(RenderSupport.cardStrokeWidth));stroke-linejoin:round}"
+        s += "text.caption{font-size:13px;font-weight:normal;text-anchor:start;dominant-baseline:auto;"
+        s += "fill:\(Palette.caption.hex);stroke:none}text.end{text-anchor:end}"
+        s += "</style>\n"
+        return s
+    }
+
+    /// The title of a single-frame picture.
+    static func frameTitle(_ frame: Frame, timeline: Timeline) -> String {
+        let o = frame.contentOffset
+        return "\(timeline.scriptName) · t=\(RenderSupport.compact(frame.time)) s · offset ("
+            + "\(RenderSupport.compact(o.x)), \(RenderSupport.compact(o.y))) · \(frame.phase.rawValue)"
+    }
+
+    /// The caption of a frame in the animated SVG: its phase and the most recent snap.
+    static func caption(for frame: Frame, snaps: [SnapEvent]) -> String {
+        var s = frame.phase.rawValue
+        if let snap = snaps.last(where: { $0.time <= frame.time + 1e-9 }) {
+            let t = snap.targetContentOffset
+            s += " · snap → (\(RenderSupport.compact(t.x, decimals: 1)), \(RenderSupport.compact(t.y, decimals: 1)))"
+        }
+        return s
+    }
+
+    /// A run of frames that one document order draws correctly, and that order.
+    struct Segment: Equatable {
+        var frames: Range<Int>
+        var order: [IndexPath]
+    }
+
+    /// Cuts the frames into the fewest consecutive segments whose frames all agree with
+    /// one document order (greedy: a segment grows while the union of its frames'
+    /// drawing orders stays acyclic). Within a segment, items are ordered topologically,
+    /// ties broken by their first `zIndex` in the segment, then index path.
+    static func zOrderSegments(_ drawn: [[RenderCard]]) -> [Segment] {
+        var segments: [Segment] = []
+        var start = 0
+        var edges: [IndexPath: Set<IndexPath>] = [:]
+        var firstZ: [IndexPath: Int] = [:]
+
+        func frameEdges(_ cards: [RenderCard]) -> [(IndexPath, IndexPath)] {
+            guard cards.count > 1 else { return [] }
+            return (1..<cards.count).map { (cards[$0 - 1].attributes.indexPath, cards[$0].attributes.indexPath) }
+        }
+        func merged(_ base: [IndexPath: Set<IndexPath>], _ cards: [RenderCard]) -> [IndexPath: Set<IndexPath>] {
+            var e = base
+            for card in cards where e[card.attributes.indexPath] == nil { e[card.attributes.indexPath] = [] }
+            for (a, b) in frameEdges(cards) { e[a, default: []].insert(b) }
+            return e
+        }
+
+        for (i, cards) in drawn.enumerated() {
+            let trial = merged(edges, cards)
+            var trialZ = firstZ
+            for card in cards where trialZ[card.attributes.indexPath] == nil {
+                trialZ[card.attributes.indexPath] = card.attributes.zIndex
+            }
+            if topologicalOrder(trial, priority: trialZ) != nil {
+                edges = trial
+                firstZ = trialZ
+            } else {
+                segments.append(Segment(frames: start..<i, order: topologicalOrder(edges, priority: firstZ) ?? []))
+                start = i
+                edges = merged([:], cards)
+                firstZ = [:]
+                for card in cards { firstZ[card.attributes.indexPath] = card.attributes.zIndex }
+            }
+        }
+        if start < drawn.count || segments.isEmpty {
+            segments.append(Segment(frames: start..<drawn.count, order: topologicalOrder(edges, priority: firstZ) ?? []))
+        }
+        return segments
+    }
+
+    /// Kahn's algorithm, always taking the ready node with the smallest
+    /// (priority, index path); nil when the graph has a cycle.
+    static func topologicalOrder(_ edges: [IndexPath: Set<IndexPath>],
+                                 priority: [IndexPath: Int]) -> [IndexPath]? {
+        var indegree: [IndexPath: Int] = [:]
+        for (a, targets) in edges {
+            if indegree[a] == nil { indegree[a] = 0 }
+            for b in targets { indegree[b, default: 0] += 1 }
+        }
+        var ready = indegree.filter { $0.value == 0 }.map(\.key)
+        var order: [IndexPath] = []
+        func key(_ p: IndexPath) -> (Int, IndexPath) { (priority[p] ?? 0, p) }
+        while !ready.isEmpty {
+            var best = 0
+            for j in 1..<ready.count where key(ready[j]) < key(ready[best]) { best = j }
+            let node = ready.remove(at: best)
+            order.append(node)
+            for b in edges[node] ?? [] {
+                indegree[b]! -= 1
+                if indegree[b] == 0 { ready.append(b) }
+            }
+        }
+        return order.count == indegree.count ? order : nil
+    }
+}
+
+/// The key times and values of one discrete SMIL animation, keeping only changes.
+struct DiscreteTrack {
+    private(set) var keyTimes: [String] = []
+    private(set) var values: [String] = []
+
+    /// Records `value` from `keyTime` on; the first value always starts at key time 0.
+    mutating func add(_ keyTime: String, _ value: String) {
+        if values.last == value { return }
+        if keyTimes.last == keyTime {
+            values[values.count - 1] = value
+            if values.count > 1 && values[values.count - 2] == value {
+                values.removeLast(); keyTimes.removeLast()
+            }
+            return
+        }
+        keyTimes.append(keyTimes.isEmpty ? "0" : keyTime)
+        values.append(value)
+    }
+
+    /// The value at key time 0 (the static attribute for viewers without SMIL).
+    var initial: String { values.first ?? "" }
+
+    /// The `<animate>` element, or nothing when the value never changes.
+    func animate(_ attribute: String, dur: String) -> String {
+        guard values.count > 1 else { return "" }
+        return "<animate attributeName=\"\(attribute)\" dur=\"\(dur)\" repeatCount=\"indefinite\""
+            + " calcMode=\"discrete\" keyTimes=\"\(keyTimes.joined(separator: ";"))\""
+            + " values=\"\(values.joined(separator: ";"))\"/>"
+    }
+}
