@@ -30,7 +30,8 @@ let package = Package(
         .testTarget(name: "CardLayoutTests", dependencies: ["CardLayout"]),
         .testTarget(name: "CardLuaTests", dependencies: ["CardLua", "CardLayout"]),
         .testTarget(name: "CardRenderTests", dependencies: ["CardRender", "CardLayout"]),
-        .testTarget(name: "CardLuaCLITests", dependencies: ["CardLayout"]),
+        // End-to-end: runs the built `cardlua` executable.
+        .testTarget(name: "CardLuaCLITests", dependencies: ["CardLuaCLI", "CardLayout"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,17 +3,19 @@
 -- (clamped at 0, as the seed does against "-0" offsets).
 --
 -- The seed sets no item size (its flow layout is configured elsewhere); we choose
--- square photos 60% of the viewport width, centred in a horizontal strip, with the
--- first and last photo able to reach the centre (insets of (W − item)/2) and 20 points
--- between photos.
+-- square photos 60% of the viewport width in one horizontal row: the first and last
+-- photo can reach the centre (left/right insets of (W − side)/2), the top and bottom
+-- insets leave room for one photo per column (a flow layout would otherwise stack two
+-- when they fit), and 20 points between photos.
 
 function prepare(layout)
   local bounds = layout.collectionView.bounds
   local side = bounds.width * 0.6
   local inset = (bounds.width - side) / 2
+  local vertical = math.max(0, (bounds.height - side) / 2)
   layout.scrollDirection = "horizontal"
   layout.itemSize = CGSizeMake(side, side)
-  layout.sectionInset = UIEdgeInsetsMake(0, inset, 0, inset)
+  layout.sectionInset = UIEdgeInsetsMake(vertical, inset, vertical, inset)
   layout.minimumLineSpacing = 20
 end
 

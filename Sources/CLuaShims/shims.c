@@ -32,6 +32,9 @@ struct cardlua_host {
     // After a limit the state is not trusted again.
     int poisoned;
 
+    // `cardlua check`: report unknown keys written on attributes.
+    int check_mode;
+
     // The base-layout query (layout:layoutAttributesForElements).
     cardlua_query_fn query;
     void *query_context;
@@ -471,6 +474,31 @@ static void clear_table(lua_State *L, int table) {
 
 static int same(double a, double b) { return a == b; }
 
+static const char *const ATTRIBUTE_KEYS[] = {
+    "frame", "center", "size", "indexPath", "bounds", "transform", "transform3D",
+    "alpha", "zIndex", "hidden", NULL};
+
+/// In check mode: hands every key written on `attributes` that is not part of the
+/// contract to I.noteAttributeKey(key, item) (a typo like `zindex` otherwise does
+/// nothing, silently).
+static void note_unknown_keys(lua_State *L, cardlua_host *h, int A) {
+    lua_pushnil(L);
+    while (lua_next(L, A)) {
+        lua_pop(L, 1);
+        int known = 0;
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            const char *k = lua_tostring(L, -1);
+            for (int i = 0; ATTRIBUTE_KEYS[i]; i++) if (strcmp(k, ATTRIBUTE_KEYS[i]) == 0) known = 1;
+        }
+        if (!known) {
+            push_internal(L, h, "noteAttributeKey");
+            lua_pushvalue(L, -2);
+            lua_pushinteger(L, (lua_Integer)h->item_number);
+            lua_call(L, 2, 0);
+        }
+    }
+}
+
 /// Reads what the script left in `attributes` (at A) and what it returned (at R) into
 /// the output record for item i, validating every value.
 static void read_item(lua_State *L, cardlua_host *h, int A, int R, long i) {
@@ -765,6 +793,8 @@ void cardlua_set_query(cardlua_host *h, cardlua_query_fn query, void *context) {
     h->query_context = context;
 }
 
+void cardlua_set_check_mode(cardlua_host *h, int on) { h->check_mode = on; }
+
 const char *cardlua_message(cardlua_host *h) { return h->message ? h->message : ""; }
 
 size_t cardlua_memory_in_use(cardlua_host *h) { return h->memory_used; }
@@ -866,6 +896,7 @@ static int body_transform(lua_State *L) {
             lua_pushnil(L);
         }
         read_item(L, h, A, lua_gettop(L), i);
+        if (h->check_mode) note_unknown_keys(L, h, A);
         lua_settop(L, Lo);
     }
     clear_table(L, A);
@@ -901,15 +932,18 @@ static int body_target(lua_State *L) {
     lua_pushnumber(L, h->proposed[0]);
     lua_pushnumber(L, h->proposed[1]);
     lua_call(L, 2, 1);
-    int P = lua_gettop(L);
     push_internal(L, h, "point");
     lua_pushnumber(L, h->proposed[2]);
     lua_pushnumber(L, h->proposed[3]);
     lua_call(L, 2, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
-    lua_call(L, 3, 1);  // F(proposed, velocity, layout) → result on top, readPoint below
+    lua_call(L, 3, 1);  // F(proposed, velocity, layout): readPoint, result on the stack
     reset_budget(h);
-    lua_pushvalue(L, P);  // readPoint(result, proposed)
+    // readPoint(result, proposed): a fresh proposal, in case the script changed its copy.
+    push_internal(L, h, "point");
+    lua_pushnumber(L, h->proposed[0]);
+    lua_pushnumber(L, h->proposed[1]);
+    lua_call(L, 2, 1);
     lua_call(L, 2, 2);
     h->point_out[0] = lua_tonumber(L, -2);
     h->point_out[1] = lua_tonumber(L, -1);

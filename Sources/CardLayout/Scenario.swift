@@ -34,6 +34,7 @@ public struct Scenario: Hashable, Sendable {
     /// The CLI's default frame rate.
     public static let defaultFramesPerSecond: Double = 60
 
+    /// A scenario; the defaults are the CLI's (414×736, 20 items, 60 fps).
     public init(name: String, viewportSize: Size = Scenario.defaultViewportSize,
                 numberOfItems: [Int] = Scenario.defaultNumberOfItems,
                 framesPerSecond: Double = Scenario.defaultFramesPerSecond,
@@ -132,6 +133,12 @@ public enum ScenarioStep: Hashable, Sendable {
     /// again, the layout is rebuilt, and the item that was nearest the centre stays
     /// centred (clamped). One frame, phase `idle`.
     case resize(Size)
+
+    /// `scrollToItem` with UIKit's animation length,
+    /// ``ScrollPhysics/defaultScrollAnimationDuration`` (0.3 s).
+    public static func scrollToItem(_ indexPath: IndexPath) -> ScenarioStep {
+        .scrollToItem(indexPath, duration: ScrollPhysics.defaultScrollAnimationDuration)
+    }
 
     /// The step's name as scripts write it: `jump`, `drag`, `fling`, `wait`,
     /// `scrollToItem` or `resize`.

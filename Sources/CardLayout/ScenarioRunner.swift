@@ -18,12 +18,15 @@ public struct ScenarioRunner {
     /// about 28 minutes at 60 fps.
     public static let defaultMaxFrames = 100_000
 
+    /// The effect being run; it is called on the caller's thread, in order.
     public let effect: any Effect
     /// Recorded in the timeline (the script's file name, or the effect's name).
     public let scriptName: String
     /// A run that would produce more frames stops with ``ScenarioError/tooManyFrames(scenario:stepIndex:kind:limit:)``.
     public let maxFrames: Int
 
+    /// A runner for `effect`, recording `scriptName` in its timelines, stopping any run
+    /// longer than `maxFrames` frames.
     public init(effect: any Effect, scriptName: String, maxFrames: Int = ScenarioRunner.defaultMaxFrames) {
         self.effect = effect
         self.scriptName = scriptName

@@ -162,12 +162,13 @@ public enum ScrollPhysics {
     /// effect's answer), as consecutive segments; empty when there is nothing to move.
     /// The last segment ends exactly on `target` clamped to `range`.
     ///
-    /// 1. **Hitting an edge.** When the release is inside `range`, the target is exactly an
-    ///    edge the velocity points at, and free deceleration at `rate` would carry the
-    ///    content past that edge, the content decelerates freely until it reaches the
-    ///    edge and bounces there: a spring from the edge with the velocity it arrived with
-    ///    (phase `settling`). This is how `UIScrollView` ends a fling into the end of its
-    ///    content (the proposal was clamped to the edge and the effect kept it).
+    /// 1. **Hitting an edge.** When the release is inside `range`, free deceleration at
+    ///    `rate` would carry the content past the edge the velocity points at, and the
+    ///    target is that edge (within ``restingDistance``), the content decelerates freely
+    ///    until it reaches the edge and bounces there: a spring from the edge with the
+    ///    velocity it arrived with (phase `settling`), onto the target clamped to `range`.
+    ///    This is how `UIScrollView` ends a fling into the end of its content (the
+    ///    proposal was clamped to the edge and the effect kept it).
     /// 2. **Otherwise the motion is re-timed to land on the target**:
     ///    a decay with rate `d' = D/(D + v₀)` (D = target − offset) when the target lies
     ///    ahead of the velocity and the decay would not creep (see ``creepVelocity``),
@@ -177,17 +178,19 @@ public enum ScrollPhysics {
     ///    content back to the nearest edge (phase `settling`).
     public static func releaseMotions(from offset: Double, velocity: Double, target: Double,
                                       rate: Double, range: ClosedRange<Double>) -> [ScrollMotion] {
-        // 1. A fling into an edge the effect left as the target.
-        if range.contains(offset), velocity != 0, target == range.lowerBound || target == range.upperBound,
-           (target - offset) * velocity >= 0 {
+        // 1. A fling into an edge the effect left as the target. "At the edge" allows half
+        //    a point: an effect's arithmetic may land a rounding error short of it.
+        if range.contains(offset), velocity != 0 {
+            let edge = velocity > 0 ? range.upperBound : range.lowerBound
             let rest = restingOffset(from: offset, velocity: velocity, rate: rate)
-            let beyond = velocity > 0 ? rest > target : rest < target
-            if beyond {
+            let beyond = velocity > 0 ? rest > edge : rest < edge
+            if beyond, abs(target - edge) <= restingDistance {
                 var motions: [ScrollMotion] = []
-                let approach = ScrollMotion.decay(from: offset, velocity: velocity, rate: rate, until: target)
+                let approach = ScrollMotion.decay(from: offset, velocity: velocity, rate: rate, until: edge)
                 if approach.duration > 0 { motions.append(approach) }
                 let impactVelocity = approach.velocity(at: approach.duration)
-                motions.append(.spring(from: target, velocity: impactVelocity, to: target, phase: .settling))
+                motions.append(.spring(from: edge, velocity: impactVelocity, to: clamp(target, to: range),
+                                       phase: .settling))
                 return motions
             }
         }
@@ -205,7 +208,15 @@ public enum ScrollPhysics {
         // 3. Back into range.
         let edge = clamp(target, to: range)
         if edge != target {
-            motions.append(.spring(from: target, velocity: endVelocity, to: edge, phase: .settling))
+            let bounce = ScrollMotion.spring(from: target, velocity: endVelocity, to: edge, phase: .settling)
+            if bounce.duration > 0 || motions.isEmpty {
+                motions.append(bounce)
+            } else {
+                // Past the edge by a rounding error: no visible bounce, but still end on the edge.
+                let main = motions.removeLast()
+                motions.append(ScrollMotion(curve: main.curve, start: main.start, end: edge,
+                                            duration: main.duration, phase: main.phase))
+            }
         }
         return motions
     }
@@ -233,6 +244,7 @@ public struct ScrollMotion: Hashable, Sendable {
         case easeInOut
     }
 
+    /// The shape of the motion and its parameters.
     public let curve: Curve
     /// Offset at time 0.
     public let start: Double
@@ -243,6 +255,8 @@ public struct ScrollMotion: Hashable, Sendable {
     /// The phase frames show during this segment.
     public let phase: ScrollPhase
 
+    /// A segment from `start` to `end` over `duration` ms (negative durations count as 0).
+    /// The factories below build consistent ones; this initializer trusts its arguments.
     public init(curve: Curve, start: Double, end: Double, duration: Double, phase: ScrollPhase) {
         self.curve = curve
         self.start = start
@@ -400,6 +414,8 @@ public struct DragGesture: Hashable, Sendable {
     /// The finger's (un-rubber-banded) offset at the start.
     public let fingerStart: Double
 
+    /// A drag from the shown offset `startOffset` by `distance` over `duration` ms, in a
+    /// scroll view whose scrollable range is `range` and viewport extent `dimension`.
     public init(from startOffset: Double, by distance: Double, duration: Double,
                 range: ClosedRange<Double>, dimension: Double) {
         self.startOffset = startOffset

@@ -85,8 +85,8 @@ public enum HTMLRenderer {
         out += "<div id=\"ui\" style=\"top:\(px(viewport.height));width:\(px(max(viewport.width, 420)))\">\n"
         out += "<div class=\"row\"><button id=\"play\" type=\"button\" title=\"play / pause (space)\">▶</button>"
         out += "<input id=\"scrub\" type=\"range\" min=\"0\" max=\"\(max(frames.count - 1, 0))\" step=\"1\" value=\"\(start)\""
-        out += " aria-label=\"frame\"><span id=\"count\"></span></div>\n"
-        out += "<div id=\"info\">\(RenderSupport.escapeXML(opening.map { frameInfo($0, count: frames.count, index: start) } ?? "no frames"))</div>\n"
+        out += " aria-label=\"frame\"><span id=\"count\">\(frames.isEmpty ? 0 : start + 1) / \(frames.count)</span></div>\n"
+        out += "<div id=\"info\">\(RenderSupport.escapeXML(opening.map(frameInfo) ?? "no frames"))</div>\n"
         out += "<div id=\"snap\"></div>\n"
         out += "<div class=\"dim\"><b>\(RenderSupport.escapeXML(timeline.scriptName))</b> · "
         out += "\(frames.count) frames at \(RenderSupport.compact(timeline.framesPerSecond)) fps"
@@ -128,8 +128,8 @@ public enum HTMLRenderer {
     static func cssOpacity(_ alpha: Double) -> Double { alpha.isFinite ? min(max(alpha, 0), 1) : 1 }
 
     /// The info line of a frame (the script rebuilds the same text when it moves).
-    static func frameInfo(_ f: Frame, count: Int, index: Int) -> String {
-        "t = \(fixed(f.time, 3)) s · frame \(index + 1) / \(count) · offset ("
+    static func frameInfo(_ f: Frame) -> String {
+        "t = \(fixed(f.time, 3)) s · offset ("
             + "\(RenderSupport.compact(f.contentOffset.x, decimals: 2)), "
             + "\(RenderSupport.compact(f.contentOffset.y, decimals: 2))) · \(f.phase.rawValue)"
     }
@@ -200,7 +200,8 @@ public enum HTMLRenderer {
     .card{position:absolute;box-sizing:border-box;border:1px solid var(--stroke);\
     box-shadow:0 0 0 1px var(--stroke);transform-origin:50% 50%;display:flex;align-items:center;\
     justify-content:center;overflow:visible;color:\(Palette.label.hex);font-family:Helvetica,Arial,sans-serif;\
-    font-weight:bold;line-height:1;white-space:nowrap;text-shadow:0 0 2px rgba(0,0,0,.6),0 0 1px rgba(0,0,0,.6)}
+    font-weight:bold;line-height:1;white-space:nowrap;-webkit-text-stroke:3px rgba(0,0,0,.45);\
+    paint-order:stroke fill}
     #ui{position:absolute;left:0;box-sizing:border-box;padding:10px 8px}
     #ui .row{display:flex;align-items:center;gap:8px}
     #scrub{flex:1;min-width:120px}
@@ -257,8 +258,7 @@ public enum HTMLRenderer {
         for (var k = 0; k < cards.length; k++) { if (!seen[k]) { cards[k].style.display = "none"; } }
         scrub.value = i;
         count.textContent = (i + 1) + " / " + N;
-        info.textContent = "t = " + fixed(f.t, 3) + " s · frame " + (i + 1) + " / " + N +
-          " · offset " + point(f.o[0], f.o[1], 2) + " · " + f.p;
+        info.textContent = "t = " + fixed(f.t, 3) + " s · offset " + point(f.o[0], f.o[1], 2) + " · " + f.p;
         var snap = null;
         for (var m = 0; m < D.snaps.length; m++) { if (D.snaps[m][0] <= f.t + 1e-9) { snap = D.snaps[m]; } }
         snapLine.textContent = snap

@@ -9,10 +9,14 @@ import CardLayout
 public enum Palette {
     /// A colour with 8-bit red, green and blue channels.
     public struct Color: Hashable, Sendable {
+        /// The red channel, 0…255.
         public var red: UInt8
+        /// The green channel, 0…255.
         public var green: UInt8
+        /// The blue channel, 0…255.
         public var blue: UInt8
 
+        /// A colour from its three channels.
         public init(red: UInt8, green: UInt8, blue: UInt8) {
             self.red = red; self.green = green; self.blue = blue
         }

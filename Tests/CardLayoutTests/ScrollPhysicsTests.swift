@@ -92,8 +92,8 @@ struct ScrollPhysicsTests {
         #expect(ScrollMotion.decay(from: 0, velocity: 0, to: 100) == nil)      // no velocity
         // Time constant D/v0 = 2000 ms > 1 s: the velocity is tiny for the distance.
         #expect(ScrollMotion.decay(from: 0, velocity: 0.05, to: 100) == nil)
-        // Time constant 1000 ms exactly still decays.
-        #expect(ScrollMotion.decay(from: 0, velocity: 0.1, to: 100) != nil)
+        // Time constant 500 ms (the normal rate's) decays.
+        #expect(ScrollMotion.decay(from: 0, velocity: 0.2, to: 100) != nil)
     }
 
     // MARK: Spring
@@ -184,6 +184,22 @@ struct ScrollPhysicsTests {
         try #require(back.map(\.phase) == [.decelerating, .settling])
         #expect(back[1].offset(at: 60) < 0)
         #expect(back[1].offset(at: back[1].duration) == 0)
+    }
+
+    @Test func edgeTargetsWithRoundingErrors() throws {
+        // An effect's arithmetic lands 4e-13 short of the edge: still a hit and a bounce,
+        // resting exactly on the effect's answer.
+        let edge = 2415.6000000000004, target = 2415.6
+        let hit = ScrollPhysics.releaseMotions(from: 600, velocity: 5, target: target, rate: 0.998, range: 0...edge)
+        try #require(hit.map(\.phase) == [.decelerating, .settling])
+        #expect(hit[0].end == edge)
+        #expect(hit[1].offset(at: hit[1].duration) == target)
+        // A rounding error past the edge with no momentum to carry it: no bounce segment,
+        // and the content still ends exactly on the edge.
+        let slow = ScrollPhysics.releaseMotions(from: 2000, velocity: 1, target: 2500 + 1e-12, rate: 0.998,
+                                                range: 0...2500)
+        #expect(slow.map(\.phase) == [.decelerating])
+        #expect(slow.last?.offset(at: slow.last!.duration) == 2500)
     }
 
     @Test func flingThatStopsShortOfTheEdgeDoesNotBounce() {

@@ -253,7 +253,57 @@ struct BrowserPixelTests {
         let (dom, log) = try Browser.dumpDOM(URL(string: file.absoluteString + "#frame=5")!, budgetMs: 200, in: directory)
         // `#count` is filled only by the script.
         #expect(dom.contains("<span id=\"count\">6 / 12</span>"), "\(log.suffix(2000))")
-        #expect(dom.contains("frame 6 / 12"))
+        #expect(dom.contains("t = 0.083 s · offset (272.73, 0) · decelerating"))
+        #expect(!log.contains("Uncaught"), "\(log)")
+    }
+
+    @Test func keyboardStepsAndToggles() throws {
+        let directory = try Browser.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("keys.html")
+        // Keys pressed by a script after the player's: → → → (5), shift+→ (15), ← (14), space.
+        let presses = """
+        <script>
+        (function () {
+          function key(k, shift) {
+            document.dispatchEvent(new KeyboardEvent("keydown", { key: k, shiftKey: !!shift, bubbles: true, cancelable: true }));
+          }
+          key("ArrowRight"); key("ArrowRight"); key("ArrowRight"); key("ArrowRight", true); key("ArrowLeft");
+          var root = document.documentElement;
+          root.setAttribute("data-after-keys", document.getElementById("count").textContent + " " + location.hash);
+          key(" ");
+          root.setAttribute("data-button", document.getElementById("play").textContent);
+        })();
+        </script>
+        </body>
+        """
+        let page = HTMLRenderer.render(timeline: RenderFixtures.carousel(frames: 30, cards: 6), frameIndex: 2)
+            .replacingOccurrences(of: "</body>", with: presses)
+        try page.write(to: file, atomically: true, encoding: .utf8)
+        let (dom, log) = try Browser.dumpDOM(file, budgetMs: 100, in: directory)
+        #expect(dom.contains("data-after-keys=\"15 / 30 #frame=14\""), "\(dom.prefix(400))")
+        #expect(dom.contains("data-button=\"❚❚\""))
+        #expect(!log.contains("Uncaught"), "\(log)")
+    }
+
+    @Test func playsAtTheTimelinesRealSpeed() throws {
+        let directory = try Browser.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("play.html")
+        // Headless Chromium under a virtual time budget runs requestAnimationFrame only
+        // once; a timer-driven stand-in (which virtual time does advance) shows that
+        // playback follows the clock: 120 frames at 60 fps, one virtual second → ≈ frame 60.
+        let shim = "<head><script>window.requestAnimationFrame = function (f) "
+            + "{ return setTimeout(function () { f(performance.now()); }, 16); };</script>"
+        let page = HTMLRenderer.render(timeline: RenderFixtures.carousel(frames: 120, cards: 6))
+            .replacingOccurrences(of: "<head>", with: shim)
+        try page.write(to: file, atomically: true, encoding: .utf8)
+        let (dom, log) = try Browser.dumpDOM(URL(string: file.absoluteString + "#frame=0&playing")!,
+                                             budgetMs: 1000, in: directory)
+        let marker = "<span id=\"count\">"
+        let count = try #require(dom.range(of: marker).map { dom[$0.upperBound...].prefix { $0 != " " } })
+        let shown = try #require(Int(count))
+        #expect((50...64).contains(shown), "frame \(shown) after 1 s")
         #expect(!log.contains("Uncaught"), "\(log)")
     }
 

@@ -77,6 +77,10 @@ void cardlua_close(cardlua_host *host);
 /// Sets the function that answers layout:layoutAttributesForElements(rect).
 void cardlua_set_query(cardlua_host *host, cardlua_query_fn query, void *context);
 
+/// In check mode, keys written on `attributes` that the contract does not know are
+/// passed to the prelude's I.noteAttributeKey(key, item) after each transform call.
+void cardlua_set_check_mode(cardlua_host *host, int on);
+
 /// Loads and runs a script (text only) named `chunkname` (shown in messages as given).
 int cardlua_load_script(cardlua_host *host, const char *source, size_t length,
                         const char *chunkname);
