@@ -59,6 +59,13 @@ public final class LuaEffect: Effect {
         cardlua_has_function(host, name) != 0
     }
 
+    /// Turns on `cardlua check`'s bookkeeping: keys written on `attributes` that the
+    /// contract does not know are noted (read them back with `ScriptChecker`). Off by
+    /// default; it costs a little per item.
+    public func setCheckMode(_ on: Bool) {
+        cardlua_set_check_mode(host, on ? 1 : 0)
+    }
+
     // MARK: Effect
 
     public func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {

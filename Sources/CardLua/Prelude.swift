@@ -317,10 +317,16 @@ local CATransform3D = {}
 ---@param z number
 ---@return CATransform3D
 function CATransform3D:rotate(angle, x, y, z) end
----`CATransform3DScale(self, sx, sy, sz)`.
+---`CATransform3DScale(self, sx, sy, sz)`: the scale applies first.
+---@param sx number
+---@param sy number
+---@param sz number
 ---@return CATransform3D
 function CATransform3D:scale(sx, sy, sz) end
----`CATransform3DTranslate(self, tx, ty, tz)`.
+---`CATransform3DTranslate(self, tx, ty, tz)`: the translation applies first.
+---@param tx number
+---@param ty number
+---@param tz number
 ---@return CATransform3D
 function CATransform3D:translate(tx, ty, tz) end
 ---`CATransform3DConcat(self, other)`: self applies first.
@@ -416,18 +422,24 @@ class([[
 ---@field ty number
 local CGAffineTransform = {}
 ---`CGAffineTransformScale(self, sx, sy)`: the scale applies first.
+---@param sx number
+---@param sy number
 ---@return CGAffineTransform
 function CGAffineTransform:scale(sx, sy) end
----`CGAffineTransformRotate(self, angle)`.
+---`CGAffineTransformRotate(self, angle)`: the rotation applies first.
+---@param angle number radians
 ---@return CGAffineTransform
 function CGAffineTransform:rotate(angle) end
----`CGAffineTransformTranslate(self, tx, ty)`.
+---`CGAffineTransformTranslate(self, tx, ty)`: the translation applies first.
+---@param tx number
+---@param ty number
 ---@return CGAffineTransform
 function CGAffineTransform:translate(tx, ty) end
 ---`CGAffineTransformConcat(self, other)`: self applies first.
 ---@param other CGAffineTransform
 ---@return CGAffineTransform
 function CGAffineTransform:concat(other) end
+---`CGAffineTransformInvert(self)`.
 ---@return CGAffineTransform
 function CGAffineTransform:invert() end
 ---@return boolean
@@ -707,7 +719,18 @@ function UICollectionViewFlowLayout:layoutAttributesForElements(rect) end
 ---@param proposedContentOffset CGPoint
 ---@param velocity CGPoint
 ---@return CGPoint
-function UICollectionViewFlowLayout:targetContentOffset(proposedContentOffset, velocity) end]])
+function UICollectionViewFlowLayout:targetContentOffset(proposedContentOffset, velocity) end
+---The same as `layoutAttributesForElements` (the Objective-C name).
+---@param rect CGRect
+---@return UICollectionViewLayoutAttributes[]
+function UICollectionViewFlowLayout:layoutAttributesForElementsInRect(rect) end
+---The same as `targetContentOffset` (the Objective-C name).
+---@param proposedContentOffset CGPoint
+---@param velocity CGPoint
+---@return CGPoint
+function UICollectionViewFlowLayout:targetContentOffsetForProposedContentOffset(proposedContentOffset, velocity) end
+---Does nothing: cardlua lays out again whenever it needs to.
+function UICollectionViewFlowLayout:invalidateLayout() end]])
 
 -- MARK: Scenarios ------------------------------------------------------------------
 
@@ -804,6 +827,37 @@ end
 
 -- MARK: Types (LuaCATS) ---------------------------------------------------------------
 
+-- "fun(x: number, y: number): CGPoint" → { {name = "x", type = "number"}, … }, "CGPoint";
+-- nil for a signature that is not a function type. Commas inside nested types ({…}, (…),
+-- <…>) do not split parameters.
+local function signatureParts(signature)
+  if signature:sub(1, 4) ~= "fun(" then return nil end
+  local depth, close = 0, nil
+  for i = 4, #signature do
+    local c = signature:sub(i, i)
+    if c == "(" or c == "{" or c == "<" then depth = depth + 1
+    elseif c == ")" or c == "}" or c == ">" then
+      depth = depth - 1
+      if depth == 0 then close = i; break end
+    end
+  end
+  if not close then return nil end
+  local body, params, start = signature:sub(5, close - 1), {}, 1
+  depth = 0
+  for i = 1, #body + 1 do
+    local c = body:sub(i, i)
+    if c == "(" or c == "{" or c == "<" then depth = depth + 1
+    elseif c == ")" or c == "}" or c == ">" then depth = depth - 1
+    elseif (c == "," and depth == 0) or i == #body + 1 then
+      local name, t = smatch(body:sub(start, i - 1), "^%s*([%w_]+)%s*:%s*(.-)%s*$")
+      if name then params[#params + 1] = { name = name, type = t } end
+      start = i + 1
+    end
+  end
+  local returns = smatch(signature:sub(close + 1), "^%s*:%s*(.-)%s*$")
+  return params, returns
+end
+
 function I.types()
   local out = {
     "---@meta cardlua",
@@ -814,9 +868,17 @@ function I.types()
   for _, c in ipairs(classes) do out[#out + 1] = c; out[#out + 1] = "" end
   for _, e in ipairs(api) do
     out[#out + 1] = "---" .. e.doc
-    if e.signature:sub(1, 4) == "fun(" then
-      out[#out + 1] = "---@type " .. e.signature
-      out[#out + 1] = e.name .. " = nil"
+    local params, returns = signatureParts(e.signature)
+    if params then
+      -- A function: a definition with @param/@return, as the language server expects of
+      -- functions (hover and signature help show the parameter names).
+      local names = {}
+      for i, p in ipairs(params) do
+        out[#out + 1] = "---@param " .. p.name .. " " .. p.type
+        names[i] = p.name
+      end
+      if returns then out[#out + 1] = "---@return " .. returns end
+      out[#out + 1] = "function " .. e.name .. "(" .. concat(names, ", ") .. ") end"
     else
       out[#out + 1] = "---@type " .. e.signature
       out[#out + 1] = e.name .. " = nil"
@@ -826,17 +888,17 @@ function I.types()
   out[#out + 1] = [[
 ---Called on first layout and whenever the viewport size changes (`prepare()`): set the
 ---flow properties here.
----@type fun(layout: UICollectionViewFlowLayout)?
+---@type fun(layout: UICollectionViewFlowLayout)
 prepare = nil
 
 ---Called once per visible item, every frame: adjust `attributes` and/or return a number
 ---(a uniform scale), a CATransform3D or a CGAffineTransform.
----@type fun(attributes: UICollectionViewLayoutAttributes, layout: UICollectionViewFlowLayout): (number|CATransform3D|CGAffineTransform|nil)?
+---@type fun(attributes: UICollectionViewLayoutAttributes, layout: UICollectionViewFlowLayout): (number|CATransform3D|CGAffineTransform)?
 transform = nil
 
 ---Called once when a drag ends: where the content comes to rest. Velocity is in points
 ---per millisecond. Return a point, or a number on the scroll axis.
----@type fun(proposedContentOffset: CGPoint, velocity: CGPoint, layout: UICollectionViewFlowLayout): (CGPoint|number)?
+---@type fun(proposedContentOffset: CGPoint, velocity: CGPoint, layout: UICollectionViewFlowLayout): CGPoint|number
 targetContentOffset = nil
 
 ---@class cardlua.ScenarioStep
@@ -864,6 +926,70 @@ end
 
 -- The names a script may set as globals or fields; `cardlua check` uses these.
 I.api = api
+
+-- MARK: Check (`cardlua check`) ------------------------------------------------------
+
+local next = next
+
+-- Every global that exists before the script runs; the rest the script set.
+local baseline = {}
+for k in next, G do baseline[k] = true end
+
+-- Keys written on `attributes` that the contract does not know (the shim reports them in
+-- check mode after each item), each with the first item it was seen on, in order.
+local attributeNotes, attributeOrder = {}, {}
+function I.noteAttributeKey(key, item)
+  key = tostring(key)
+  if attributeNotes[key] == nil then
+    attributeNotes[key] = item
+    attributeOrder[#attributeOrder + 1] = key
+  end
+end
+
+-- "key<TAB>item" lines for the keys noted so far.
+function I.attributeNotes()
+  local out = {}
+  for i, k in ipairs(attributeOrder) do out[i] = k .. "\t" .. tostring(attributeNotes[k]) end
+  return concat(out, "\n")
+end
+
+local LAYOUT_KEYS = {
+  scrollDirection = true, itemSize = true, sectionInset = true, minimumLineSpacing = true,
+  minimumInteritemSpacing = true, headerReferenceSize = true, footerReferenceSize = true,
+  decelerationRate = true, isPagingEnabled = true, time = true,
+  collectionView = true, collectionViewContentSize = true,
+}
+local COLLECTION_VIEW_KEYS = {
+  bounds = true, frame = true, contentOffset = true, contentSize = true, isTracking = true,
+  isDragging = true, isDecelerating = true, decelerationRate = true, isPagingEnabled = true,
+}
+
+-- The keys on the layout (and its collectionView) the contract does not know, one per
+-- line as written: "layout.itemsize", "layout.collectionView.pagingEnabled".
+function I.layoutNotes()
+  local out = {}
+  for k in next, layout do
+    if not LAYOUT_KEYS[k] then out[#out + 1] = "layout." .. tostring(k) end
+  end
+  local cv = rawget(layout, "collectionView")
+  if type(cv) == "table" then
+    for k in next, cv do
+      if not COLLECTION_VIEW_KEYS[k] then out[#out + 1] = "layout.collectionView." .. tostring(k) end
+    end
+  end
+  sort(out)
+  return concat(out, "\n")
+end
+
+-- "name<TAB>type" lines for the globals the script set (sorted).
+function I.userGlobals()
+  local out = {}
+  for k, v in next, G do
+    if not baseline[k] and type(k) == "string" then out[#out + 1] = k .. "\t" .. type(v) end
+  end
+  sort(out)
+  return concat(out, "\n")
+end
 
 return I
 """#
