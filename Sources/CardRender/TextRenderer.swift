@@ -15,7 +15,26 @@ public enum TextRenderer {
         out += "content \(size(timeline.contentSize)), \(timeline.frames.count) frame"
         out += timeline.frames.count == 1 ? "\n" : "s\n"
         var snaps = timeline.snaps[...]
+        // Frames identical to the one before but for the time (at rest, say) are folded
+        // into one line, so a timeline stays readable.
+        var previous: Frame?
+        var repeats: (count: Int, until: Double) = (0, 0)
+        func flushRepeats() {
+            guard repeats.count > 0 else { return }
+            out += "  … the same for \(repeats.count) more frame\(repeats.count == 1 ? "" : "s"), "
+            out += "until t=\(NumberText.fixed(repeats.until, 3))s\n"
+            repeats = (0, 0)
+        }
         for frame in timeline.frames {
+            let released = snaps.first.map { $0.time <= frame.time + 1e-9 } ?? false
+            if let previous, !released, previous.contentOffset == frame.contentOffset,
+               previous.phase == frame.phase, previous.viewportSize == frame.viewportSize,
+               previous.items == frame.items {
+                repeats = (repeats.count + 1, frame.time)
+                continue
+            }
+            flushRepeats()
+            previous = frame
             out += "\n"
             out += "t=\(NumberText.fixed(frame.time, 3))s  offset (\(NumberText.fixed(frame.contentOffset.x, 2)), "
             out += "\(NumberText.fixed(frame.contentOffset.y, 2)))  \(frame.phase.rawValue)"
@@ -31,6 +50,7 @@ public enum TextRenderer {
                                         direction: c.scrollDirection) + "\n"
             out += table(frame.items)
         }
+        flushRepeats()
         return out
     }
 
