@@ -32,6 +32,7 @@ public final class LuaEffect: Effect {
             throw ScriptError(kind: .limit, message: "\(chunkName):1: \(why) (memory limit \(limits.maxMemory) bytes)")
         }
         host = opened
+        cardlua_set_time_limit(host, limits.maxTime)
         cardlua_set_query(host, layoutQueryCallback, Unmanaged.passUnretained(query).toOpaque())
         let status = source.withCString { text in
             cardlua_load_script(host, text, strlen(text), chunkName)
@@ -94,53 +95,69 @@ public final class LuaEffect: Effect {
         let inStride = Int(CARDLUA_IN_STRIDE), outStride = Int(CARDLUA_OUT_STRIDE)
         if input.count < count * inStride { input = [Double](repeating: 0, count: count * inStride) }
         if output.count < count * outStride { output = [Double](repeating: 0, count: count * outStride) }
-        for (i, item) in attributes.enumerated() {
-            let base = i * inStride
-            input[base] = Double(item.indexPath.section)
-            input[base + 1] = Double(item.indexPath.item)
-            input[base + 2] = item.center.x
-            input[base + 3] = item.center.y
-            input[base + 4] = item.size.width
-            input[base + 5] = item.size.height
+        // Numbers in, numbers out, through raw buffers: this runs for every item of every
+        // frame (design.md §7).
+        input.withUnsafeMutableBufferPointer { inp in
+            attributes.withUnsafeBufferPointer { items in
+                for i in 0..<count {
+                    let item = items[i], base = i * inStride
+                    inp[base] = Double(item.indexPath.section)
+                    inp[base + 1] = Double(item.indexPath.item)
+                    inp[base + 2] = item.center.x
+                    inp[base + 3] = item.center.y
+                    inp[base + 4] = item.size.width
+                    inp[base + 5] = item.size.height
+                }
+            }
         }
         setState(context)
-        query.layout = layout
-        defer { query.layout = nil }
-        let status = output.withUnsafeMutableBufferPointer { out in
-            input.withUnsafeBufferPointer { inp in
-                state.withUnsafeBufferPointer {
-                    cardlua_transform(host, $0.baseAddress, inp.baseAddress, count, out.baseAddress)
+        // The layout is lent to the query callback for the call (a pointer: no copy).
+        let status = withUnsafePointer(to: layout) { lent in
+            query.layout = lent
+            defer { query.layout = nil }
+            return output.withUnsafeMutableBufferPointer { out in
+                input.withUnsafeBufferPointer { inp in
+                    state.withUnsafeBufferPointer {
+                        cardlua_transform(host, $0.baseAddress, inp.baseAddress, count, out.baseAddress)
+                    }
                 }
             }
         }
         if status != CARDLUA_OK { throw error(status) }
-        for i in 0..<count {
-            let o = i * outStride
-            guard output[o + Int(CARDLUA_OUT_CHANGED)] != 0 else { continue }
-            attributes[i].center = Point(x: output[o + Int(CARDLUA_OUT_CENTER_X)], y: output[o + Int(CARDLUA_OUT_CENTER_Y)])
-            attributes[i].size = Size(width: output[o + Int(CARDLUA_OUT_WIDTH)], height: output[o + Int(CARDLUA_OUT_HEIGHT)])
-            let m = o + Int(CARDLUA_OUT_M11)
-            attributes[i].transform3D = Transform3D(
-                m11: output[m], m12: output[m + 1], m13: output[m + 2], m14: output[m + 3],
-                m21: output[m + 4], m22: output[m + 5], m23: output[m + 6], m24: output[m + 7],
-                m31: output[m + 8], m32: output[m + 9], m33: output[m + 10], m34: output[m + 11],
-                m41: output[m + 12], m42: output[m + 13], m43: output[m + 14], m44: output[m + 15])
-            attributes[i].alpha = output[o + Int(CARDLUA_OUT_ALPHA)]
-            attributes[i].zIndex = Int(output[o + Int(CARDLUA_OUT_ZINDEX)])
-            attributes[i].isHidden = output[o + Int(CARDLUA_OUT_HIDDEN)] != 0
+        // Only CARDLUA_OUT_CHANGED is written for an item the script left alone.
+        output.withUnsafeBufferPointer { out in
+            attributes.withUnsafeMutableBufferPointer { items in
+                for i in 0..<count {
+                    let o = i * outStride
+                    guard out[o + Int(CARDLUA_OUT_CHANGED)] != 0 else { continue }
+                    items[i].center = Point(x: out[o + Int(CARDLUA_OUT_CENTER_X)], y: out[o + Int(CARDLUA_OUT_CENTER_Y)])
+                    items[i].size = Size(width: out[o + Int(CARDLUA_OUT_WIDTH)], height: out[o + Int(CARDLUA_OUT_HEIGHT)])
+                    let m = o + Int(CARDLUA_OUT_M11)
+                    items[i].transform3D = Transform3D(
+                        m11: out[m], m12: out[m + 1], m13: out[m + 2], m14: out[m + 3],
+                        m21: out[m + 4], m22: out[m + 5], m23: out[m + 6], m24: out[m + 7],
+                        m31: out[m + 8], m32: out[m + 9], m33: out[m + 10], m34: out[m + 11],
+                        m41: out[m + 12], m42: out[m + 13], m43: out[m + 14], m44: out[m + 15])
+                    items[i].alpha = out[o + Int(CARDLUA_OUT_ALPHA)]
+                    items[i].zIndex = Int(out[o + Int(CARDLUA_OUT_ZINDEX)])
+                    items[i].isHidden = out[o + Int(CARDLUA_OUT_HIDDEN)] != 0
+                }
+            }
         }
     }
 
     public func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
                                     context: ScrollContext) throws -> Point {
         setState(context)
-        query.layout = layout
-        defer { query.layout = nil }
         var result = [proposed.x, proposed.y]
-        let status = result.withUnsafeMutableBufferPointer { out in
-            state.withUnsafeBufferPointer {
-                cardlua_target_content_offset(host, $0.baseAddress, proposed.x, proposed.y,
-                                              velocity.x, velocity.y, out.baseAddress)
+        let status = withUnsafePointer(to: layout) { lent in
+            query.layout = lent
+            defer { query.layout = nil }
+            return result.withUnsafeMutableBufferPointer { out in
+                state.withUnsafeBufferPointer {
+                    cardlua_target_content_offset(host, $0.baseAddress, proposed.x, proposed.y,
+                                                  velocity.x, velocity.y, out.baseAddress)
+                }
             }
         }
         if status != CARDLUA_OK { throw error(status) }
@@ -211,7 +228,8 @@ private func callWithOptionalCString<R>(_ string: String?, _ body: (UnsafePointe
 
 /// The layout that answers `layout:layoutAttributesForElements(rect)` during a call.
 final class LayoutQuery {
-    var layout: FlowLayout?
+    /// Valid only during the call that set it (withUnsafePointer).
+    var layout: UnsafePointer<FlowLayout>?
 }
 
 /// Called from C (inside a protected Lua call): fills `buffer` with the base attributes
@@ -223,7 +241,7 @@ private let layoutQueryCallback: cardlua_query_fn = { context, x, y, width, heig
     let rect = Rect(x: x, y: y, width: width, height: height)
     var count = 0
     let stride = Int(CARDLUA_IN_STRIDE)
-    layout.forEachItem(in: rect) { item in
+    layout.pointee.forEachItem(in: rect) { item in
         if count < capacity, let buffer {
             let base = count * stride
             buffer[base] = Double(item.indexPath.section)

@@ -113,14 +113,14 @@ define("CGSizeMake", "fun(width: number, height: number): CGSize", "A size.", si
 define("CGRectMake", "fun(x: number, y: number, width: number, height: number): CGRect", "A rectangle.", rect)
 define("UIEdgeInsetsMake", "fun(top: number, left: number, bottom: number, right: number): UIEdgeInsets",
   "Insets from each edge.", function(t, l, b, r) return setmetatable({ top = t, left = l, bottom = b, right = r }, Insets) end)
-define("CGRectGetMinX", "fun(r: CGRect): number", "The rect's smallest x.", function(r) local x = checkRect(r, "CGRectGetMinX"); return x end)
-define("CGRectGetMidX", "fun(r: CGRect): number", "The rect's centre x.", function(r) local x, _, w = checkRect(r, "CGRectGetMidX"); return x + w / 2 end)
-define("CGRectGetMaxX", "fun(r: CGRect): number", "The rect's largest x.", function(r) local x, _, w = checkRect(r, "CGRectGetMaxX"); return x + w end)
-define("CGRectGetMinY", "fun(r: CGRect): number", "The rect's smallest y.", function(r) local _, y = checkRect(r, "CGRectGetMinY"); return y end)
-define("CGRectGetMidY", "fun(r: CGRect): number", "The rect's centre y.", function(r) local _, y, _, h = checkRect(r, "CGRectGetMidY"); return y + h / 2 end)
-define("CGRectGetMaxY", "fun(r: CGRect): number", "The rect's largest y.", function(r) local _, y, _, h = checkRect(r, "CGRectGetMaxY"); return y + h end)
-define("CGRectGetWidth", "fun(r: CGRect): number", "The rect's width.", function(r) local _, _, w = checkRect(r, "CGRectGetWidth"); return w end)
-define("CGRectGetHeight", "fun(r: CGRect): number", "The rect's height.", function(r) local _, _, _, h = checkRect(r, "CGRectGetHeight"); return h end)
+define("CGRectGetMinX", "fun(r: CGRect): number", "The rect's smallest x.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetMinX") end return r.x end)
+define("CGRectGetMidX", "fun(r: CGRect): number", "The rect's centre x.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetMidX") end return r.x + r.width / 2 end)
+define("CGRectGetMaxX", "fun(r: CGRect): number", "The rect's largest x.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetMaxX") end return r.x + r.width end)
+define("CGRectGetMinY", "fun(r: CGRect): number", "The rect's smallest y.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetMinY") end return r.y end)
+define("CGRectGetMidY", "fun(r: CGRect): number", "The rect's centre y.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetMidY") end return r.y + r.height / 2 end)
+define("CGRectGetMaxY", "fun(r: CGRect): number", "The rect's largest y.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetMaxY") end return r.y + r.height end)
+define("CGRectGetWidth", "fun(r: CGRect): number", "The rect's width.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetWidth") end return r.width end)
+define("CGRectGetHeight", "fun(r: CGRect): number", "The rect's height.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetHeight") end return r.height end)
 define("CGRectIntersectsRect", "fun(a: CGRect, b: CGRect): boolean", "Whether the two rects overlap.",
   function(a, b)
     local ax, ay, aw, ah = checkRect(a, "CGRectIntersectsRect")
@@ -169,7 +169,12 @@ local function t3(a11, a12, a13, a14, a21, a22, a23, a24, a31, a32, a33, a34, a4
   }, T3)
 end
 
-local function identity3D() return t3(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1) end
+-- A constructor of constants: cheaper than t3(1, 0, …) (the hot path of every port of
+-- `t = CATransform3DIdentity`).
+local function identity3D()
+  return setmetatable({ m11 = 1, m12 = 0, m13 = 0, m14 = 0, m21 = 0, m22 = 1, m23 = 0, m24 = 0,
+                        m31 = 0, m32 = 0, m33 = 1, m34 = 0, m41 = 0, m42 = 0, m43 = 0, m44 = 1 }, T3)
+end
 
 local function checkT3(t, fn)
   if type(t) ~= "table" or t.m11 == nil then
@@ -213,21 +218,63 @@ local function makeRotation(angle, x, y, z)
   return t3(r11, r12, r13, 0, r21, r22, r23, 0, r31, r32, r33, 0, 0, 0, 0, 1)
 end
 
--- rotation · t, without building the rotation matrix.
+-- rotation · t, without building the rotation matrix. rotation3x3 and t3 written out
+-- (the same arithmetic, so the same bits): this is the hot path of the seeds.
 local function rotate3D(t, angle, x, y, z)
-  checkT3(t, "CATransform3DRotate")
-  local r11, r12, r13, r21, r22, r23, r31, r32, r33 = rotation3x3(angle, x, y, z)
+  if type(t) ~= "table" or t.m11 == nil then checkT3(t, "CATransform3DRotate") end
   local a11, a12, a13, a14, a21, a22, a23, a24 = t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24
   local a31, a32, a33, a34 = t.m31, t.m32, t.m33, t.m34
-  if not r11 then return t3(a11, a12, a13, a14, a21, a22, a23, a24, a31, a32, a33, a34, t.m41, t.m42, t.m43, t.m44) end
-  return t3(
-    r11 * a11 + r12 * a21 + r13 * a31, r11 * a12 + r12 * a22 + r13 * a32,
-    r11 * a13 + r12 * a23 + r13 * a33, r11 * a14 + r12 * a24 + r13 * a34,
-    r21 * a11 + r22 * a21 + r23 * a31, r21 * a12 + r22 * a22 + r23 * a32,
-    r21 * a13 + r22 * a23 + r23 * a33, r21 * a14 + r22 * a24 + r23 * a34,
-    r31 * a11 + r32 * a21 + r33 * a31, r31 * a12 + r32 * a22 + r33 * a32,
-    r31 * a13 + r32 * a23 + r33 * a33, r31 * a14 + r32 * a24 + r33 * a34,
-    t.m41, t.m42, t.m43, t.m44)
+  -- About a principal axis (carousels turn about y, flip about x, spin about z): the
+  -- general products below without their terms that are zero, so the same values (up to
+  -- the sign of a zero) in a third of the work.
+  if x == 0 then
+    if z == 0 and y == 1 then
+      local c, s = cos(angle), sin(angle)
+      local r = c + (1 - c)
+      return setmetatable({
+        m11 = c * a11 - s * a31, m12 = c * a12 - s * a32, m13 = c * a13 - s * a33, m14 = c * a14 - s * a34,
+        m21 = r * a21, m22 = r * a22, m23 = r * a23, m24 = r * a24,
+        m31 = s * a11 + c * a31, m32 = s * a12 + c * a32, m33 = s * a13 + c * a33, m34 = s * a14 + c * a34,
+        m41 = t.m41, m42 = t.m42, m43 = t.m43, m44 = t.m44,
+      }, T3)
+    elseif y == 0 and z == 1 then
+      local c, s = cos(angle), sin(angle)
+      local r = c + (1 - c)
+      return setmetatable({
+        m11 = c * a11 + s * a21, m12 = c * a12 + s * a22, m13 = c * a13 + s * a23, m14 = c * a14 + s * a24,
+        m21 = c * a21 - s * a11, m22 = c * a22 - s * a12, m23 = c * a23 - s * a13, m24 = c * a24 - s * a14,
+        m31 = r * a31, m32 = r * a32, m33 = r * a33, m34 = r * a34,
+        m41 = t.m41, m42 = t.m42, m43 = t.m43, m44 = t.m44,
+      }, T3)
+    end
+  elseif x == 1 and y == 0 and z == 0 then
+    local c, s = cos(angle), sin(angle)
+    local r = c + (1 - c)
+    return setmetatable({
+      m11 = r * a11, m12 = r * a12, m13 = r * a13, m14 = r * a14,
+      m21 = c * a21 + s * a31, m22 = c * a22 + s * a32, m23 = c * a23 + s * a33, m24 = c * a24 + s * a34,
+      m31 = c * a31 - s * a21, m32 = c * a32 - s * a22, m33 = c * a33 - s * a23, m34 = c * a34 - s * a24,
+      m41 = t.m41, m42 = t.m42, m43 = t.m43, m44 = t.m44,
+    }, T3)
+  end
+  local len = x * x + y * y + z * z
+  if len ~= 1 then len = sqrt(len) end  -- a unit axis (the usual case) needs no root: √1 = 1
+  if not (len > 0) or len == huge then return t3(a11, a12, a13, a14, a21, a22, a23, a24, a31, a32, a33, a34, t.m41, t.m42, t.m43, t.m44) end
+  x, y, z = x / len, y / len, z / len
+  local c, s = cos(angle), sin(angle)
+  local k = 1 - c
+  local r11, r12, r13 = c + x * x * k, x * y * k + z * s, x * z * k - y * s
+  local r21, r22, r23 = x * y * k - z * s, c + y * y * k, y * z * k + x * s
+  local r31, r32, r33 = x * z * k + y * s, y * z * k - x * s, c + z * z * k
+  return setmetatable({
+    m11 = r11 * a11 + r12 * a21 + r13 * a31, m12 = r11 * a12 + r12 * a22 + r13 * a32,
+    m13 = r11 * a13 + r12 * a23 + r13 * a33, m14 = r11 * a14 + r12 * a24 + r13 * a34,
+    m21 = r21 * a11 + r22 * a21 + r23 * a31, m22 = r21 * a12 + r22 * a22 + r23 * a32,
+    m23 = r21 * a13 + r22 * a23 + r23 * a33, m24 = r21 * a14 + r22 * a24 + r23 * a34,
+    m31 = r31 * a11 + r32 * a21 + r33 * a31, m32 = r31 * a12 + r32 * a22 + r33 * a32,
+    m33 = r31 * a13 + r32 * a23 + r33 * a33, m34 = r31 * a14 + r32 * a24 + r33 * a34,
+    m41 = t.m41, m42 = t.m42, m43 = t.m43, m44 = t.m44,
+  }, T3)
 end
 
 -- scale · t
@@ -480,7 +527,9 @@ define("CATransform3DIsAffine", "fun(t: CATransform3D): boolean", "Whether t has
 -- The identities read fresh every time: `t = CATransform3DIdentity; t.m34 = …` must
 -- never change the identity (design.md §4). Only absent globals reach this.
 setmetatable(G, { __index = function(_, k)
-  if k == "CATransform3DIdentity" then return identity3D()
+  if k == "CATransform3DIdentity" then  -- identity3D(), written out: the seeds' hot path
+    return setmetatable({ m11 = 1, m12 = 0, m13 = 0, m14 = 0, m21 = 0, m22 = 1, m23 = 0, m24 = 0,
+                          m31 = 0, m32 = 0, m33 = 1, m34 = 0, m41 = 0, m42 = 0, m43 = 0, m44 = 1 }, T3)
   elseif k == "CGAffineTransformIdentity" then return affine(1, 0, 0, 1, 0, 0)
   elseif k == "CGRectZero" then return rect(0, 0, 0, 0)
   elseif k == "CGPointZero" then return point(0, 0)
@@ -530,8 +579,18 @@ end
 LayoutMethods.targetContentOffsetForProposedContentOffset = LayoutMethods.targetContentOffset
 function LayoutMethods.invalidateLayout() end
 
-local bounds = setmetatable({}, Rect)
-local frame = setmetatable({}, Rect)
+-- The collection view's rects and points are the same tables every frame, updated in
+-- place (like `attributes`). Every field exists from the start and the host reads none
+-- of them back, so nothing a script does to their metatables runs in setState.
+local function fullRect(origin, extent)
+  return setmetatable({ x = 0, y = 0, width = 0, height = 0, minX = 0, midX = 0, maxX = 0,
+                        minY = 0, midY = 0, maxY = 0, origin = origin, size = extent }, Rect)
+end
+local boundsOrigin, boundsSize = point(0, 0), size(0, 0)
+local frameOrigin, frameSize = point(0, 0), size(0, 0)
+local bounds = fullRect(boundsOrigin, boundsSize)
+local frame = fullRect(frameOrigin, frameSize)
+local frameWidth, frameHeight  -- the viewport `frame` was last filled for
 local contentOffset = point(0, 0)
 local contentSize = size(0, 0)
 local collectionView = {}
@@ -548,26 +607,36 @@ local layout = setmetatable({
   time = 0,
 }, LayoutMT)
 
-local function fillRect(r, x, y, w, h)
-  r.x, r.y, r.width, r.height = x, y, w, h
-  r.minX, r.midX, r.maxX = x, x + w / 2, x + w
-  r.minY, r.midY, r.maxY = y, y + h / 2, y + h
-  r.origin, r.size = point(x, y), size(w, h)
+local function fillRect(r, o, s, x, y, w, h)
+  r.x = x; r.y = y; r.width = w; r.height = h
+  r.minX = x; r.midX = x + w / 2; r.maxX = x + w
+  r.minY = y; r.midY = y + h / 2; r.maxY = y + h
+  o.x = x; o.y = y; s.width = w; s.height = h
+  r.origin = o; r.size = s
 end
 
--- Once per frame: what the collection view is doing now.
+-- Once per frame: what the collection view is doing now (the frame rect changes only
+-- with the viewport). Plain assignments, no reads: this runs every frame.
 function I.setState(ox, oy, vw, vh, cw, ch, time, tracking, dragging, decelerating)
-  fillRect(bounds, ox, oy, vw, vh)
-  fillRect(frame, 0, 0, vw, vh)
-  contentOffset.x, contentOffset.y = ox, oy
-  contentSize.width, contentSize.height = cw, ch
+  local b, o, s = bounds, boundsOrigin, boundsSize  -- fillRect(bounds, …), written out
+  b.x = ox; b.y = oy; b.width = vw; b.height = vh
+  b.minX = ox; b.midX = ox + vw / 2; b.maxX = ox + vw
+  b.minY = oy; b.midY = oy + vh / 2; b.maxY = oy + vh
+  o.x = ox; o.y = oy; s.width = vw; s.height = vh
+  b.origin = o; b.size = s
+  if vw ~= frameWidth or vh ~= frameHeight then
+    fillRect(frame, frameOrigin, frameSize, 0, 0, vw, vh)
+    frameWidth, frameHeight = vw, vh
+  end
+  contentOffset.x = ox; contentOffset.y = oy
+  contentSize.width = cw; contentSize.height = ch
   collectionView.bounds = bounds
   collectionView.frame = frame
   collectionView.contentOffset = contentOffset
   collectionView.contentSize = contentSize
-  collectionView.isTracking = tracking ~= 0
-  collectionView.isDragging = dragging ~= 0
-  collectionView.isDecelerating = decelerating ~= 0
+  collectionView.isTracking = tracking  -- booleans from the host
+  collectionView.isDragging = dragging
+  collectionView.isDecelerating = decelerating
   layout.collectionView = collectionView
   layout.collectionViewContentSize = contentSize
   layout.time = time
@@ -912,7 +981,7 @@ targetContentOffset = nil
 ---@field duration? number seconds (drag, scrollToItem)
 
 ---@class cardlua.Scenario
----@field viewport? string|CGSize "414x736"
+---@field viewport? string|CGSize like "414x736"
 ---@field items? integer items in section 0
 ---@field fps? number frames per second
 ---@field steps cardlua.ScenarioStep[]

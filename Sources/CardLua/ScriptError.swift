@@ -9,8 +9,8 @@ public struct ScriptError: Error, CustomStringConvertible, Sendable, Equatable {
         case unreadable
         /// A syntax error, a runtime error, or a value that breaks the script contract.
         case failed
-        /// The instruction budget or the memory cap stopped the script. The Lua state is
-        /// discarded: the effect cannot be used again.
+        /// The instruction budget, the memory cap or the time limit stopped the script.
+        /// The Lua state is discarded: the effect cannot be used again.
         case limit
     }
 
@@ -38,15 +38,20 @@ public struct ScriptError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 /// The limits every callback call runs under (design.md §6). The defaults are far above
-/// what an honest effect needs.
+/// what an honest effect needs (microseconds and a few hundred instructions per item).
 public struct ScriptLimits: Sendable, Equatable {
-    /// Lua VM instructions per callback call (per item for `transform`).
+    /// Lua VM instructions per callback call (per item for `transform`); library functions
+    /// charge their C work to it too (pattern steps, table elements, bytes allocated).
     public var maxInstructions: Int
     /// Bytes the Lua state may hold.
     public var maxMemory: Int
+    /// Seconds of wall-clock time per callback call: a backstop for C work the budget
+    /// cannot see. Zero or less: none.
+    public var maxTime: Double
 
-    public init(maxInstructions: Int = 10_000_000, maxMemory: Int = 64 << 20) {
+    public init(maxInstructions: Int = 10_000_000, maxMemory: Int = 64 << 20, maxTime: Double = 2) {
         self.maxInstructions = maxInstructions
         self.maxMemory = maxMemory
+        self.maxTime = maxTime
     }
 }

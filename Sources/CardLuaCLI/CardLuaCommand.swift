@@ -24,6 +24,10 @@ enum CardLuaCommand {
                 return 0
             case "run": return try RunCommand.main(rest)
             case "types": return try TypesCommand.main(rest)
+            case "bench": return try BenchCommand.main(rest)
+            case "watch": return try WatchCommand.main(rest)
+            case "check": return try CheckCommand.main(rest)
+            case "new": return try NewCommand.main(rest)
             default:
                 var message = "unknown command '\(first)'"
                 let commands: Set<String> = ["run", "watch", "check", "new", "types", "bench"]

@@ -37,6 +37,7 @@ enum Help {
       -o, --output FILE       write there (atomically) instead of standard output
       --max-instructions N    instruction budget per callback call  (default 10000000)
       --max-memory SIZE       memory cap of the script, like 64M    (default 64M)
+      --max-time SECONDS      wall-clock limit per callback call    (default 2)
     """
 
     static let run = """
@@ -62,7 +63,8 @@ enum Help {
     Runs, then runs again whenever the script changes (also when an editor saves by
     renaming a new file over it). A broken save prints the error and keeps the last good
     output; the next good save recovers. With -o the file is replaced atomically, and an
-    HTML preview reloads itself in the browser. Ctrl-C ends.
+    HTML preview reloads itself in the browser (through FILE.stamp.js, written beside
+    it). A missing or deleted script is waited for. Ctrl-C ends.
 
     \(runOptions)
     """
@@ -75,18 +77,20 @@ enum Help {
     Loads the script, calls prepare for two viewports, transform across a sweep of
     offsets including both ends, and targetContentOffset with flings both ways. Reports
     errors, NaN or infinite values, alpha outside 0…1, unknown fields written on
-    attributes or layout, and globals that look like misspelled callbacks.
-    Exit status 0 when clean, 1 otherwise.
+    attributes or layout, and globals that look like misspelled callbacks, each as
+    file:line: message on standard output. Exit status 0 when clean, 1 otherwise.
     """
 
     static let new = """
     cardlua new — start an effect script
 
-    USAGE: cardlua new FILE [--from lol|card-scale|photo-browser|blank]
+    USAGE: cardlua new FILE [--from blank|lol|card-scale|photo-browser]
 
     Writes a commented starter script that runs as it is, and a .luarc.json beside it
     that points the Lua language server at the cardlua definitions (cardlua.d.lua,
-    written next to it). Never overwrites an existing file.
+    written next to it). Without --from: blank, all three callbacks doing what UIKit
+    does; the others are the seed ports in scripts/. Never overwrites the script or a
+    .luarc.json; brings a cardlua.d.lua that cardlua wrote up to date.
     """
 
     static let types = """
@@ -99,12 +103,40 @@ enum Help {
     """
 
     static let bench = """
-    cardlua bench — measure an effect script
+    cardlua bench — measure an effect script, side by side with its floors
 
-    USAGE: cardlua bench SCRIPT [--items N] [--viewport WxH] [--repeat N]
+    USAGE: cardlua bench SCRIPT... [options]
 
-    Prints the median per-item cost of the script's transform, the cost of a whole
-    frame, and the floor of a bare lua_pcall, side by side.
+    For each script: the per-item cost of its transform through cardlua; the same
+    script's transform run by the stock lua5.4 interpreter in a plain Lua loop (the Lua
+    floor: same prelude, same items); the native Swift twin for the seeds (lol,
+    card-scale, photo-browser); and a whole frame (the visible-rect query plus every
+    visible card) over a sweep of offsets. Once per run: a bare lua_pcall of an empty
+    function from C (the floor of any call) and an empty transform through cardlua.
+    Prints medians over repeated runs after a warm-up, and ratios against the floors.
+    In-process figures are CPU time; cold runs and watch latency are wall clock.
+    Build with -c release for real figures (scripts/bench does).
+
+    OPTIONS:
+      --items N            items per transform call, per-item figures   (default 1000)
+      --iterations N       transform calls per repeat          (default: ~20000 items)
+      --repeat N           timed repeats; the median is shown               (default 7)
+      --frames N           offsets in the frame sweep                     (default 600)
+      --viewport WxH       collection view size in points            (default 414x736)
+      --twin NAME          native twin: lol | card-scale | photo-browser | none
+                           (default: from the script's file name)
+      --lua PATH           the stock interpreter                  (default lua5.4 on PATH)
+      --no-stock           skip the stock interpreter (it runs the script unsandboxed)
+      --scale              flow layout at 10^3…10^6 items: prepare and a visible-rect
+                           query, uniform and per-item sizes (no script needed)
+      --cold-run           time `cardlua run SCRIPT` (the demo) end to end, first SCRIPT
+      --watch-latency      time `cardlua watch SCRIPT -o out.json` from save to output
+      --markdown           print the table as Markdown
+      --smoke              tiny counts: checks that it all runs; figures mean nothing
+
+    EXAMPLES:
+      cardlua bench scripts/lol.lua
+      cardlua bench scripts/*.lua --scale --cold-run --watch-latency --markdown
     """
 
     static func text(for command: String) -> String? {

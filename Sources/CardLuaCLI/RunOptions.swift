@@ -22,7 +22,7 @@ struct RunOptions {
 
     static let valuedOptions: Set<String> = [
         "viewport", "items", "offset", "fling", "scenario", "fps", "format", "o",
-        "max-instructions", "max-memory",
+        "max-instructions", "max-memory", "max-time",
     ]
 
     init(_ arguments: Arguments, command: String) throws(UsageError) {
@@ -82,6 +82,12 @@ struct RunOptions {
                 throw UsageError("--max-memory: expected a size of at least 1M, like 64M or 1G (got '\(text)')", command: command)
             }
             limits.maxMemory = bytes
+        }
+        if let text = v["max-time"] {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+                throw UsageError("--max-time: expected seconds above 0 and at most 3600, like 1 or 0.5 (got '\(text)')", command: command)
+            }
+            limits.maxTime = seconds
         }
     }
 

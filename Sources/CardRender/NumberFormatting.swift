@@ -22,6 +22,15 @@ enum NumberText {
         return text
     }
 
+    /// At most `decimals` decimals, trailing zeros dropped: 289.8, 552, 0.25.
+    static func short(_ value: Double, _ decimals: Int = 2) -> String {
+        var text = fixed(value, decimals)
+        guard text.contains(".") else { return text }
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
+
     private static func formatDecimals(_ value: Double, _ decimals: Int) -> String {
         let negative = value < 0
         var magnitude = abs(value)

@@ -94,7 +94,7 @@ public enum TextRenderer {
     }
 
     private static func size(_ s: Size) -> String {
-        "\(NumberText.json(s.width))x\(NumberText.json(s.height))"
+        "\(NumberText.short(s.width))x\(NumberText.short(s.height))"
     }
 }
 

@@ -135,7 +135,8 @@ import Testing
             let c = a.layout.configuration
             let pitch = c.itemSize.width + c.minimumLineSpacing
             let firstCentre = c.sectionInset.left + c.itemSize.width / 2
-            for proposed in stride(from: -300.0, through: a.layout.collectionViewContentSize.width, by: 37.5) {
+            // Proposals as the scroll view makes them: clamped to the scrollable range.
+            for proposed in stride(from: 0.0, through: a.layout.maximumContentOffset.x, by: 37.5) {
                 for velocity in [-2.0, -0.1, 0.1, 2.0] {
                     let p = Point(x: proposed, y: 0), v = Point(x: velocity, y: 0)
                     let mine = try port.targetContentOffset(proposed: p, velocity: v, layout: a.layout, context: a.context)

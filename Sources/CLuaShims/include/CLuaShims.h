@@ -74,6 +74,14 @@ cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t me
                            long long instruction_budget, const char **message_out);
 void cardlua_close(cardlua_host *host);
 
+/// The default time limit per callback call, in milliseconds: a backstop for C work the
+/// instruction budget cannot see; an honest effect needs microseconds per call.
+#define CARDLUA_DEFAULT_TIME_LIMIT_MS 2000
+
+/// Sets the time limit per callback call (seconds; 0 or less: none). Checked whenever the
+/// count hook fires; reaching it is a limit (CARDLUA_LIMIT), like the budget.
+void cardlua_set_time_limit(cardlua_host *host, double seconds);
+
 /// Sets the function that answers layout:layoutAttributesForElements(rect).
 void cardlua_set_query(cardlua_host *host, cardlua_query_fn query, void *context);
 
@@ -96,7 +104,8 @@ const char *cardlua_message(cardlua_host *host);
 int cardlua_prepare(cardlua_host *host, const double *state, double *config_out);
 
 /// Runs transform(attributes, layout) once per item of `input` (count items of
-/// CARDLUA_IN_STRIDE numbers), writing CARDLUA_OUT_STRIDE numbers per item to `output`.
+/// CARDLUA_IN_STRIDE numbers), writing CARDLUA_OUT_STRIDE numbers per item to `output`
+/// (for an item the script left untouched, only CARDLUA_OUT_CHANGED, as 0).
 int cardlua_transform(cardlua_host *host, const double *state, const double *input,
                       long count, double *output);
 

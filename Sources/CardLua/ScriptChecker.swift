@@ -1,0 +1,549 @@
+import CardLayout
+import Foundation
+
+/// One problem `cardlua check` found in a script.
+public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// How bad it is. Either kind makes `cardlua check` exit with status 1.
+    public enum Severity: String, Sendable {
+        /// The script fails, or produces a value that breaks the contract (NaN, infinity).
+        case error
+        /// The script runs, but very likely not as its author meant (a misspelled field or
+        /// callback, an alpha outside 0…1).
+        case warning
+    }
+
+    /// The line in the script, 1-based; nil when the problem has no place in the source
+    /// (the file cannot be read).
+    public var line: Int?
+    /// One line, without the file and line prefix: `transform: item 2: attempt to …`.
+    public var message: String
+    public var severity: Severity
+    /// Further lines (the script's own traceback), possibly empty.
+    public var details: String
+
+    public init(line: Int?, message: String, severity: Severity, details: String = "") {
+        self.line = line
+        self.message = message
+        self.severity = severity
+        self.details = details
+    }
+
+    /// `file:line: message`, with `warning: ` before the message of a warning.
+    public func formatted(file: String) -> String {
+        let place = line.map { "\(file):\($0): " } ?? "\(file): "
+        return place + (severity == .warning ? "warning: " : "") + message
+    }
+
+    public var description: String { formatted(file: "script") }
+}
+
+/// `cardlua check`: loads a script and exercises every callback the way the runner would,
+/// and more (two viewports, both ends of the content and a little past them, flings both
+/// ways), collecting every problem instead of stopping at the first.
+///
+/// What it finds: load and runtime errors (each once per callback and place, with the
+/// script's traceback), limit errors (the callback is then left out and the others are
+/// checked on a fresh state), NaN or infinite values, alpha outside 0…1, keys written on
+/// `attributes` or `layout` that the contract does not know (with a "did you mean"), and
+/// globals that look like a misspelled callback (`tranform`, `Prepare`), and broken
+/// `scenarios` tables.
+public struct ScriptChecker {
+    /// The viewports `prepare` is called for: a phone and a tablet, portrait.
+    public static let viewports = [Size(width: 414, height: 736), Size(width: 768, height: 1024)]
+    /// Items in section 0 while checking.
+    public static let numberOfItems = 20
+
+    /// Checks the script at `path`; an empty result means no problems.
+    public static func check(path: String, limits: ScriptLimits = ScriptLimits()) -> [Diagnostic] {
+        guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
+            let reason = FileManager.default.fileExists(atPath: path)
+                ? "cannot read the script (not UTF-8 text, or no permission)" : "no such file"
+            return [Diagnostic(line: nil, message: reason, severity: .error)]
+        }
+        return check(source: source, chunkName: path, limits: limits)
+    }
+
+    /// Checks `source`, shown in messages as `chunkName`; an empty result means no problems.
+    public static func check(source: String, chunkName: String,
+                             limits: ScriptLimits = ScriptLimits()) -> [Diagnostic] {
+        let session = CheckSession(source: source, chunkName: chunkName, limits: limits)
+        session.run()
+        return session.finish()
+    }
+}
+
+// MARK: - The session
+
+/// One check run: the current Lua state (replaced after a limit error), what has been
+/// found, and what has been noted along the way.
+private final class CheckSession {
+    let source: String
+    let chunkName: String
+    let limits: ScriptLimits
+    let locator: SourceLocator
+
+    private var effect: LuaEffect?
+    /// Callbacks left out after a limit error (they would only hit it again).
+    private var stopped: Set<String> = []
+    /// The viewport the current state was last prepared for (a fresh state is prepared
+    /// again before it is used).
+    private var viewport = ScriptChecker.viewports[0]
+    private var needsPrepare = false
+
+    private var diagnostics: [Diagnostic] = []
+    private var seenErrors: Set<String> = []
+    private var attributeKeys: [(key: String, item: String)] = []
+    private var layoutKeys: [String] = []
+    private var alpha: AlphaFinding?
+
+    init(source: String, chunkName: String, limits: ScriptLimits) {
+        self.source = source
+        self.chunkName = chunkName
+        self.limits = limits
+        self.locator = SourceLocator(source: source)
+    }
+
+    func run() {
+        guard let first = load() else { return }
+        effect = first
+        checkGlobals(first)
+        for size in ScriptChecker.viewports {
+            viewport = size
+            let configuration = prepare()
+            let layout = FlowLayout(configuration: configuration, viewportSize: size,
+                                    numberOfItemsInSections: [ScriptChecker.numberOfItems])
+            sweep(layout)
+            fling(layout)
+            harvestNotes()
+        }
+        checkScenarios()
+        harvestNotes()
+    }
+
+    func finish() -> [Diagnostic] {
+        for (key, item) in attributeKeys {
+            var message = "attributes.\(key) is not a field of attributes; cardlua ignores it (first written for item \(item))"
+            if let guess = Suggest.closest(to: key, in: Suggest.attributeKeys) { message += " — did you mean \(guess)?" }
+            let line = locator.assignment(to: key) ?? locator.definition(of: "transform")
+            diagnostics.append(Diagnostic(line: line, message: message, severity: .warning))
+        }
+        for path in layoutKeys {
+            let parts = path.split(separator: ".").map(String.init)
+            let key = parts.last ?? path
+            let onCollectionView = parts.count > 2
+            var message = onCollectionView
+                ? "\(path) is not a property cardlua reads; it is ignored"
+                : "\(path) is not a flow layout property cardlua knows; it is ignored"
+            let known = onCollectionView ? Suggest.collectionViewKeys : Suggest.layoutKeys
+            if let guess = Suggest.closest(to: key, in: known) {
+                message += " — did you mean \(onCollectionView ? "layout.collectionView." : "layout.")\(guess)?"
+            }
+            let line = locator.assignment(to: key) ?? locator.definition(of: "prepare")
+            diagnostics.append(Diagnostic(line: line, message: message, severity: .warning))
+        }
+        if let alpha {
+            let times = alpha.count == 1 ? "once" : "\(alpha.count) times"
+            let message = "transform: item \(alpha.item): attributes.alpha = \(Suggest.number(alpha.value)) is outside 0…1 "
+                + "(at offset \(Suggest.number(alpha.offset)) in \(Suggest.number(alpha.viewport.width))x\(Suggest.number(alpha.viewport.height)); "
+                + "\(times) in the sweep); UIKit clamps it"
+            let line = locator.assignment(to: "alpha") ?? locator.definition(of: "transform")
+            diagnostics.append(Diagnostic(line: line, message: message, severity: .warning))
+        }
+        // By line, keeping the order found within a line (a stable sort).
+        return diagnostics.enumerated().sorted { a, b in
+            let la = a.element.line ?? 0, lb = b.element.line ?? 0
+            return la != lb ? la < lb : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    // MARK: Steps
+
+    /// A fresh state with the script loaded and check mode on, or nil (the error recorded).
+    private func load() -> LuaEffect? {
+        do {
+            let loaded = try LuaEffect(source: source, chunkName: chunkName, limits: limits)
+            loaded.setCheckMode(true)
+            return loaded
+        } catch {
+            record(error)
+            return nil
+        }
+    }
+
+    /// Globals that look like a callback with a typo: cardlua never calls them.
+    private func checkGlobals(_ effect: LuaEffect) {
+        guard let text = try? effect.internalString("userGlobals"), !text.isEmpty else { return }
+        for entry in text.split(separator: "\n") {
+            let fields = entry.split(separator: "\t").map(String.init)
+            guard fields.count == 2 else { continue }
+            let (name, type) = (fields[0], fields[1])
+            guard let intended = Suggest.misspelledCallback(name, type: type) else { continue }
+            let message = type == "function"
+                ? "function '\(name)' is never called by cardlua — did you mean \(intended)?"
+                : "global '\(name)' is never read by cardlua — did you mean \(intended)?"
+            diagnostics.append(Diagnostic(line: locator.definition(of: name), message: message, severity: .warning))
+        }
+    }
+
+    /// `prepare` for the current viewport; the configuration it set, or UIKit's defaults
+    /// when it failed (so that the other callbacks are still checked).
+    private func prepare() -> FlowLayoutConfiguration {
+        needsPrepare = false
+        let size = viewport
+        return call("prepare") { effect in
+            var configuration = FlowLayoutConfiguration()
+            try effect.prepare(&configuration, viewportSize: size)
+            return configuration
+        } ?? FlowLayoutConfiguration()
+    }
+
+    /// `transform` at both ends, a little past them, and three offsets between.
+    private func sweep(_ layout: FlowLayout) {
+        guard defines("transform") else { return }
+        let axis = Axis(layout.configuration.scrollDirection)
+        let extent = axis.value(of: layout.viewportSize)
+        let maximum = axis.value(of: layout.maximumContentOffset)
+        let offsets = [-0.15 * extent, 0, maximum / 4, maximum / 2, maximum * 3 / 4, maximum, maximum + 0.15 * extent]
+        for (index, offset) in offsets.enumerated() {
+            let bounds = Rect(origin: axis.point(offset), size: layout.viewportSize)
+            let context = ScrollContext(bounds: bounds, contentSize: layout.collectionViewContentSize,
+                                        time: Double(index) / 10)
+            var attributes = layout.layoutAttributesForElements(in: bounds)
+            let done: Bool? = call("transform") { effect in
+                try effect.transform(&attributes, layout: layout, context: context)
+                return true
+            }
+            guard done == true else {
+                if stopped.contains("transform") { return }
+                continue
+            }
+            inspect(attributes, offset: offset, viewport: layout.viewportSize)
+        }
+    }
+
+    /// `targetContentOffset` for flings both ways: from the middle, and towards each end.
+    private func fling(_ layout: FlowLayout) {
+        guard defines("targetContentOffset") else { return }
+        let axis = Axis(layout.configuration.scrollDirection)
+        let maximum = axis.value(of: layout.maximumContentOffset)
+        let rate = layout.configuration.decelerationRate.rawValue
+        let releases: [(from: Double, velocity: Double)] = [
+            (maximum / 2, 2), (maximum / 2, -2), (maximum / 2, 0.3), (0, -1.5), (maximum, 1.5),
+        ]
+        for release in releases {
+            let proposed = ScrollPhysics.proposedOffset(from: release.from, velocity: release.velocity,
+                                                        rate: rate, range: 0...max(0, maximum))
+            let bounds = Rect(origin: axis.point(release.from), size: layout.viewportSize)
+            let context = ScrollContext(bounds: bounds, contentSize: layout.collectionViewContentSize,
+                                        isDragging: true)
+            let result: Point? = call("targetContentOffset") { effect in
+                try effect.targetContentOffset(proposed: axis.point(proposed), velocity: axis.point(release.velocity),
+                                               layout: layout, context: context)
+            }
+            if let result, !(result.x.isFinite && result.y.isFinite) {
+                recordOnce(Diagnostic(line: locator.definition(of: "targetContentOffset"),
+                                      message: "targetContentOffset: returned a point that is not finite (\(result.x), \(result.y))",
+                                      severity: .error))
+            }
+            if stopped.contains("targetContentOffset") { return }
+        }
+    }
+
+    /// Every scenario in the script's `scenarios` table, read and validated (not run).
+    private func checkScenarios() {
+        guard let effect = currentEffect(), let names = try? effect.scenarioNames() else { return }
+        for name in names {
+            do {
+                let scenario = try effect.scenario(named: name, defaults: Scenario(name: name, steps: []))
+                try scenario.validate()
+            } catch let error as ScriptError {
+                record(error, line: locator.scenario(named: name))
+            } catch {
+                recordOnce(Diagnostic(line: locator.scenario(named: name), message: "\(error)", severity: .error))
+            }
+        }
+    }
+
+    // MARK: Values
+
+    private func inspect(_ attributes: [LayoutAttributes], offset: Double, viewport: Size) {
+        for item in attributes {
+            let m = item.transform3D
+            let numbers = [item.center.x, item.center.y, item.size.width, item.size.height,
+                           m.m11, m.m12, m.m13, m.m14, m.m21, m.m22, m.m23, m.m24,
+                           m.m31, m.m32, m.m33, m.m34, m.m41, m.m42, m.m43, m.m44, item.alpha]
+            if numbers.contains(where: { !$0.isFinite }) {
+                recordOnce(Diagnostic(line: locator.definition(of: "transform"),
+                                      message: "transform: item \(item.indexPath.item): a value is NaN or infinite",
+                                      severity: .error))
+            }
+            if item.alpha < 0 || item.alpha > 1 {
+                if alpha == nil {
+                    alpha = AlphaFinding(item: item.indexPath.item, value: item.alpha, offset: offset,
+                                         viewport: viewport, count: 0)
+                }
+                alpha?.count += 1
+            }
+        }
+    }
+
+    // MARK: Calls and errors
+
+    /// Whether to call `callback` at all. A script without it is still called: the host's
+    /// default stands in, and a non-function under that name is an error worth reporting.
+    private func defines(_ callback: String) -> Bool {
+        !stopped.contains(callback) && currentEffect() != nil
+    }
+
+    /// The state to call into: the current one, or a fresh one (prepared for the current
+    /// viewport) after a limit error discarded it.
+    private func currentEffect() -> LuaEffect? {
+        if let effect { return effect }
+        guard let fresh = load() else { return nil }
+        effect = fresh
+        if needsPrepare, !stopped.contains("prepare") {
+            var configuration = FlowLayoutConfiguration()
+            do { try fresh.prepare(&configuration, viewportSize: viewport) } catch { record(error) }
+        }
+        return effect
+    }
+
+    /// Runs one callback; records its error and returns nil when it fails. After a limit
+    /// error the state is dropped (its notes kept) and the callback is left out from then on.
+    private func call<T>(_ callback: String, _ body: (LuaEffect) throws -> T) -> T? {
+        guard !stopped.contains(callback), let effect = currentEffect() else { return nil }
+        do {
+            return try body(effect)
+        } catch let error as ScriptError {
+            record(error)
+            if error.kind == .limit {
+                harvestNotes()
+                stopped.insert(callback)
+                self.effect = nil
+                needsPrepare = callback != "prepare"
+            }
+            return nil
+        } catch {
+            recordOnce(Diagnostic(line: locator.definition(of: callback), message: "\(callback): \(error)", severity: .error))
+            return nil
+        }
+    }
+
+    private func record(_ error: Error, line: Int? = nil) {
+        guard let error = error as? ScriptError else {
+            recordOnce(Diagnostic(line: line, message: "\(error)", severity: .error))
+            return
+        }
+        let parts = split(error.message)
+        var found = line ?? parts.0
+        let message = parts.1
+        // A NaN or infinity caught after the call points at the callback's first line; the
+        // assignment that wrote it is more use.
+        if let key = Suggest.badValueKey(in: message), let assigned = locator.assignment(to: key) { found = assigned }
+        recordOnce(Diagnostic(line: found, message: message, severity: .error, details: error.details))
+    }
+
+    /// Adds `diagnostic` unless the same problem (same line, same message apart from the
+    /// item number) is already there.
+    private func recordOnce(_ diagnostic: Diagnostic) {
+        let key = "\(diagnostic.line ?? 0)|" + Suggest.withoutItemNumbers(diagnostic.message)
+        guard seenErrors.insert(key).inserted else { return }
+        diagnostics.append(diagnostic)
+    }
+
+    /// `file:12: rest` → (12, "rest"); a message of another shape is kept whole.
+    private func split(_ message: String) -> (Int?, String) {
+        let prefix = chunkName + ":"
+        guard message.hasPrefix(prefix) else {
+            if message.hasPrefix(chunkName + ": ") { return (nil, String(message.dropFirst(chunkName.count + 2))) }
+            return (nil, message)
+        }
+        let rest = message.dropFirst(prefix.count)
+        let digits = rest.prefix(while: \.isNumber)
+        guard let line = Int(digits), rest.dropFirst(digits.count).hasPrefix(":") else { return (nil, message) }
+        var text = rest.dropFirst(digits.count + 1)
+        if text.hasPrefix(" ") { text = text.dropFirst() }
+        return (line, String(text))
+    }
+
+    /// Collects the keys noted by the current state so far.
+    private func harvestNotes() {
+        guard let effect else { return }
+        if let text = try? effect.internalString("attributeNotes"), !text.isEmpty {
+            for entry in text.split(separator: "\n") {
+                let fields = entry.split(separator: "\t", maxSplits: 1).map(String.init)
+                guard let key = fields.first, !attributeKeys.contains(where: { $0.key == key }) else { continue }
+                attributeKeys.append((key, fields.count > 1 ? fields[1] : "?"))
+            }
+        }
+        if let text = try? effect.internalString("layoutNotes"), !text.isEmpty {
+            for path in text.split(separator: "\n").map(String.init) where !layoutKeys.contains(path) {
+                layoutKeys.append(path)
+            }
+        }
+    }
+}
+
+/// The first alpha outside 0…1, and how often it happened.
+private struct AlphaFinding {
+    var item: Int
+    var value: Double
+    var offset: Double
+    var viewport: Size
+    var count: Int
+}
+
+/// The scroll axis of a layout.
+private struct Axis {
+    let horizontal: Bool
+    init(_ direction: ScrollDirection) { horizontal = direction == .horizontal }
+    func value(of size: Size) -> Double { horizontal ? size.width : size.height }
+    func value(of point: Point) -> Double { horizontal ? point.x : point.y }
+    func point(_ value: Double) -> Point { horizontal ? Point(x: value, y: 0) : Point(x: 0, y: value) }
+}
+
+// MARK: - Finding lines in the source
+
+/// Finds where in the source a name is defined or a field assigned (by text: good enough
+/// to point an author at the right line).
+struct SourceLocator {
+    let lines: [Substring]
+
+    init(source: String) {
+        lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// The first line that assigns `.key = …` or `["key"] = …` (not `==`), outside comments.
+    func assignment(to key: String) -> Int? {
+        firstLine { code in
+            for pattern in [".\(key)", "[\"\(key)\"]", "['\(key)']"] {
+                var searchRange = code.startIndex..<code.endIndex
+                while let found = code.range(of: pattern, range: searchRange) {
+                    searchRange = found.upperBound..<code.endIndex
+                    // Not a longer name (`.alphaValue` is not `.alpha`).
+                    if let next = code[found.upperBound...].first, next.isLetter || next.isNumber || next == "_" { continue }
+                    let after = code[found.upperBound...].drop(while: { $0 == " " || $0 == "\t" })
+                    if after.hasPrefix("="), !after.hasPrefix("==") { return true }
+                }
+            }
+            return false
+        }
+    }
+
+    /// The line of `function name(` or `name = …` at the start of a line.
+    func definition(of name: String) -> Int? {
+        firstLine { code in
+            let trimmed = code.drop(while: { $0 == " " || $0 == "\t" })
+            for prefix in ["function \(name)", "\(name)"] where trimmed.hasPrefix(prefix) {
+                let after = trimmed.dropFirst(prefix.count).drop(while: { $0 == " " || $0 == "\t" })
+                if prefix.hasPrefix("function") ? after.hasPrefix("(") : (after.hasPrefix("=") && !after.hasPrefix("==")) {
+                    return true
+                }
+            }
+            return false
+        }
+    }
+
+    /// Where the scenario `name` is defined, or the `scenarios` table.
+    func scenario(named name: String) -> Int? {
+        firstLine { code in
+            let trimmed = code.drop(while: { $0 == " " || $0 == "\t" })
+            return trimmed.hasPrefix("\(name) =") || trimmed.hasPrefix("\(name)=") || trimmed.hasPrefix("[\"\(name)\"]")
+        } ?? definition(of: "scenarios")
+    }
+
+    private func firstLine(where matches: (Substring) -> Bool) -> Int? {
+        for (index, line) in lines.enumerated() {
+            let code = line.range(of: "--").map { line[..<$0.lowerBound] } ?? line
+            if matches(code) { return index + 1 }
+        }
+        return nil
+    }
+}
+
+// MARK: - Names
+
+/// Spelling suggestions and small text helpers.
+enum Suggest {
+    static let callbacks = ["prepare", "transform", "targetContentOffset"]
+    static let attributeKeys = ["frame", "center", "size", "transform", "transform3D", "alpha", "zIndex",
+                                "hidden", "isHidden"]
+    static let layoutKeys = ["scrollDirection", "itemSize", "sectionInset", "minimumLineSpacing",
+                             "minimumInteritemSpacing", "headerReferenceSize", "footerReferenceSize",
+                             "decelerationRate", "isPagingEnabled", "collectionView"]
+    static let collectionViewKeys = ["decelerationRate", "isPagingEnabled"]
+
+    /// The callback (or `scenarios`) a global's name looks like a misspelling of: the same
+    /// name in another case, or — for a function (a table for `scenarios`) — within two
+    /// edits of it.
+    static func misspelledCallback(_ name: String, type: String) -> String? {
+        if callbacks.contains(name) || name == "scenarios" { return nil }
+        for callback in callbacks + ["scenarios"] {
+            if name.lowercased() == callback.lowercased() { return callback }
+            let wantedType = callback == "scenarios" ? "table" : "function"
+            if type == wantedType, name.count >= 5, distance(name.lowercased(), callback.lowercased()) <= 2 {
+                return callback
+            }
+        }
+        return nil
+    }
+
+    /// The known name nearest to `name`: the same in another case, or within two edits
+    /// (for names of four letters or more).
+    static func closest(to name: String, in known: [String]) -> String? {
+        if let same = known.first(where: { $0.lowercased() == name.lowercased() }) { return same }
+        guard name.count >= 4 else { return nil }
+        let scored = known.map { ($0, distance(name.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
+        return best.0
+    }
+
+    /// Edit distance with transpositions counted as one edit (optimal string alignment).
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[a.count][b.count]
+    }
+
+    /// `alpha` in "attributes.alpha is NaN", `center` in "attributes.center.x is infinite".
+    static func badValueKey(in message: String) -> String? {
+        guard message.contains(" is NaN") || message.contains(" is infinite"),
+              let start = message.range(of: "attributes.") else { return nil }
+        let key = message[start.upperBound...].prefix(while: { $0.isLetter || $0.isNumber || $0 == "_" })
+        return key.isEmpty ? nil : String(key)
+    }
+
+    /// The message with "item 12" made "item #", so the same error on another item counts once.
+    static func withoutItemNumbers(_ message: String) -> String {
+        var out = ""
+        var rest = Substring(message)
+        while let found = rest.range(of: "item ") {
+            out += rest[..<found.upperBound]
+            rest = rest[found.upperBound...]
+            let digits = rest.prefix(while: \.isNumber)
+            if !digits.isEmpty { out += "#"; rest = rest.dropFirst(digits.count) }
+        }
+        return out + rest
+    }
+
+    /// A number as a person writes it: 1 not 1.0, at most three decimals.
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        var text = String(format: "%.3f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+}

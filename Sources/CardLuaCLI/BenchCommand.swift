@@ -1,0 +1,473 @@
+import CardLayout
+import CardLua
+import Foundation
+
+/// `cardlua bench SCRIPT… [options]`: what an effect costs, side by side in one run
+/// (design.md §7). For each script: the per-item cost of its `transform` through
+/// cardlua, the same script's `transform` in the stock `lua5.4` interpreter (the Lua
+/// floor), the native Swift twin when the script is one of the seeds, and a whole frame.
+/// Once per run: a bare `lua_pcall` of an empty function (the floor of any call) and an
+/// empty `transform` through cardlua. On request: flow-layout scale, a cold `cardlua run`
+/// and watch's save-to-output latency. Medians over repeated runs; never asserted on.
+enum BenchCommand {
+    static let valuedOptions: Set<String> = ["items", "viewport", "repeat", "iterations", "frames", "lua", "twin"]
+    static let flagOptions: Set<String> = ["help", "smoke", "scale", "cold-run", "watch-latency", "no-stock", "markdown"]
+
+    /// What the command line asks for.
+    struct Options {
+        var scripts: [String] = []
+        var viewport = Scenario.defaultViewportSize
+        /// Items per transform call in the per-item measurements.
+        var batch = 1000
+        var repeats = 7
+        /// Transform calls per repeat (nil: about 20 000 items per repeat).
+        var iterations: Int?
+        /// Frames per repeat in the frame measurement (a sweep across the content).
+        var frames = 600
+        var lua: String?
+        var stock = true
+        var twin: String?
+        var scale = false
+        var coldRun = false
+        var watchLatency = false
+        var smoke = false
+        var markdown = false
+
+        var callsPerRepeat: Int {
+            iterations ?? max(1, (smoke ? 100 : 20_000) / max(batch, 1))
+        }
+    }
+
+    static func main(_ words: [String]) throws(UsageError) -> Int32 {
+        let arguments = try Arguments(words, valued: valuedOptions, flags: flagOptions, command: "bench")
+        if CardLuaCommand.printedHelp(arguments, command: "bench") { return 0 }
+        let options = try parse(arguments)
+        #if DEBUG
+        let release = false
+        #else
+        let release = true
+        #endif
+        var table = BenchTable(markdown: options.markdown, judged: release && !options.smoke)
+        do {
+            try run(options, into: &table)
+        } catch let error as ScriptError {
+            table.flush()
+            Console.error(error.message)
+            if !error.details.isEmpty { Console.error(error.details) }
+            return 1
+        } catch {
+            table.flush()
+            Console.error("cardlua: bench: \(error)")
+            return 1
+        }
+        table.flush()
+        return 0
+    }
+
+    static func parse(_ arguments: Arguments) throws(UsageError) -> Options {
+        var o = Options()
+        let v = arguments.values
+        o.smoke = arguments.flags.contains("smoke")
+        if o.smoke {
+            o.batch = 20
+            o.repeats = 1
+            o.frames = 10
+        }
+        func count(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
+            guard let text = v[name] else { return nil }
+            guard let n = Int(text), range.contains(n) else {
+                throw UsageError("--\(name): expected a whole number from \(range.lowerBound) to \(range.upperBound) (got '\(text)')",
+                                 command: "bench")
+            }
+            return n
+        }
+        if let n = try count("items", 1...1_000_000) { o.batch = n }
+        if let n = try count("repeat", 1...1000) { o.repeats = n }
+        if let n = try count("iterations", 1...100_000_000) { o.iterations = n }
+        if let n = try count("frames", 1...1_000_000) { o.frames = n }
+        if let text = v["viewport"] { o.viewport = try RunOptions.parseViewport(text, command: "bench") }
+        o.lua = v["lua"]
+        if let twin = v["twin"] {
+            guard twin == "none" || SeedTwin(rawValue: twin) != nil else {
+                throw UsageError("--twin: expected lol, card-scale, photo-browser or none (got '\(twin)')", command: "bench")
+            }
+            o.twin = twin
+        }
+        o.stock = !arguments.flags.contains("no-stock")
+        o.scale = arguments.flags.contains("scale")
+        o.coldRun = arguments.flags.contains("cold-run")
+        o.watchLatency = arguments.flags.contains("watch-latency")
+        o.markdown = arguments.flags.contains("markdown")
+        o.scripts = arguments.positional
+        if o.scripts.isEmpty && !o.scale {
+            throw UsageError("missing the script to measure (cardlua bench SCRIPT)", command: "bench")
+        }
+        if (o.coldRun || o.watchLatency) && o.scripts.isEmpty {
+            throw UsageError("--cold-run and --watch-latency need a script", command: "bench")
+        }
+        return o
+    }
+
+    // MARK: - The run
+
+    static func run(_ options: Options, into table: inout BenchTable) throws {
+        // Every script loads, prepares and transforms once before anything is timed: a
+        // broken one fails at once.
+        var scripts: [(path: String, effect: LuaEffect, setup: Setup)] = []
+        for path in options.scripts {
+            let effect = try LuaEffect(path: path)
+            let setup = try Setup(effect: effect, options: options)
+            var probe = setup.items
+            try effect.transform(&probe, layout: setup.layout, context: setup.context)
+            scripts.append((path, effect, setup))
+        }
+        table.header(machineDescription(options))
+        let stock = options.stock ? StockInterpreter.find(options.lua) : nil
+        if options.stock && stock == nil {
+            table.note("stock interpreter: \(options.lua ?? "lua5.4") not found on PATH (rows skipped; scripts/bootstrap --test installs it)")
+        }
+
+        if !scripts.isEmpty {
+            table.section("floors: the cost of any call")
+            let floor = try measureFloors(options, stock: stock, table: &table)
+            for script in scripts {
+                table.section(script.path)
+                try measureScript(script.path, script.effect, script.setup, options, floor: floor,
+                                  stock: stock, table: &table)
+            }
+        }
+        if options.scale {
+            table.section("flow layout scale (pure Swift; vertical, viewport \(format(options.viewport)))")
+            measureScale(options, table: &table)
+        }
+        if let script = options.scripts.first, options.coldRun || options.watchLatency {
+            table.section("processes (wall clock)")
+            if options.coldRun { BenchProcesses.coldRun(script, options, table: &table) }
+            if options.watchLatency { BenchProcesses.watchLatency(script, options, table: &table) }
+        }
+    }
+
+    /// The reference rows every script row is compared with.
+    struct Floors {
+        /// ns per bare lua_pcall of an empty function.
+        var pcall: Double
+    }
+
+    static let emptyTransformSource = "function transform(attributes, layout) end\n"
+
+    static func measureFloors(_ options: Options, stock: StockInterpreter?,
+                              table: inout BenchTable) throws -> Floors {
+        let probe = try LuaEffect(source: "", chunkName: "floor.lua")
+        let calls = options.smoke ? 1000 : 200_000
+        let pcall = Benchmark.medianOf(repeats: options.repeats) { () -> Double in
+            var ok = true
+            let ns = Benchmark.cpuTime { ok = probe.benchmarkEmptyProtectedCalls(calls) }
+            return ok ? ns / Double(calls) : .nan
+        }
+        let floors = Floors(pcall: pcall)
+
+        let empty = try LuaEffect(source: emptyTransformSource, chunkName: "empty.lua")
+        let setup = try Setup(effect: empty, options: options)
+        let emptyNs = try perItem(empty, setup, options)
+
+        table.row("bare lua_pcall of an empty function, from C", ns: pcall, unit: .nsPerCall,
+                  pcall: 1, note: "the floor of any call")
+        table.row("empty transform per item, cardlua", ns: emptyNs, unit: .nsPerItem,
+                  pcall: emptyNs / pcall, target: Target(limit: 2, what: "× lua_pcall", value: emptyNs / pcall))
+        if let stock {
+            let result = try stock.measure(script: nil, source: emptyTransformSource, setup: setup, options: options)
+            table.row("empty transform per item, stock lua5.4 loop", ns: result.transform, unit: .nsPerItem,
+                      pcall: result.transform / pcall, note: "a Lua-to-Lua call")
+        }
+        return floors
+    }
+
+    static func measureScript(_ path: String, _ effect: LuaEffect, _ setup: Setup, _ options: Options,
+                              floor: Floors, stock: StockInterpreter?, table: inout BenchTable) throws {
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let twinName = options.twin ?? name
+        let twin = SeedTwin(rawValue: twinName)
+
+        let lua = try perItem(effect, setup, options)
+        var stockNs: Double?
+        if let stock {
+            stockNs = try stock.measure(script: path, source: nil, setup: setup, options: options).transform
+        }
+        var nativeNs: Double?
+        if let twin {
+            let native = twin.makeEffect()
+            nativeNs = try perItem(native, setup, options)
+        }
+        let target = twin == .lol ? stockNs.map { Target(limit: 2, what: "× lua5.4", value: lua / $0) } : nil
+        table.row("\(name): transform per item, cardlua", ns: lua, unit: .nsPerItem,
+                  lua: stockNs.map { lua / $0 }, pcall: lua / floor.pcall, swift: nativeNs.map { lua / $0 },
+                  target: target)
+        if let stockNs {
+            table.row("\(name): transform per item, stock lua5.4", ns: stockNs, unit: .nsPerItem,
+                      lua: 1, pcall: stockNs / floor.pcall, swift: nativeNs.map { stockNs / $0 },
+                      note: "same prelude, same script")
+        }
+        if let nativeNs {
+            table.row("\(name): transform per item, native Swift", ns: nativeNs, unit: .nsPerItem,
+                      lua: stockNs.map { nativeNs / $0 }, pcall: nativeNs / floor.pcall, swift: 1,
+                      note: "\(twin!.typeName)")
+        }
+
+        // A frame: the visible-rect query and the transform of every visible card, over a
+        // sweep of offsets across the content (what the scenario runner does per frame).
+        let frame = try perFrame(effect, options)
+        var nativeFrame: (ns: Double, cards: Double)?
+        if let twin { nativeFrame = try perFrame(twin.makeEffect(), options) }
+        table.row("\(name): frame (\(String(format: "%.1f", frame.cards)) cards), cardlua", ns: frame.ns, unit: .usPerFrame,
+                  swift: nativeFrame.map { frame.ns / $0.ns },
+                  target: twin == .lol ? Target(limit: 5000, what: "ns", value: frame.ns) : nil)
+        if let nativeFrame {
+            table.row("\(name): frame, native Swift", ns: nativeFrame.ns, unit: .usPerFrame, swift: 1)
+        }
+    }
+
+    // MARK: - Per item
+
+    /// The items a per-item measurement transforms, and the scroll state around them.
+    struct Setup {
+        var layout: FlowLayout
+        var context: ScrollContext
+        var viewportContext: ScrollContext
+        var items: [LayoutAttributes]
+
+        /// `options.batch` cards on the scroll axis whose distances from the centre of the
+        /// visible rect spread evenly over ±1.5 viewports (every branch of a seed: the
+        /// active zone and both sides beyond it), sized as the effect's `prepare` says.
+        init(effect: any Effect, options: Options) throws {
+            var configuration = FlowLayoutConfiguration()
+            try effect.prepare(&configuration, viewportSize: options.viewport)
+            layout = FlowLayout(configuration: configuration, viewportSize: options.viewport,
+                                numberOfItemsInSections: Scenario.defaultNumberOfItems)
+            let horizontal = configuration.scrollDirection == .horizontal
+            let maxOffset = layout.maximumContentOffset
+            let offset = horizontal ? Point(x: maxOffset.x / 2, y: 0) : Point(x: 0, y: maxOffset.y / 2)
+            let bounds = Rect(origin: offset, size: options.viewport)
+            context = ScrollContext(bounds: bounds, contentSize: layout.collectionViewContentSize)
+            viewportContext = ScrollContext(bounds: Rect(origin: .zero, size: options.viewport),
+                                            contentSize: options.viewport)
+            let extent = horizontal ? options.viewport.width : options.viewport.height
+            let n = options.batch
+            items = (0..<n).map { k in
+                let spread = n == 1 ? 0 : -1.5 + 3 * Double(k) / Double(n - 1)
+                let along = (horizontal ? bounds.midX : bounds.midY) + spread * extent
+                let center = horizontal ? Point(x: along, y: bounds.midY) : Point(x: bounds.midX, y: along)
+                let size = configuration.itemSize
+                return LayoutAttributes(indexPath: CardLayout.IndexPath(item: k, section: 0),
+                                        frame: Rect(x: center.x - size.width / 2, y: center.y - size.height / 2,
+                                                    width: size.width, height: size.height))
+            }
+        }
+    }
+
+    /// Median CPU nanoseconds per item of `effect.transform` over the setup's items. Each
+    /// call starts from the base attributes (restored untimed), so an effect that moves
+    /// cards does not drift.
+    static func perItem(_ effect: any Effect, _ setup: Setup, _ options: Options) throws -> Double {
+        var work = setup.items
+        let calls = options.callsPerRepeat
+        return try Benchmark.medianOf(repeats: options.repeats) { () throws -> Double in
+            var total = 0.0
+            for _ in 0..<calls {
+                work.withUnsafeMutableBufferPointer { w in
+                    setup.items.withUnsafeBufferPointer { b in
+                        for i in 0..<b.count { w[i] = b[i] }
+                    }
+                }
+                total += try Benchmark.cpuTime { () throws in
+                    try effect.transform(&work, layout: setup.layout, context: setup.context)
+                }
+            }
+            return total / Double(calls * max(1, work.count))
+        }
+    }
+
+    /// Median CPU nanoseconds per frame, and the mean number of cards a frame shows.
+    static func perFrame(_ effect: any Effect, _ options: Options) throws -> (ns: Double, cards: Double) {
+        var configuration = FlowLayoutConfiguration()
+        try effect.prepare(&configuration, viewportSize: options.viewport)
+        let layout = FlowLayout(configuration: configuration, viewportSize: options.viewport,
+                                numberOfItemsInSections: Scenario.defaultNumberOfItems)
+        let horizontal = configuration.scrollDirection == .horizontal
+        let maxOffset = horizontal ? layout.maximumContentOffset.x : layout.maximumContentOffset.y
+        let frames = options.frames
+        let contexts = (0..<frames).map { k -> ScrollContext in
+            let along = frames == 1 ? 0 : maxOffset * Double(k) / Double(frames - 1)
+            let origin = horizontal ? Point(x: along, y: 0) : Point(x: 0, y: along)
+            return ScrollContext(bounds: Rect(origin: origin, size: options.viewport),
+                                 contentSize: layout.collectionViewContentSize, time: Double(k) / 60)
+        }
+        var cards = 0
+        let ns = try Benchmark.medianOf(repeats: options.repeats) { () throws -> Double in
+            cards = 0
+            let time = try Benchmark.cpuTime { () throws in
+                for context in contexts {
+                    var items = layout.layoutAttributesForElements(in: context.bounds)
+                    try effect.transform(&items, layout: layout, context: context)
+                    cards += items.count
+                }
+            }
+            return time / Double(frames)
+        }
+        return (ns, Double(cards) / Double(frames))
+    }
+
+    // MARK: - Scale
+
+    static func measureScale(_ options: Options, table: inout BenchTable) {
+        let viewport = options.viewport
+        var uniformConfiguration = FlowLayoutConfiguration()
+        uniformConfiguration.itemSize = Size(width: 100, height: 100)
+        let perItemConfiguration = FlowLayoutConfiguration()
+        let exponents = options.smoke ? [3, 4] : [3, 4, 5, 6]
+        let queries = options.smoke ? 20 : 2000
+        let repeats = options.smoke ? 1 : max(options.repeats, 5)
+        for e in exponents {
+            let n = Int(pow(10.0, Double(e)))
+            let label = "10^\(e)"
+            // Uniform sizes: nothing per item.
+            let builds = options.smoke ? 10 : 1000
+            let uniformPrepare = Benchmark.medianOf(repeats: repeats) { () -> Double in
+                Benchmark.cpuTime {
+                    for _ in 0..<builds {
+                        consume(FlowLayout(configuration: uniformConfiguration, viewportSize: viewport,
+                                           numberOfItemsInSections: [n]))
+                    }
+                } / Double(builds)
+            }
+            let uniform = FlowLayout(configuration: uniformConfiguration, viewportSize: viewport,
+                                     numberOfItemsInSections: [n])
+            let uniformQuery = queryTime(uniform, viewport: viewport, queries: queries, repeats: repeats)
+            table.row("uniform \(label) items: prepare", ns: uniformPrepare, unit: .usPerCall)
+            table.row("uniform \(label) items: visible-rect query (\(uniformQuery.items) items)",
+                      ns: uniformQuery.ns, unit: .usPerCall)
+            if e == 6 {
+                let sum = uniformPrepare + uniformQuery.ns
+                table.row("uniform 10^6 items: prepare + query", ns: sum, unit: .usPerCall,
+                          target: Target(limit: 1_000_000, what: "ns", value: sum))
+            }
+            // Per-item sizes: O(n) prepare into frames and a line table.
+            let perItemPrepare = Benchmark.medianOf(repeats: repeats) { () -> Double in
+                Benchmark.cpuTime {
+                    consume(FlowLayout(configuration: perItemConfiguration, viewportSize: viewport,
+                                       numberOfItemsInSections: [n], sizeForItem: variedSize))
+                }
+            }
+            let perItem = FlowLayout(configuration: perItemConfiguration, viewportSize: viewport,
+                                     numberOfItemsInSections: [n], sizeForItem: variedSize)
+            let perItemQuery = queryTime(perItem, viewport: viewport, queries: queries, repeats: repeats)
+            table.row("per-item sizes \(label) items: prepare", ns: perItemPrepare, unit: .msPerCall,
+                      target: e == 6 ? Target(limit: 150_000_000, what: "ns", value: perItemPrepare) : nil)
+            table.row("per-item sizes \(label) items: visible-rect query (\(perItemQuery.items) items)",
+                      ns: perItemQuery.ns, unit: .usPerCall,
+                      target: e == 6 ? Target(limit: 10_000, what: "ns", value: perItemQuery.ns) : nil)
+        }
+    }
+
+    /// Varied item sizes for the per-item layouts: 60…156 wide, 60…130 high, a few per row.
+    @Sendable static func variedSize(_ indexPath: CardLayout.IndexPath) -> Size {
+        let i = indexPath.item
+        return Size(width: Double(60 + (i &* 37) % 97), height: Double(60 + (i &* 53) % 71))
+    }
+
+    /// Median CPU nanoseconds of `layoutAttributesForElements(in:)` for a viewport-sized
+    /// rect, over offsets spread across the content; and the items a query returns.
+    static func queryTime(_ layout: FlowLayout, viewport: Size, queries: Int,
+                          repeats: Int) -> (ns: Double, items: Int) {
+        let maxOffset = layout.maximumContentOffset.y
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let rects = (0..<queries).map { _ -> Rect in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let u = Double(state >> 11) / Double(1 << 53)
+            return Rect(x: 0, y: (maxOffset * u).rounded(), width: viewport.width, height: viewport.height)
+        }
+        var found = 0
+        let ns = Benchmark.medianOf(repeats: repeats) { () -> Double in
+            found = 0
+            return Benchmark.cpuTime {
+                for rect in rects { found += layout.layoutAttributesForElements(in: rect).count }
+            } / Double(queries)
+        }
+        return (ns, found / max(queries, 1))
+    }
+
+    // MARK: - Helpers
+
+    static func format(_ size: Size) -> String {
+        "\(Int(size.width))x\(Int(size.height))"
+    }
+
+    static func machineDescription(_ options: Options) -> [String] {
+        var lines: [String] = []
+        #if DEBUG
+        let build = "debug build (figures are not representative)"
+        #else
+        let build = "release build"
+        #endif
+        var cpu = "unknown CPU"
+        if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+           let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+           let colon = line.firstIndex(of: ":") {
+            cpu = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        lines.append("cardlua \(Help.version) bench, \(build); \(cpu), \(cores) cores")
+        lines.append("viewport \(format(options.viewport)); per item: \(options.batch) items × \(options.callsPerRepeat) calls; "
+            + "frames: \(options.frames) offsets across \(Scenario.defaultNumberOfItems[0]) items; "
+            + "median of \(options.repeats) after a warm-up; CPU time in-process, wall clock across processes")
+        if options.smoke { lines.append("smoke run: tiny counts, the figures mean nothing") }
+        return lines
+    }
+}
+
+/// Keeps a value alive so that the optimizer cannot drop the work that made it.
+@inline(never) func consume<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+/// The seeds' native Swift twins (`CardLayout.SeedEffects`), by script name.
+enum SeedTwin: String {
+    case lol
+    case cardScale = "card-scale"
+    case photoBrowser = "photo-browser"
+
+    func makeEffect() -> any Effect {
+        switch self {
+        case .lol: LeagueOfLegendsEffect()
+        case .cardScale: CardScaleEffect()
+        case .photoBrowser: PhotoBrowserEffect()
+        }
+    }
+
+    var typeName: String {
+        switch self {
+        case .lol: "LeagueOfLegendsEffect"
+        case .cardScale: "CardScaleEffect"
+        case .photoBrowser: "PhotoBrowserEffect"
+        }
+    }
+}
+
+/// A target of the performance issue: met when `value ≤ limit`.
+struct Target {
+    var limit: Double
+    /// "× lua5.4", "× lua_pcall", or "ns" (then limit and value are nanoseconds).
+    var what: String
+    var value: Double
+
+    /// The bound, and whether it is met when `judged` (a release build at full counts:
+    /// the targets are about those).
+    func text(judged: Bool) -> String {
+        let bound: String
+        if what == "ns" {
+            bound = "≤ " + BenchTable.human(limit)
+        } else {
+            bound = "≤ " + String(format: "%g", limit) + what
+        }
+        guard judged else { return "target " + bound }
+        guard value.isFinite else { return bound + " n/a" }
+        return bound + (value <= limit ? " met" : " MISSED")
+    }
+}

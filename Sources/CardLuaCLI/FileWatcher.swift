@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// What tells one version of a file from the next, read with one `stat(2)`: the device and
+/// inode (an editor that saves by renaming a new file over the old one changes these),
+/// the size, and the modification and status-change times to the nanosecond.
+struct FileStamp: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modifiedSeconds: Int
+    var modifiedNanoseconds: Int
+    var changedSeconds: Int
+    var changedNanoseconds: Int
+
+    /// The stamp of the file at `path` now, or nil when there is none (or it is not a
+    /// regular file).
+    static func of(_ path: String) -> FileStamp? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec, changed = info.st_ctimespec
+        #else
+        let modified = info.st_mtim, changed = info.st_ctim
+        #endif
+        return FileStamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                         modifiedSeconds: Int(modified.tv_sec), modifiedNanoseconds: Int(modified.tv_nsec),
+                         changedSeconds: Int(changed.tv_sec), changedNanoseconds: Int(changed.tv_nsec))
+    }
+}
+
+/// Watches one file by polling its ``FileStamp``: portable (no inotify or kqueue), and it
+/// sees every way an editor saves — in place, by truncating and writing, or by writing a
+/// new file and renaming it over the old one — because it follows the path, not an open
+/// file.
+struct FileWatcher {
+    /// What happened to the file.
+    enum Event: Equatable {
+        /// It changed (or appeared) and has settled: read it now.
+        case changed
+        /// It is gone (for two polls in a row, so a rename-over save in progress is not
+        /// mistaken for a deletion).
+        case missing
+    }
+
+    let path: String
+    /// Seconds between polls.
+    var interval: Double = 0.05
+    /// Seconds a changed file must stay the same before it counts as saved (an editor's
+    /// truncate-then-write shows as two changes).
+    var settle: Double = 0.015
+
+    /// The stamp of the version last reported (nil: no file).
+    private(set) var current: FileStamp?
+
+    init(path: String) {
+        self.path = path
+        current = FileStamp.of(path)
+    }
+
+    /// Whether the file exists, as of the last poll.
+    var exists: Bool { current != nil }
+
+    /// Waits for the next change; nil once `shouldStop` says so (checked every poll).
+    mutating func next(shouldStop: () -> Bool) -> Event? {
+        var missingPolls = 0
+        while !shouldStop() {
+            sleep(seconds: interval)
+            let now = FileStamp.of(path)
+            if now == current { missingPolls = 0; continue }
+            guard var settled = now else {
+                missingPolls += 1
+                if missingPolls >= 2 {
+                    current = nil
+                    return .missing
+                }
+                continue
+            }
+            // Wait until two stats in a row agree (a few tries at most).
+            for _ in 0..<20 {
+                sleep(seconds: settle)
+                guard let again = FileStamp.of(path) else { break }
+                if again == settled { break }
+                settled = again
+            }
+            guard FileStamp.of(path) != nil else { continue }
+            current = settled
+            return .changed
+        }
+        return nil
+    }
+
+    private func sleep(seconds: Double) {
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+}
+
+/// Ctrl-C (and SIGTERM, SIGHUP) as a flag the watch loop polls, so that it ends between
+/// runs, cleanly. A second signal before the loop notices ends the process at once.
+final class InterruptFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+    private var sources: [any DispatchSourceSignal] = []
+
+    /// Whether a signal has arrived.
+    var isRaised: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return raised
+    }
+
+    /// Raises the flag; returns whether it was already raised.
+    fileprivate func raise() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        let was = raised
+        raised = true
+        return was
+    }
+
+    /// Catches SIGINT, SIGTERM and SIGHUP from now on.
+    static func install() -> InterruptFlag {
+        let flag = InterruptFlag()
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                if flag.raise() { _exit(130) }
+            }
+            source.resume()
+            flag.sources.append(source)
+        }
+        return flag
+    }
+}

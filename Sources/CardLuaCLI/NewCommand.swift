@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CardLua
+import Foundation
+
+/// `cardlua new FILE [--from lol|card-scale|photo-browser|blank]`: writes a starter script
+/// that runs as it is, the LuaCATS definitions (`cardlua.d.lua`) beside it, and a
+/// `.luarc.json` pointing the Lua language server at them. Never overwrites the script or
+/// a `.luarc.json`; refreshes a `cardlua.d.lua` that cardlua wrote.
+enum NewCommand {
+    static let definitionsFileName = "cardlua.d.lua"
+
+    static func main(_ words: [String]) throws(UsageError) -> Int32 {
+        let arguments = try Arguments(words, valued: ["from"], flags: ["help"], command: "new")
+        if CardLuaCommand.printedHelp(arguments, command: "new") { return 0 }
+        guard let path = arguments.positional.first else {
+            throw UsageError("missing the file to write (cardlua new FILE)", command: "new")
+        }
+        if arguments.positional.count > 1 {
+            throw UsageError("unexpected argument '\(arguments.positional[1])' (one file at a time)", command: "new")
+        }
+        let templateName = arguments.values["from"] ?? "blank"
+        guard let template = Templates.named(templateName) else {
+            let names = Templates.all.map(\.name)
+            var message = "--from: no template '\(templateName)' (there are \(names.joined(separator: ", ")))"
+            if let guess = Arguments.closest(to: templateName, in: Set(names)) { message += "; did you mean '\(guess)'?" }
+            throw UsageError(message, command: "new")
+        }
+
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent()
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: path) {
+            Console.error("cardlua: \(path) already exists; cardlua new never overwrites a file (choose another name)")
+            return 1
+        }
+        do {
+            try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            Console.error("cardlua: \(directory.path): cannot create the folder (\((error as NSError).localizedDescription))")
+            return 1
+        }
+        let definitions: String
+        do {
+            definitions = try LuaEffect.typeDefinitions() + "\n"
+        } catch {
+            Console.error("cardlua: \(error.message)")
+            return 1
+        }
+
+        let script = Templates.script(template, fileName: url.lastPathComponent)
+        switch createExclusively(path, contents: script) {
+        case .created: break
+        case .exists:
+            Console.error("cardlua: \(path) already exists; cardlua new never overwrites a file (choose another name)")
+            return 1
+        case .failed(let reason):
+            Console.error("cardlua: \(path): \(reason)")
+            return 1
+        }
+        var report = "wrote \(path) (from the \(template.name) template)\n"
+
+        let definitionsPath = sibling(of: path, named: definitionsFileName)
+        if let existing = try? String(contentsOfFile: definitionsPath, encoding: .utf8) {
+            if existing == definitions {
+                report += "kept \(definitionsPath) (up to date)\n"
+            } else if existing.hasPrefix("---@meta cardlua") {
+                do {
+                    try writeAtomically(definitions, to: definitionsPath)
+                    report += "updated \(definitionsPath) (the cardlua API definitions)\n"
+                } catch {
+                    report += "could not update \(definitionsPath): \(error)\n"
+                }
+            } else {
+                report += "left \(definitionsPath) alone: it is not cardlua's (write the definitions elsewhere with cardlua types -o FILE)\n"
+            }
+        } else {
+            switch createExclusively(definitionsPath, contents: definitions) {
+            case .created: report += "wrote \(definitionsPath) (the cardlua API definitions, for your editor)\n"
+            case .exists: report += "left \(definitionsPath) alone: it appeared meanwhile\n"
+            case .failed(let reason): report += "could not write \(definitionsPath): \(reason)\n"
+            }
+        }
+
+        let luarcPath = sibling(of: path, named: ".luarc.json")
+        switch createExclusively(luarcPath, contents: Templates.luarc) {
+        case .created:
+            report += "wrote \(luarcPath) (points the Lua language server at \(definitionsFileName))\n"
+        case .exists:
+            report += "left \(luarcPath) alone: it exists (add \"\(definitionsFileName)\" to its \"workspace.library\")\n"
+        case .failed(let reason):
+            report += "could not write \(luarcPath): \(reason)\n"
+        }
+
+        let name = path
+        report += """
+
+        next:
+          cardlua run \(name)
+          cardlua watch \(name) -o preview.html    (then open preview.html in a browser)
+          cardlua check \(name)
+
+        """
+        Console.out(report)
+        return 0
+    }
+
+    /// `name` in the folder of `path`, spelled the way `path` was (relative stays relative).
+    static func sibling(of path: String, named name: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+    }
+
+    enum CreateResult: Equatable {
+        case created
+        case exists
+        case failed(String)
+    }
+
+    /// Creates `path` with `contents`, failing if anything is already there (O_EXCL, so
+    /// that no race can make it overwrite a file).
+    static func createExclusively(_ path: String, contents: String) -> CreateResult {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        if descriptor < 0 {
+            return errno == EEXIST ? .exists : .failed(String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var text = contents
+        let failure: String? = text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure {
+            unlink(path)
+            return .failed(failure)
+        }
+        return .created
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// `cardlua new`, end to end.
+@Suite struct NewTests {
+    static let templates = ["blank", "lol", "card-scale", "photo-browser"]
+
+    /// Each template: the script runs and checks clean as written, and the editor files
+    /// come with it.
+    @Test(arguments: templates)
+    func theStarterRunsAndChecksClean(_ template: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let made = try CLI.run(["new", "effect.lua", "--from", template], directory: directory)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("wrote effect.lua"))
+
+        let run = try CLI.run(["run", "effect.lua"], directory: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let check = try CLI.run(["check", "effect.lua"], directory: directory)
+        #expect(check.status == 0, "\(check.stdout)")
+
+        let script = try String(contentsOf: directory.appendingPathComponent("effect.lua"), encoding: .utf8)
+        #expect(script.hasPrefix("-- effect.lua: a cardlua card-carousel effect"))
+        #expect(script.contains("cardlua watch effect.lua -o preview.html"))
+        #expect(script.contains("---@param layout UICollectionViewFlowLayout"))
+
+        let definitions = try String(contentsOf: directory.appendingPathComponent("cardlua.d.lua"), encoding: .utf8)
+        let types = try CLI.run(["types"])
+        #expect(definitions == types.stdout)
+
+        let luarc = try Data(contentsOf: directory.appendingPathComponent(".luarc.json"))
+        let settings = try #require(try JSONSerialization.jsonObject(with: luarc) as? [String: Any])
+        #expect(settings["workspace.library"] as? [String] == ["cardlua.d.lua"])
+        #expect(settings["runtime.version"] as? String == "Lua 5.4")
+    }
+
+    /// The templates are the shipped scripts, with a header and `---@` annotations added:
+    /// the two copies cannot drift apart.
+    @Test(arguments: ["lol", "card-scale", "photo-browser"])
+    func theExampleTemplatesAreTheShippedScripts(_ template: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let made = try CLI.run(["new", "x.lua", "--from", template], directory: directory)
+        try #require(made.status == 0, "\(made.stderr)")
+        let written = try String(contentsOf: directory.appendingPathComponent("x.lua"), encoding: .utf8)
+        let shipped = try String(contentsOfFile: CLI.script("\(template).lua"), encoding: .utf8)
+
+        let withoutAnnotations = written.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("---@") }.joined(separator: "\n")
+        #expect(withoutAnnotations.hasSuffix(shipped),
+                "Sources/CardLuaCLI/Templates.swift's \(template) differs from scripts/\(template).lua: copy it over")
+        let header = withoutAnnotations.dropLast(shipped.count)
+        #expect(header.split(separator: "\n").allSatisfy { $0.hasPrefix("--") }, "the header is comments only")
+    }
+
+    @Test func theShippedLuacheckConfigPassesEveryStarter() throws {
+        guard let luacheck = Self.executable(named: "luacheck") else { return }  // not installed: scripts/test says so
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var files: [String] = []
+        for template in Self.templates {
+            _ = try CLI.run(["new", "\(template).lua", "--from", template], directory: directory)
+            files.append("\(template).lua")
+        }
+        let config = CLI.packageRoot.appendingPathComponent(".luacheckrc").path
+        let result = try Self.runTool(luacheck, ["--no-color", "--config", config] + files, directory: directory)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test func neverOverwritesTheScript() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try CLI.write("-- mine\n", named: "effect.lua", in: directory)
+        let result = try CLI.run(["new", "effect.lua", "--from", "lol"], directory: directory)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("effect.lua already exists"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "-- mine\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".luarc.json").path))
+    }
+
+    @Test func leavesAnExistingLuarcAloneAndSaysSo() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let luarc = try CLI.write("{ \"mine\": true }\n", named: ".luarc.json", in: directory)
+        let foreign = try CLI.write("-- my own definitions\n", named: "cardlua.d.lua", in: directory)
+        let result = try CLI.run(["new", "sub/effect.lua"], directory: directory)
+        // A new folder for the script: its editor files go there, beside it.
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("sub/.luarc.json").path))
+
+        let again = try CLI.run(["new", "second.lua"], directory: directory)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("left .luarc.json alone"))
+        #expect(again.stdout.contains("left cardlua.d.lua alone"))
+        #expect(try String(contentsOfFile: luarc, encoding: .utf8) == "{ \"mine\": true }\n")
+        #expect(try String(contentsOfFile: foreign, encoding: .utf8) == "-- my own definitions\n")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("second.lua").path))
+    }
+
+    @Test func refreshesOutdatedDefinitionsItWrote() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let definitions = try CLI.write("---@meta cardlua\n-- an older version\n", named: "cardlua.d.lua", in: directory)
+        let result = try CLI.run(["new", "effect.lua"], directory: directory)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("updated cardlua.d.lua"))
+        #expect(try String(contentsOfFile: definitions, encoding: .utf8) == (try CLI.run(["types"])).stdout)
+    }
+
+    @Test func wrongUsage() throws {
+        let unknown = try CLI.run(["new", "x.lua", "--from", "lool"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("did you mean 'lol'?"))
+        let missing = try CLI.run(["new"])
+        #expect(missing.status == 2)
+    }
+
+    // MARK: Helpers
+
+    static func executable(named name: String) -> String? {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return paths.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static func runTool(_ path: String, _ arguments: [String], directory: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
