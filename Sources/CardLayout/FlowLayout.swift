@@ -315,6 +315,8 @@ public struct FlowLayout: Sendable {
     /// (`Rect.intersects`), ordered by section then item.
     public func layoutAttributesForElements(in rect: Rect) -> [LayoutAttributes] {
         var result: [LayoutAttributes] = []
+        // One allocation for a carousel's screenful (every frame asks), not one per doubling.
+        result.reserveCapacity(4)
         forEachItem(in: rect) { result.append($0) }
         return result
     }

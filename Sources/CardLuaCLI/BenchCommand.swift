@@ -124,7 +124,7 @@ enum BenchCommand {
         table.header(machineDescription(options))
         let stock = options.stock ? StockInterpreter.find(options.lua) : nil
         if options.stock && stock == nil {
-            table.note("stock interpreter: \(options.lua ?? "lua5.4") not found on PATH (rows skipped; scripts/bootstrap --test installs it)")
+            table.note("stock interpreter: \(options.lua ?? "lua5.4 on the PATH") not found (its rows are skipped; scripts/bootstrap --test installs lua5.4)")
         }
 
         if !scripts.isEmpty {
