@@ -129,17 +129,9 @@ public enum HTMLRenderer {
 
     /// The info line of a frame (the script rebuilds the same text when it moves).
     static func frameInfo(_ f: Frame) -> String {
-        "t = \(fixed(f.time, 3)) s · offset ("
+        "t = \(RenderSupport.fixed(f.time, 3)) s · offset ("
             + "\(RenderSupport.compact(f.contentOffset.x, decimals: 2)), "
             + "\(RenderSupport.compact(f.contentOffset.y, decimals: 2))) · \(f.phase.rawValue)"
-    }
-
-    /// `x` with exactly `digits` decimals (like JavaScript's `toFixed`), never `-0.000`.
-    static func fixed(_ x: Double, _ digits: Int) -> String {
-        let s = RenderSupport.compact(x, decimals: digits)
-        let parts = s.split(separator: ".", maxSplits: 1)
-        let fraction = parts.count > 1 ? String(parts[1]) : ""
-        return String(parts[0]) + "." + fraction + String(repeating: "0", count: max(0, digits - fraction.count))
     }
 
     /// The embedded data, compact:

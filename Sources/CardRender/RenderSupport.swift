@@ -39,6 +39,14 @@ enum RenderSupport {
         return s
     }
 
+    /// `x` with exactly `digits` decimals (like JavaScript's `toFixed`), never `-0.000`.
+    static func fixed(_ x: Double, _ digits: Int) -> String {
+        let s = RenderSupport.compact(x, decimals: digits)
+        let parts = s.split(separator: ".", maxSplits: 1)
+        let fraction = parts.count > 1 ? String(parts[1]) : ""
+        return String(parts[0]) + "." + fraction + String(repeating: "0", count: max(0, digits - fraction.count))
+    }
+
     // MARK: Escaping
 
     /// Text escaped for XML and HTML content and attribute values.

@@ -35,7 +35,7 @@ public enum TerminalStrip {
             // Pad the plain strip so the captions line up (spaces inside the line only).
             let visible = color ? columns : strip.count
             strip += String(repeating: " ", count: max(0, columns - visible))
-            out += strip + " " + HTMLRenderer.fixed(frame.time, 3) + "s " + frame.phase.rawValue + "\n"
+            out += strip + " " + RenderSupport.fixed(frame.time, 3) + "s " + frame.phase.rawValue + "\n"
         }
         return out
     }

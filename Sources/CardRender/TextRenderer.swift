@@ -22,7 +22,7 @@ public enum TextRenderer {
         func flushRepeats() {
             guard repeats.count > 0 else { return }
             out += "  … the same for \(repeats.count) more frame\(repeats.count == 1 ? "" : "s"), "
-            out += "until t=\(NumberText.fixed(repeats.until, 3))s\n"
+            out += "until t=\(RenderSupport.fixed(repeats.until, 3))s\n"
             repeats = (0, 0)
         }
         for frame in timeline.frames {
@@ -36,14 +36,14 @@ public enum TextRenderer {
             flushRepeats()
             previous = frame
             out += "\n"
-            out += "t=\(NumberText.fixed(frame.time, 3))s  offset (\(NumberText.fixed(frame.contentOffset.x, 2)), "
-            out += "\(NumberText.fixed(frame.contentOffset.y, 2)))  \(frame.phase.rawValue)"
+            out += "t=\(RenderSupport.fixed(frame.time, 3))s  offset (\(RenderSupport.fixed(frame.contentOffset.x, 2)), "
+            out += "\(RenderSupport.fixed(frame.contentOffset.y, 2)))  \(frame.phase.rawValue)"
             if frame.viewportSize != timeline.viewportSize { out += "  viewport \(size(frame.viewportSize))" }
             out += "\n"
             while let snap = snaps.first, snap.time <= frame.time + 1e-9 {
-                out += "  release: velocity \(NumberText.fixed(axisValue(snap.velocity, c), 3)) pt/ms, "
-                out += "proposed \(NumberText.fixed(axisValue(snap.proposedContentOffset, c), 2)), "
-                out += "target \(NumberText.fixed(axisValue(snap.targetContentOffset, c), 2))\n"
+                out += "  release: velocity \(RenderSupport.fixed(axisValue(snap.velocity, c), 3)) pt/ms, "
+                out += "proposed \(RenderSupport.fixed(axisValue(snap.proposedContentOffset, c), 2)), "
+                out += "target \(RenderSupport.fixed(axisValue(snap.targetContentOffset, c), 2))\n"
                 snaps = snaps.dropFirst()
             }
             out += TerminalStrip.render(frame: frame, columns: columns, color: color,
@@ -60,16 +60,16 @@ public enum TextRenderer {
             let d = Decomposition(item.transform3D)
             let label = item.indexPath.section == 0 ? "\(item.indexPath.item)"
                 : "\(item.indexPath.section).\(item.indexPath.item)"
-            let scale = abs(d.scaleX - d.scaleY) < 5e-4 ? NumberText.fixed(d.scaleX, 3)
-                : NumberText.fixed(d.scaleX, 3) + "×" + NumberText.fixed(d.scaleY, 3)
+            let scale = abs(d.scaleX - d.scaleY) < 5e-4 ? RenderSupport.fixed(d.scaleX, 3)
+                : RenderSupport.fixed(d.scaleX, 3) + "×" + RenderSupport.fixed(d.scaleY, 3)
             rows.append([
                 label + (item.isHidden ? " (hidden)" : ""),
-                "(\(NumberText.fixed(item.center.x, 1)), \(NumberText.fixed(item.center.y, 1)))",
+                "(\(RenderSupport.fixed(item.center.x, 1)), \(RenderSupport.fixed(item.center.y, 1)))",
                 scale,
-                NumberText.fixed(d.rotationX * 180 / .pi, 2),
-                NumberText.fixed(d.rotationY * 180 / .pi, 2),
-                NumberText.fixed(d.rotationZ * 180 / .pi, 2),
-                NumberText.fixed(item.alpha, 2),
+                RenderSupport.fixed(d.rotationX * 180 / .pi, 2),
+                RenderSupport.fixed(d.rotationY * 180 / .pi, 2),
+                RenderSupport.fixed(d.rotationZ * 180 / .pi, 2),
+                RenderSupport.fixed(item.alpha, 2),
                 "\(item.zIndex)",
             ])
         }
@@ -94,7 +94,7 @@ public enum TextRenderer {
     }
 
     private static func size(_ s: Size) -> String {
-        "\(NumberText.short(s.width))x\(NumberText.short(s.height))"
+        "\(RenderSupport.compact(s.width, decimals: 2))x\(RenderSupport.compact(s.height, decimals: 2))"
     }
 }
 
