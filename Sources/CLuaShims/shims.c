@@ -875,11 +875,10 @@ static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigne
         double fw = field_number(L, t, s, K_WIDTH, "attributes.frame");
         double fh = field_number(L, t, s, K_HEIGHT, "attributes.frame");
         if (fw < 0 || fh < 0) luaL_error(L, "attributes.frame has a negative size (%f x %f)", fw, fh);
-        if (!same(x + fw / 2, cx) || !same(y + fh / 2, cy) || !same(fw, w) || !same(fh, ht)) {
-            // Recomputing the centre of an unchanged frame could differ in the last bit.
-            if (!same(x, b[2] - b[4] / 2) || !same(y, b[3] - b[5] / 2) || !same(fw, w) || !same(fh, ht)) {
-                cx = x + fw / 2; cy = y + fh / 2; w = fw; ht = fh; changed = 1;
-            }
+        // Compared with the base frame as it was handed out (centre ∓ half size): an
+        // unchanged frame must not move the centre by a rounding bit.
+        if (!same(x, b[2] - b[4] / 2) || !same(y, b[3] - b[5] / 2) || !same(fw, w) || !same(fh, ht)) {
+            cx = x + fw / 2; cy = y + fh / 2; w = fw; ht = fh; changed = 1;
         }
         lua_settop(L, top);
     }

@@ -99,15 +99,7 @@ public final class LuaEffect: Effect {
         // frame (design.md §7).
         input.withUnsafeMutableBufferPointer { inp in
             attributes.withUnsafeBufferPointer { items in
-                for i in 0..<count {
-                    let item = items[i], base = i * inStride
-                    inp[base] = Double(item.indexPath.section)
-                    inp[base + 1] = Double(item.indexPath.item)
-                    inp[base + 2] = item.center.x
-                    inp[base + 3] = item.center.y
-                    inp[base + 4] = item.size.width
-                    inp[base + 5] = item.size.height
-                }
+                for i in 0..<count { writeBase(items[i], to: inp.baseAddress! + i * inStride) }
             }
         }
         setState(context)
@@ -242,16 +234,20 @@ private let layoutQueryCallback: cardlua_query_fn = { context, x, y, width, heig
     var count = 0
     let stride = Int(CARDLUA_IN_STRIDE)
     layout.pointee.forEachItem(in: rect) { item in
-        if count < capacity, let buffer {
-            let base = count * stride
-            buffer[base] = Double(item.indexPath.section)
-            buffer[base + 1] = Double(item.indexPath.item)
-            buffer[base + 2] = item.center.x
-            buffer[base + 3] = item.center.y
-            buffer[base + 4] = item.size.width
-            buffer[base + 5] = item.size.height
-        }
+        if count < capacity, let buffer { writeBase(item, to: buffer + count * stride) }
         count += 1
     }
     return count
+}
+
+/// One item's base attributes as the C side reads them (CARDLUA_IN_STRIDE numbers):
+/// section, item, centre x, centre y, width, height.
+@inline(__always)
+private func writeBase(_ item: LayoutAttributes, to slot: UnsafeMutablePointer<Double>) {
+    slot[0] = Double(item.indexPath.section)
+    slot[1] = Double(item.indexPath.item)
+    slot[2] = item.center.x
+    slot[3] = item.center.y
+    slot[4] = item.size.width
+    slot[5] = item.size.height
 }

@@ -67,49 +67,50 @@ import Testing
         }
     }
 
+    /// Runs `script` at every viewport and offset and compares each item's matrix with
+    /// `expected(viewport, offset, item)`.
+    static func expectClosedForm(_ script: String,
+                                 sourceLocation: SourceLocation = #_sourceLocation,
+                                 _ expected: (Size, Double, LayoutAttributes) -> Transform3D) throws {
+        let port = try lua(script)
+        for viewport in viewports {
+            for offset in offsets {
+                for item in try frame(port, viewport: viewport, offset: offset).items {
+                    expectClose(item.transform3D, expected(viewport, offset, item), sourceLocation: sourceLocation)
+                }
+            }
+        }
+    }
+
+    static func uniformScale(_ s: Double) -> Transform3D {
+        Transform3D([s, 0, 0, 0, 0, s, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+    }
+
     /// Seed 000's matrix in closed form: a turn θ about y after m34 = 1/600 gives
     /// m11 = m33 = cos θ, m13 = −sin θ, m31 = sin θ, m14 = −sin θ/600, m34 = cos θ/600.
     @Test func lolClosedForm() throws {
-        let port = try Self.lua("lol.lua")
-        for viewport in Self.viewports {
-            for offset in Self.offsets {
-                let frame = try Self.frame(port, viewport: viewport, offset: offset)
-                for item in frame.items {
-                    let distance = offset + viewport.width / 2 - item.center.x
-                    let maximum = 35 * Double.pi / 180
-                    let theta = abs(distance) < 200 ? -maximum * distance / 200 : (distance > 0 ? -maximum : maximum)
-                    let c = cos(theta), s = sin(theta)
-                    let expected = Transform3D([c, 0, -s, -s / 600, 0, 1, 0, 0, s, 0, c, c / 600, 0, 0, 0, 1])
-                    Self.expectClose(item.transform3D, expected)
-                    #expect(item.zIndex == 1)
-                }
-            }
+        try Self.expectClosedForm("lol.lua") { viewport, offset, item in
+            let distance = offset + viewport.width / 2 - item.center.x
+            let maximum = 35 * Double.pi / 180
+            let theta = abs(distance) < 200 ? -maximum * distance / 200 : (distance > 0 ? -maximum : maximum)
+            let c = cos(theta), s = sin(theta)
+            return Transform3D([c, 0, -s, -s / 600, 0, 1, 0, 0, s, 0, c, c / 600, 0, 0, 0, 1])
         }
+        let frame = try Self.frame(try Self.lua("lol.lua"), viewport: Self.viewports[0], offset: 150)
+        #expect(frame.items.allSatisfy { $0.zIndex == 1 })
     }
 
+    /// Seed 002: scale = |cos(|distance| / W · π/4)|.
     @Test func cardScaleClosedForm() throws {
-        let port = try Self.lua("card-scale.lua")
-        for viewport in Self.viewports {
-            for offset in Self.offsets {
-                let frame = try Self.frame(port, viewport: viewport, offset: offset)
-                for item in frame.items {
-                    let s = abs(cos(abs(item.center.x - (offset + viewport.width / 2)) / viewport.width * .pi / 4))
-                    Self.expectClose(item.transform3D, Transform3D([s, 0, 0, 0, 0, s, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]))
-                }
-            }
+        try Self.expectClosedForm("card-scale.lua") { viewport, offset, item in
+            Self.uniformScale(abs(cos(abs(item.center.x - (offset + viewport.width / 2)) / viewport.width * .pi / 4)))
         }
     }
 
+    /// Seed 004: scale = 1 − |distance| / (W/2) · 0.3.
     @Test func photoBrowserClosedForm() throws {
-        let port = try Self.lua("photo-browser.lua")
-        for viewport in Self.viewports {
-            for offset in Self.offsets {
-                let frame = try Self.frame(port, viewport: viewport, offset: offset)
-                for item in frame.items {
-                    let s = 1 - abs(item.center.x - offset - viewport.width / 2) / (viewport.width / 2) * 0.3
-                    Self.expectClose(item.transform3D, Transform3D([s, 0, 0, 0, 0, s, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]))
-                }
-            }
+        try Self.expectClosedForm("photo-browser.lua") { viewport, offset, item in
+            Self.uniformScale(1 - abs(item.center.x - offset - viewport.width / 2) / (viewport.width / 2) * 0.3)
         }
     }
 
