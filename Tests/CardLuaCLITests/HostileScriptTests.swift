@@ -174,7 +174,10 @@ import Testing
     /// The seeds are honest effects: far inside every limit, even much tighter ones.
     @Test(arguments: ["lol.lua", "card-scale.lua", "photo-browser.lua"])
     func seedsRunWellInsideTheLimits(script: String) throws {
-        let result = try CLI.run(["run", CLI.script(script), "--format", "json", "-o", "/dev/null",
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out.json").path
+        let result = try CLI.run(["run", CLI.script(script), "--format", "json", "-o", output,
                                   "--max-instructions", "100000", "--max-memory", "8M", "--max-time", "0.5"])
         #expect(result.status == 0, "\(result.stderr)")
     }
