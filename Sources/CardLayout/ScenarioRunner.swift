@@ -35,9 +35,17 @@ public struct ScenarioRunner {
 
     /// Runs `scenario` from offset 0 at rest and returns every frame and snap.
     public func run(_ scenario: Scenario) throws -> Timeline {
+        let collector = TimelineCollector()
+        try run(scenario, into: collector)
+        return collector.timeline!
+    }
+
+    /// Runs `scenario`, handing each frame and snap to `sink` as it is made (nothing is
+    /// kept here but the snaps): memory stays bounded whatever the run's length.
+    public func run(_ scenario: Scenario, into sink: some TimelineSink) throws {
         try scenario.validate()
         let prepared = try prepare(scenario)
-        return try run(scenario, prepared: prepared)
+        try run(scenario, prepared: prepared, into: sink)
     }
 
     /// Runs the built-in demo (``Scenario/demo(viewportSize:numberOfItems:framesPerSecond:layout:)``),
@@ -46,6 +54,17 @@ public struct ScenarioRunner {
     public func runDemo(viewportSize: Size = Scenario.defaultViewportSize,
                         numberOfItems: [Int] = Scenario.defaultNumberOfItems,
                         framesPerSecond: Double = Scenario.defaultFramesPerSecond) throws -> Timeline {
+        let collector = TimelineCollector()
+        try runDemo(viewportSize: viewportSize, numberOfItems: numberOfItems, framesPerSecond: framesPerSecond,
+                    into: collector)
+        return collector.timeline!
+    }
+
+    /// The demo, streamed to `sink` (see ``run(_:into:)``).
+    public func runDemo(viewportSize: Size = Scenario.defaultViewportSize,
+                        numberOfItems: [Int] = Scenario.defaultNumberOfItems,
+                        framesPerSecond: Double = Scenario.defaultFramesPerSecond,
+                        into sink: some TimelineSink) throws {
         let bare = Scenario(name: "demo", viewportSize: viewportSize, numberOfItems: numberOfItems,
                             framesPerSecond: framesPerSecond, steps: [])
         try bare.validate()
@@ -53,7 +72,7 @@ public struct ScenarioRunner {
         let demo = Scenario.demo(viewportSize: viewportSize, numberOfItems: numberOfItems,
                                  framesPerSecond: framesPerSecond, layout: prepared.layout)
         try demo.validate()
-        return try run(demo, prepared: prepared)
+        try run(demo, prepared: prepared, into: sink)
     }
 
     /// The layout the effect prepares for a viewport: `prepare` on a default
@@ -75,20 +94,24 @@ public struct ScenarioRunner {
     }
 
     private func run(_ scenario: Scenario,
-                     prepared: (configuration: FlowLayoutConfiguration, layout: FlowLayout)) throws -> Timeline {
+                     prepared: (configuration: FlowLayoutConfiguration, layout: FlowLayout),
+                     into sink: some TimelineSink) throws {
+        let header = Timeline(scriptName: scriptName, viewportSize: scenario.viewportSize,
+                              configuration: prepared.configuration,
+                              contentSize: prepared.layout.collectionViewContentSize,
+                              framesPerSecond: scenario.framesPerSecond, scenario: scenario)
+        try sink.begin(header)
         var session = Session(effect: effect, scenario: scenario, maxFrames: maxFrames,
-                              configuration: prepared.configuration, layout: prepared.layout)
+                              configuration: prepared.configuration, layout: prepared.layout, sink: sink)
         for (index, step) in scenario.steps.enumerated() {
             session.stepIndex = index
             try session.perform(step)
         }
         // A scenario without steps still shows its starting state.
         try session.beginIfNeeded()
-        return Timeline(scriptName: scriptName, viewportSize: scenario.viewportSize,
-                        configuration: prepared.configuration,
-                        contentSize: prepared.layout.collectionViewContentSize,
-                        framesPerSecond: scenario.framesPerSecond,
-                        frames: session.frames, snaps: session.snaps)
+        var summary = header
+        summary.snaps = session.snaps
+        try sink.end(summary)
     }
 }
 
@@ -118,12 +141,16 @@ private struct Session {
     var contentSize: Size
     /// The content offset on the scroll axis.
     var offset = 0.0
-    var frames: [Frame] = []
+    /// Where frames go as they are made (none are kept here).
+    let sink: any TimelineSink
+    /// Frames handed to `sink` so far.
+    var frameCount = 0
     var snaps: [SnapEvent] = []
     var stepIndex = 0
 
     init(effect: any Effect, scenario: Scenario, maxFrames: Int,
-         configuration: FlowLayoutConfiguration, layout: FlowLayout) {
+         configuration: FlowLayoutConfiguration, layout: FlowLayout, sink: any TimelineSink) {
+        self.sink = sink
         self.effect = effect
         self.scenario = scenario
         self.maxFrames = maxFrames
@@ -177,7 +204,7 @@ private struct Session {
     /// The first frame, at time 0, shows the content at rest before the first step
     /// (a `jump` replaces it).
     mutating func beginIfNeeded() throws {
-        if frames.isEmpty { try emit(offset, .idle, .idle) }
+        if frameCount == 0 { try emit(offset, .idle, .idle) }
     }
 
     mutating func drag(by distance: Double, seconds: Double) throws {
@@ -208,7 +235,7 @@ private struct Session {
             proposed = ScrollPhysics.pagedOffset(releaseOffset: start, velocity: velocity, anchorOffset: anchor,
                                                  pageLength: extent, range: range)
         }
-        let time = Double(frames.count - 1) / fps
+        let time = Double(frameCount - 1) / fps
         let bounds = Rect(origin: axis.point(start), size: viewportSize)
         // During `targetContentOffset` UIKit still reports the drag (`isDragging`), the
         // finger already up (`isTracking` false).
@@ -221,8 +248,10 @@ private struct Session {
             throw ScenarioError.invalidTargetContentOffset(scenario: scenario.name, stepIndex: stepIndex,
                                                            kind: kind, offset: answer)
         }
-        snaps.append(SnapEvent(time: time, proposedContentOffset: axis.point(proposed),
-                               velocity: axis.point(velocity), targetContentOffset: axis.point(target)))
+        let snap = SnapEvent(time: time, proposedContentOffset: axis.point(proposed),
+                             velocity: axis.point(velocity), targetContentOffset: axis.point(target))
+        snaps.append(snap)
+        try sink.snap(snap)
         let motions = ScrollPhysics.releaseMotions(from: start, velocity: velocity, target: target,
                                                    rate: rate, range: range)
         try play(motions, .decelerating)
@@ -324,7 +353,7 @@ private struct Session {
     /// any conversion to `Int` (a huge duration must not trap).
     func frameCount(seconds: Double) throws -> Int {
         let raw = (seconds * fps - 1e-9).rounded(.up)
-        guard raw <= Double(maxFrames - frames.count) else {
+        guard raw <= Double(maxFrames - frameCount) else {
             throw ScenarioError.tooManyFrames(scenario: scenario.name, stepIndex: stepIndex, kind: kind,
                                               limit: maxFrames)
         }
@@ -333,19 +362,20 @@ private struct Session {
 
     /// One frame: base attributes in the visible rect, the effect's `transform`, recorded.
     mutating func emit(_ offset: Double, _ phase: ScrollPhase, _ activity: Activity) throws {
-        guard frames.count < maxFrames else {
+        guard frameCount < maxFrames else {
             throw ScenarioError.tooManyFrames(scenario: scenario.name, stepIndex: stepIndex, kind: kind,
                                               limit: maxFrames)
         }
-        let time = Double(frames.count) / fps
+        let time = Double(frameCount) / fps
         let bounds = Rect(origin: axis.point(offset), size: viewportSize)
         var items = layout.layoutAttributesForElements(in: bounds)
         let context = ScrollContext(bounds: bounds, contentSize: contentSize, time: time,
                                     isTracking: activity.isTracking, isDragging: activity.isDragging,
                                     isDecelerating: activity.isDecelerating)
         try effect.transform(&items, layout: layout, context: context)
-        frames.append(Frame(time: time, contentOffset: bounds.origin, phase: phase,
-                            viewportSize: viewportSize, items: items))
+        try sink.frame(Frame(time: time, contentOffset: bounds.origin, phase: phase,
+                             viewportSize: viewportSize, items: items))
+        frameCount += 1
         self.offset = offset
     }
 }

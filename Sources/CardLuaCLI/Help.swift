@@ -34,7 +34,9 @@ enum Help {
       --fps N                 frames per second of a timeline       (default 60)
       --format F              text | json | svg | html              (default text, or
                               from the -o file's extension)
-      -o, --output FILE       write there (atomically) instead of standard output
+      -o, --output FILE       write there (atomically) instead of standard output;
+                              - is standard output
+      --frames, --verbose     text: every frame, not the one-screen summary
       --max-instructions N    instruction budget per callback call  (default 10000000)
       --max-memory SIZE       memory cap of the script, like 64M    (default 64M)
       --max-time SECONDS      wall-clock limit per callback call    (default 2)

@@ -18,12 +18,15 @@ struct RunOptions {
     var framesPerSecond: Double?
     var format: OutputFormat = .text
     var outputPath: String?
+    /// `--frames` (or `--verbose`): the text format lists every frame, not the summary.
+    var everyFrame = false
     var limits = ScriptLimits()
 
     static let valuedOptions: Set<String> = [
         "viewport", "items", "offset", "fling", "scenario", "fps", "format", "o",
         "max-instructions", "max-memory", "max-time",
     ]
+    static let flagOptions: Set<String> = ["help", "frames", "verbose"]
 
     init(_ arguments: Arguments, command: String) throws(UsageError) {
         guard let script = arguments.positional.first else {
@@ -60,7 +63,8 @@ struct RunOptions {
         if scenarioName != nil, offset != nil || flingVelocity != nil {
             throw UsageError("--scenario cannot be combined with --offset or --fling", command: command)
         }
-        outputPath = v["o"]
+        outputPath = v["o"] == "-" ? nil : v["o"]   // `-o -`: standard output
+        everyFrame = arguments.flags.contains("frames") || arguments.flags.contains("verbose")
         if let text = v["format"] {
             guard let f = OutputFormat(rawValue: text.lowercased()) else {
                 throw UsageError("--format: expected text, json, svg or html (got '\(text)')", command: command)
