@@ -73,8 +73,7 @@ public enum TextRenderer {
     /// A release in the summary: velocity → proposed → target, or where it rests when
     /// the effect has no snap rule.
     static func releaseArrow(_ snap: SnapEvent, _ c: FlowLayoutConfiguration, hasSnapRule: Bool) -> String {
-        var out = "release at t=\(RenderSupport.fixed(snap.time, 3))s: "
-        out += "velocity \(RenderSupport.fixed(axisValue(snap.velocity, c), 3)) pt/ms"
+        var out = "release: velocity \(RenderSupport.fixed(axisValue(snap.velocity, c), 3)) pt/ms"
         out += " → proposed \(RenderSupport.fixed(axisValue(snap.proposedContentOffset, c), 2))"
         let target = RenderSupport.fixed(axisValue(snap.targetContentOffset, c), 2)
         out += hasSnapRule ? " → target \(target)" : " → rests at \(target) (no snap rule)"
