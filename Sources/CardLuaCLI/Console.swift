@@ -78,10 +78,10 @@ struct OutputError: Error, CustomStringConvertible {
 /// - a **regular file, or nothing yet**: the text goes into a new temporary file in the
 ///   same directory, created with `O_CREAT | O_EXCL | O_NOFOLLOW` under an unpredictable
 ///   name (`.NAME.cardlua-` and 16 random hex digits, another name on `EEXIST`), mode
-///   0644 less the umask or the replaced file's own mode; ``commit()`` renames it over
-///   the path, so a reader never sees half a file. Nothing planted at a guessable name
-///   is ever opened, and ``discard()`` (or a failure) removes the temporary and leaves
-///   the old file untouched.
+///   0644 less the umask or the replaced file's own mode (and owner, when allowed);
+///   ``commit()`` renames it over the path, so a reader never sees half a file.
+///   Nothing planted at a guessable name is ever opened, and ``discard()`` (or a
+///   failure) removes the temporary and leaves the old file untouched.
 /// - a **symbolic link**: followed (each link in turn, like `realpath`) to what it names,
 ///   which is then treated as above; the link itself stays a link.
 /// - a **FIFO, a character or block device, or another non-regular file**: opened for
@@ -134,14 +134,16 @@ final class OutputFile: TextOutput {
                 guard fd >= 0 else { throw OutputError(path: path, reason: reasonForErrno()) }
                 return OutputFile(path: path, mode: .direct, descriptor: fd)
             }
-            return try replacing(target, path: path, permissions: mode_t(info.st_mode & 0o777))
+            return try replacing(target, path: path, permissions: mode_t(info.st_mode & 0o777),
+                                 owner: (info.st_uid, info.st_gid))
         }
         guard errno == ENOENT else { throw OutputError(path: path, reason: reasonForErrno()) }
-        return try replacing(target, path: path, permissions: nil)
+        return try replacing(target, path: path, permissions: nil, owner: nil)
     }
 
     /// A fresh temporary beside `target`, to be renamed over it.
-    private static func replacing(_ target: String, path: String, permissions: mode_t?) throws(OutputError) -> OutputFile {
+    private static func replacing(_ target: String, path: String, permissions: mode_t?,
+                                  owner: (uid_t, gid_t)?) throws(OutputError) -> OutputFile {
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[...$0]) } ?? ""
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
@@ -161,6 +163,8 @@ final class OutputFile: TextOutput {
                 unlink(temporary)
                 throw OutputError(path: path, reason: reason)
             }
+            // Keep the replaced file's owner where allowed (as root); elsewhere a no-op or refused.
+            if let owner, owner.0 != geteuid() || owner.1 != getegid() { _ = fchown(fd, owner.0, owner.1) }
             return OutputFile(path: path, mode: .replace(temporary: temporary, target: target), descriptor: fd)
         }
         throw OutputError(path: path, reason: "cannot create a temporary file beside it")

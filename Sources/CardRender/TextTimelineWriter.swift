@@ -35,6 +35,8 @@ public final class TextTimelineWriter: TimelineSink {
         var start: Frame
         var end: Frame
         var snaps: [SnapEvent] = []
+        /// −1 or +1 once the offset has moved along the scroll axis, else 0.
+        var direction = 0
     }
     private var runs: [PhaseRun] = []
     private var earlySnaps: [SnapEvent] = []
@@ -66,9 +68,21 @@ public final class TextTimelineWriter: TimelineSink {
             if let pending { try write(pending) }
             pending = frame
         case .summary:
+            // One entry per stretch in one phase, moving one way (a run of scrolls back
+            // and forth is several entries, a stay at rest one).
+            let configuration = header?.configuration ?? FlowLayoutConfiguration()
+            let axis = { (f: Frame) in TextRenderer.axisValue(f.contentOffset, configuration) }
             if var last = runs.last, last.phase == frame.phase, last.end.viewportSize == frame.viewportSize {
-                last.end = frame
-                runs[runs.count - 1] = last
+                let delta = axis(frame) - axis(last.end)
+                let direction = delta > 0 ? 1 : delta < 0 ? -1 : 0
+                if direction == 0 || last.direction == 0 || direction == last.direction {
+                    if last.direction == 0 { last.direction = direction }
+                    last.end = frame
+                    runs[runs.count - 1] = last
+                    return
+                }
+                // Turned back: the new stretch starts where the last one ended.
+                runs.append(PhaseRun(phase: frame.phase, start: last.end, end: frame, direction: direction))
             } else {
                 runs.append(PhaseRun(phase: frame.phase, start: frame, end: frame))
             }
@@ -137,6 +151,22 @@ public final class TextTimelineWriter: TimelineSink {
 
     // MARK: Summary
 
+    /// At most this many rows in the summary's table: the items nearest the centre.
+    static let summaryRows = 12
+
+    /// The `count` items whose centres are nearest the visible rect's centre, in index
+    /// path order.
+    private func nearestCentre(_ frame: Frame, count: Int) -> [LayoutAttributes] {
+        guard frame.items.count > count else { return frame.items }
+        let centre = frame.bounds.center
+        func distance(_ a: LayoutAttributes) -> Double {
+            let dx = a.center.x - centre.x, dy = a.center.y - centre.y
+            return dx * dx + dy * dy
+        }
+        let nearest = frame.items.indices.sorted { (distance(frame.items[$0]), $0) < (distance(frame.items[$1]), $1) }
+        return nearest.prefix(count).sorted().map { frame.items[$0] }
+    }
+
     private func summaryText(_ summary: Timeline) -> String {
         let c = summary.configuration
         let axis = { (p: Point) in RenderSupport.fixed(TextRenderer.axisValue(p, c), 2) }
@@ -185,7 +215,10 @@ public final class TextTimelineWriter: TimelineSink {
             out += TextRenderer.frameHeader(last, viewportSize: summary.viewportSize) + "\n"
             out += TerminalStrip.render(frame: last, columns: columns, color: color,
                                         direction: c.scrollDirection) + "\n"
-            out += TextRenderer.table(last.items)
+            out += TextRenderer.table(nearestCentre(last, count: Self.summaryRows))
+            if last.items.count > Self.summaryRows {
+                out += "  … and \(last.items.count - Self.summaryRows) more items (all of them: --frames)\n"
+            }
         }
         if frames > 1 { out += "\n(every frame: --frames)\n" }
         return out

@@ -172,6 +172,27 @@ import Testing
         #expect(!freeText.contains("target"))
     }
 
+    /// Scrolling there and back in one phase is two entries; a crowded last frame shows
+    /// the 12 items nearest the centre and counts the rest.
+    @Test func summaryEntriesFollowTheDirectionAndTheTableIsCapped() {
+        // 30 items in a column of 10-pt rows; the viewport (200×100) centred at y = 50.
+        let items = (0..<30).map { LayoutAttributes(indexPath: IndexPath(item: $0, section: 0),
+                                                    frame: Rect(x: 0, y: Double($0) * 10, width: 10, height: 10)) }
+        let offsets: [Double] = [0, 5, 10, 5, 0, 0]
+        let frames = offsets.enumerated().map { Frame(time: Double($0.offset) / 10, contentOffset: Point(x: 0, y: $0.element),
+                                                      phase: .settling, viewportSize: Self.size, items: items) }
+        let timeline = Timeline(scriptName: "b.lua", viewportSize: Self.size, configuration: FlowLayoutConfiguration(),
+                                contentSize: Size(width: 200, height: 300), framesPerSecond: 10, frames: frames)
+        let text = TextRenderer.summary(timeline)
+        #expect(text.contains("  t=0.000–0.200s  settling  0.00 → 10.00\n  t=0.200–0.500s  settling  10.00 → 0.00\n"),
+                "\(text)")
+        // Nearest y = 50 (the last frame's centre): centres 5, 15, …: items 0–9 are 45…5 and
+        // 0…40 away; the 12 nearest are items 0…11 (item 11's centre 115 is 65 away, item 12's 75).
+        let rows = text.split(separator: "\n").filter { $0.hasPrefix("  ") && $0.dropFirst(2).first?.isNumber == true }
+        #expect(rows.map { String($0.split(separator: " ")[0]) } == (0..<12).map(String.init))
+        #expect(text.contains("  … and 18 more items (all of them: --frames)\n"))
+    }
+
     /// Every-frame text streamed without a known frame count ends with the count, and
     /// otherwise matches the whole-timeline text.
     @Test func everyFrameTextStreamsTheSameFrames() throws {
