@@ -13,6 +13,9 @@ import Foundation
 /// `i / framesPerSecond` seconds, with no accumulated drift. Errors the effect throws
 /// propagate unchanged; problems with the scenario itself are ``ScenarioError``s. The
 /// same effect behaviour and scenario always give an identical ``Timeline``.
+///
+/// ``run(_:into:)`` hands each frame to a ``TimelineSink`` as it is made and keeps none,
+/// so a run of any length takes bounded memory; ``run(_:)`` collects them all.
 public struct ScenarioRunner {
     /// The safety cap on a timeline's length unless told otherwise: 100 000 frames,
     /// about 28 minutes at 60 fps.
@@ -144,7 +147,7 @@ private struct Session {
     /// Where frames go as they are made (none are kept here).
     let sink: any TimelineSink
     /// Frames handed to `sink` so far.
-    var frameCount = 0
+    var emittedFrames = 0
     var snaps: [SnapEvent] = []
     var stepIndex = 0
 
@@ -204,7 +207,7 @@ private struct Session {
     /// The first frame, at time 0, shows the content at rest before the first step
     /// (a `jump` replaces it).
     mutating func beginIfNeeded() throws {
-        if frameCount == 0 { try emit(offset, .idle, .idle) }
+        if emittedFrames == 0 { try emit(offset, .idle, .idle) }
     }
 
     mutating func drag(by distance: Double, seconds: Double) throws {
@@ -235,7 +238,7 @@ private struct Session {
             proposed = ScrollPhysics.pagedOffset(releaseOffset: start, velocity: velocity, anchorOffset: anchor,
                                                  pageLength: extent, range: range)
         }
-        let time = Double(frameCount - 1) / fps
+        let time = Double(emittedFrames - 1) / fps
         let bounds = Rect(origin: axis.point(start), size: viewportSize)
         // During `targetContentOffset` UIKit still reports the drag (`isDragging`), the
         // finger already up (`isTracking` false).
@@ -353,20 +356,20 @@ private struct Session {
     /// any conversion to `Int` (a huge duration must not trap).
     func frameCount(seconds: Double) throws -> Int {
         let raw = (seconds * fps - 1e-9).rounded(.up)
-        guard raw <= Double(maxFrames - frameCount) else {
+        guard raw <= Double(maxFrames - emittedFrames) else {
             throw ScenarioError.tooManyFrames(scenario: scenario.name, stepIndex: stepIndex, kind: kind,
                                               limit: maxFrames)
         }
         return raw > 0 ? Int(raw) : 0
     }
 
-    /// One frame: base attributes in the visible rect, the effect's `transform`, recorded.
+    /// One frame: base attributes in the visible rect, the effect's `transform`, handed to the sink.
     mutating func emit(_ offset: Double, _ phase: ScrollPhase, _ activity: Activity) throws {
-        guard frameCount < maxFrames else {
+        guard emittedFrames < maxFrames else {
             throw ScenarioError.tooManyFrames(scenario: scenario.name, stepIndex: stepIndex, kind: kind,
                                               limit: maxFrames)
         }
-        let time = Double(frameCount) / fps
+        let time = Double(emittedFrames) / fps
         let bounds = Rect(origin: axis.point(offset), size: viewportSize)
         var items = layout.layoutAttributesForElements(in: bounds)
         let context = ScrollContext(bounds: bounds, contentSize: contentSize, time: time,
@@ -375,7 +378,7 @@ private struct Session {
         try effect.transform(&items, layout: layout, context: context)
         try sink.frame(Frame(time: time, contentOffset: bounds.origin, phase: phase,
                              viewportSize: viewportSize, items: items))
-        frameCount += 1
+        emittedFrames += 1
         self.offset = offset
     }
 }
