@@ -41,20 +41,12 @@ enum RunPipeline {
             let single = isSingleFrame(options)
             let format = options.format
             renderer = WholeTimelineRenderer(output: output) { timeline in
-                render(timeline, format: format, color: false, columns: 80, singleFrame: single,
-                       reloadStamp: reloadStamp)
+                render(timeline, format: format, singleFrame: single, reloadStamp: reloadStamp)
             }
         }
         let sink = PipelineSink(renderer)
         try run(options, into: sink)
         return sink.frames
-    }
-
-    /// The whole timeline in memory (for callers that want it; the commands stream).
-    static func timeline(_ options: RunOptions) throws(RunFailure) -> Timeline {
-        let collector = TimelineCollector()
-        try run(options, into: PipelineSink(collector))
-        return collector.timeline!
     }
 
     private static func run(_ options: RunOptions, into sink: PipelineSink) throws(RunFailure) {
@@ -97,25 +89,18 @@ enum RunPipeline {
         }
     }
 
-    /// The output for `format` of a whole timeline; `singleFrame` draws its first frame only.
-    static func render(_ timeline: Timeline, format: OutputFormat, color: Bool, columns: Int,
-                       singleFrame: Bool, reloadStamp: String? = nil, everyFrame: Bool = false) -> String {
-        switch format {
-        case .text:
-            let width = max(20, min(columns, 160) - 2)
-            return everyFrame ? TextRenderer.render(timeline, columns: width, color: color)
-                : TextRenderer.summary(timeline, columns: width, color: color)
-        case .json:
-            return JSONRenderer.render(timeline)
-        case .svg:
-            if singleFrame, let frame = timeline.frames.first {
-                return SVGRenderer.render(frame: frame, timeline: timeline)
-            }
-            return SVGRenderer.renderAnimated(timeline: timeline)
-        case .html:
+    /// The animated or single-frame SVG, or the HTML page, of a whole (thinned) timeline;
+    /// `singleFrame` draws or opens at its first frame.
+    static func render(_ timeline: Timeline, format: OutputFormat, singleFrame: Bool,
+                       reloadStamp: String? = nil) -> String {
+        if format == .html {
             return HTMLRenderer.render(timeline: timeline, frameIndex: singleFrame ? 0 : nil,
                                        reloadStampFile: reloadStamp)
         }
+        if singleFrame, let frame = timeline.frames.first {
+            return SVGRenderer.render(frame: frame, timeline: timeline)
+        }
+        return SVGRenderer.renderAnimated(timeline: timeline)
     }
 
     /// Messages about a scenario carry no line from Lua; point at the scenario's

@@ -4,7 +4,8 @@ import CardLayout
 ///
 /// Every-frame mode holds one frame back (a release made in a frame is printed under it,
 /// and it arrives after the frame) and the frame before it, to fold repeats. Summary mode
-/// holds the last frame, the releases and one entry per run of frames in the same phase.
+/// holds the last frame, the releases and, per stretch of frames in one phase moving one
+/// way, its first and last time and offset (no items).
 public final class TextTimelineWriter: TimelineSink {
     /// What is written.
     public enum Mode: Sendable {
@@ -30,15 +31,27 @@ public final class TextTimelineWriter: TimelineSink {
     private var previous: Frame?
     private var repeats: (count: Int, until: Double) = (0, 0)
     // Summary mode.
+    /// A frame without its items: all a phase entry needs.
+    private struct Moment {
+        var time: Double
+        var contentOffset: Point
+        var viewportSize: Size
+        init(_ frame: Frame) {
+            time = frame.time
+            contentOffset = frame.contentOffset
+            viewportSize = frame.viewportSize
+        }
+    }
     private struct PhaseRun {
         var phase: ScrollPhase
-        var start: Frame
-        var end: Frame
+        var start: Moment
+        var end: Moment
         var snaps: [SnapEvent] = []
         /// −1 or +1 once the offset has moved along the scroll axis, else 0.
         var direction = 0
     }
     private var runs: [PhaseRun] = []
+    private var lastFrame: Frame?
     private var earlySnaps: [SnapEvent] = []
 
     /// - Parameters:
@@ -71,20 +84,21 @@ public final class TextTimelineWriter: TimelineSink {
             // One entry per stretch in one phase, moving one way (a run of scrolls back
             // and forth is several entries, a stay at rest one).
             let configuration = header?.configuration ?? FlowLayoutConfiguration()
-            let axis = { (f: Frame) in TextRenderer.axisValue(f.contentOffset, configuration) }
+            let axis = { (p: Point) in TextRenderer.axisValue(p, configuration) }
+            lastFrame = frame
             if var last = runs.last, last.phase == frame.phase, last.end.viewportSize == frame.viewportSize {
-                let delta = axis(frame) - axis(last.end)
+                let delta = axis(frame.contentOffset) - axis(last.end.contentOffset)
                 let direction = delta > 0 ? 1 : delta < 0 ? -1 : 0
                 if direction == 0 || last.direction == 0 || direction == last.direction {
                     if last.direction == 0 { last.direction = direction }
-                    last.end = frame
+                    last.end = Moment(frame)
                     runs[runs.count - 1] = last
                     return
                 }
                 // Turned back: the new stretch starts where the last one ended.
-                runs.append(PhaseRun(phase: frame.phase, start: last.end, end: frame, direction: direction))
+                runs.append(PhaseRun(phase: frame.phase, start: last.end, end: Moment(frame), direction: direction))
             } else {
-                runs.append(PhaseRun(phase: frame.phase, start: frame, end: frame))
+                runs.append(PhaseRun(phase: frame.phase, start: Moment(frame), end: Moment(frame)))
             }
         }
     }
@@ -206,7 +220,7 @@ public final class TextTimelineWriter: TimelineSink {
                 }
             }
         }
-        if let last = runs.last?.end {
+        if let last = lastFrame {
             // The last frame of a release's motion sits exactly on its target.
             let onTarget = summary.snaps.last.map {
                 TextRenderer.axisValue($0.targetContentOffset, c) == TextRenderer.axisValue(last.contentOffset, c)
