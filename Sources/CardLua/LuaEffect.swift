@@ -67,6 +67,13 @@ public final class LuaEffect: Effect {
         cardlua_set_check_mode(host, on ? 1 : 0)
     }
 
+    /// When above 0, `run` and `watch`'s lighter bookkeeping: check mode is on for one
+    /// `transform` call (one frame) in every `keyNoteInterval`, the first included, so
+    /// that unknown keys are noted without costing every frame (see
+    /// `ScriptChecker.warnings(after:path:)`). 0 (the default) leaves check mode alone.
+    public var keyNoteInterval = 0
+    private var transformCalls = 0
+
     // MARK: Effect
 
     public func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {
@@ -103,6 +110,10 @@ public final class LuaEffect: Effect {
             }
         }
         setState(context)
+        if keyNoteInterval > 0 {
+            cardlua_set_check_mode(host, transformCalls % keyNoteInterval == 0 ? 1 : 0)
+            transformCalls += 1
+        }
         // The layout is lent to the query callback for the call (a pointer: no copy).
         let status = withUnsafePointer(to: layout) { lent in
             query.layout = lent
@@ -208,8 +219,11 @@ public final class LuaEffect: Effect {
     }
 
     private func error(_ status: Int32) -> ScriptError {
-        ScriptError(kind: status == CARDLUA_LIMIT ? .limit : .failed,
-                    hostMessage: String(cString: cardlua_message(host)))
+        var error = ScriptError(kind: status == CARDLUA_LIMIT ? .limit : .failed,
+                                hostMessage: String(cString: cardlua_message(host)))
+        // A call of a misspelled helper: say which name was meant.
+        error.message = Suggest.withDidYouMean(error.message)
+        return error
     }
 }
 

@@ -5,12 +5,15 @@ enum RunCommand {
         if CardLuaCommand.printedHelp(arguments, command: "run") { return 0 }
         let options = try RunOptions(arguments, command: "run")
         let timeline: Timeline
+        var warnings: [String] = []
         do {
-            timeline = try RunPipeline.timeline(options)
+            timeline = try RunPipeline.timeline(options, warnings: &warnings)
         } catch {
             CardLuaCommand.report(error)
             return 1
         }
+        // What `check` would warn about, on standard error: the output stays clean.
+        for warning in warnings { Console.error(warning) }
         let toTerminal = options.outputPath == nil
         let text = RunPipeline.render(
             timeline, format: options.format, color: toTerminal && Console.wantsColor,

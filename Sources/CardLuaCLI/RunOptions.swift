@@ -71,6 +71,12 @@ struct RunOptions {
         }) {
             format = inferred  // `-o preview.html` means HTML
         }
+        limits = try RunOptions.limits(v, command: command)
+    }
+
+    /// `--max-instructions`, `--max-memory` and `--max-time` (shared with `check`).
+    static func limits(_ v: [String: String], command: String) throws(UsageError) -> ScriptLimits {
+        var limits = ScriptLimits()
         if let text = v["max-instructions"] {
             guard let n = Int(text), n > 0 else {
                 throw UsageError("--max-instructions: expected a positive whole number (got '\(text)')", command: command)
@@ -89,6 +95,7 @@ struct RunOptions {
             }
             limits.maxTime = seconds
         }
+        return limits
     }
 
     static func parseViewport(_ text: String, command: String) throws(UsageError) -> Size {

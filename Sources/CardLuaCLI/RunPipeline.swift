@@ -13,9 +13,36 @@ struct RunFailure: Error {
 
 /// Script + options → timeline → rendered text. Shared by `run` and `watch`.
 enum RunPipeline {
-    static func timeline(_ options: RunOptions) throws(RunFailure) -> Timeline {
+    /// The run's timeline; `warnings` receives the lines `check` would warn about that the
+    /// run saw (unknown keys, dropped transform results), each once, as
+    /// `file:line: warning: …`. They never fail the run.
+    static func timeline(_ options: RunOptions, warnings: inout [String]) throws(RunFailure) -> Timeline {
         do {
             let effect = try LuaEffect(path: options.scriptPath, limits: options.limits)
+            // Unknown keys are noted on one frame in four: cheap, and a typo shows up on
+            // any frame.
+            effect.keyNoteInterval = 4
+            let timeline = try timeline(effect, options)
+            warnings = ScriptChecker.warnings(after: effect, path: options.scriptPath)
+                .map { $0.formatted(file: options.scriptPath) }
+            return timeline
+        } catch let error as ScriptError {
+            throw RunFailure(message: located(error.message, options), details: error.details)
+        } catch let error as ScenarioError {
+            throw RunFailure(message: "\(options.scriptPath):\(scenarioLine(options)): \(error)", details: "")
+        } catch {
+            throw RunFailure(message: "\(options.scriptPath): \(error)", details: "")
+        }
+    }
+
+    /// The timeline alone (the warnings dropped).
+    static func timeline(_ options: RunOptions) throws(RunFailure) -> Timeline {
+        var ignored: [String] = []
+        return try timeline(options, warnings: &ignored)
+    }
+
+    private static func timeline(_ effect: LuaEffect, _ options: RunOptions) throws -> Timeline {
+        do {
             let name = (options.scriptPath as NSString).lastPathComponent
             let runner = ScenarioRunner(effect: effect, scriptName: name)
             let items = [options.numberOfItems ?? Scenario.defaultNumberOfItems[0]]
@@ -41,12 +68,6 @@ enum RunPipeline {
             }
             return try runner.runDemo(viewportSize: options.viewportSize, numberOfItems: items,
                                       framesPerSecond: fps)
-        } catch let error as ScriptError {
-            throw RunFailure(message: located(error.message, options), details: error.details)
-        } catch let error as ScenarioError {
-            throw RunFailure(message: "\(options.scriptPath):\(scenarioLine(options)): \(error)", details: "")
-        } catch {
-            throw RunFailure(message: "\(options.scriptPath): \(error)", details: "")
         }
     }
 

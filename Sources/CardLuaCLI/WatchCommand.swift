@@ -57,8 +57,9 @@ struct WatchSession {
     mutating func run() {
         let started = Date()
         let timeline: Timeline
+        var warnings: [String] = []
         do {
-            timeline = try RunPipeline.timeline(options)
+            timeline = try RunPipeline.timeline(options, warnings: &warnings)
         } catch {
             failing = true
             let kept = goodRuns == 0 ? "no output yet" : "keeping the last good output"
@@ -66,6 +67,8 @@ struct WatchSession {
             CardLuaCommand.report(error)
             return
         }
+        // What `check` would warn about, after the status line (a redraw clears the screen).
+        defer { for warning in warnings { Console.error(warning) } }
         let singleFrame = options.offset != nil && options.flingVelocity == nil && options.scenarioName == nil
         guard let path = options.outputPath else {
             let text = RunPipeline.render(timeline, format: options.format, color: redraws && Console.wantsColor,
