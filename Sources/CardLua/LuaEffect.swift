@@ -2,10 +2,10 @@ import CLuaShims
 import CardLayout
 import Foundation
 
-/// An `Effect` defined by a Lua 5.4 script (the contract of design.md §4).
+/// An `Effect` defined by a Lua 5.4 script (the contract of docs/script-api.md).
 ///
 /// Every call goes through the C entry points of `CLuaShims`, each of which runs its
-/// Lua work under `lua_pcall`: no Lua error can unwind a Swift frame (design.md §6).
+/// Lua work under `lua_pcall`: no Lua error can unwind a Swift frame (Sources/CLuaShims/README.md).
 /// Swift passes numbers in and reads numbers back; it never calls the Lua API itself.
 public final class LuaEffect: Effect {
     /// The name shown in messages: the script's path as given.
@@ -103,7 +103,7 @@ public final class LuaEffect: Effect {
         if input.count < count * inStride { input = [Double](repeating: 0, count: count * inStride) }
         if output.count < count * outStride { output = [Double](repeating: 0, count: count * outStride) }
         // Numbers in, numbers out, through raw buffers: this runs for every item of every
-        // frame (design.md §7).
+        // frame (BENCHMARKS.md).
         input.withUnsafeMutableBufferPointer { inp in
             attributes.withUnsafeBufferPointer { items in
                 for i in 0..<count { writeBase(items[i], to: inp.baseAddress! + i * inStride) }

@@ -1,11 +1,11 @@
-// The Lua prelude: the script API of design.md §4 (geometry, CATransform3D,
+// The Lua prelude: the script API of docs/script-api.md (geometry, CATransform3D,
 // CGAffineTransform, the layout object, scenario parsing, LuaCATS generation).
 // Kept in a Swift string so the `cardlua` binary carries it with no resource files.
 // swiftlint:disable file_length
 
 /// The prelude's Lua source, loaded (as text) into every state before the script.
 let preludeSource = #"""
--- cardlua prelude: the script API of design.md §4, written in Lua so that nothing a
+-- cardlua prelude: the script API of docs/script-api.md, written in Lua so that nothing a
 -- script calls is a Swift frame. Loaded once per state, before the script, as text.
 -- It receives the native (C) functions it needs and returns the host's internals.
 -- Every public name is registered with `define`, from which `cardlua types` writes the
@@ -744,7 +744,7 @@ define("CATransform3DIsAffine", "fun(t: CATransform3D): boolean", "Whether t has
   end)
 
 -- The identities read fresh every time: `t = CATransform3DIdentity; t.m34 = …` must
--- never change the identity (design.md §4). Only absent globals reach this.
+-- never change the identity (docs/script-api.md). Only absent globals reach this.
 setmetatable(G, { __index = function(_, k)
   if k == "CATransform3DIdentity" then  -- identity3D(), written out: the seeds' hot path
     return setmetatable({ m11 = 1, m12 = 0, m13 = 0, m14 = 0, m21 = 0, m22 = 1, m23 = 0, m24 = 0,

@@ -6,7 +6,7 @@ enum OutputFormat: String, CaseIterable {
     case text, json, svg, html
 }
 
-/// What `cardlua run` and `cardlua watch` are asked to do (design.md §5).
+/// What `cardlua run` and `cardlua watch` are asked to do (README.md, "The command line").
 struct RunOptions {
     var scriptPath: String
     var viewportSize = Scenario.defaultViewportSize

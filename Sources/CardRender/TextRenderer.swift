@@ -1,7 +1,7 @@
 import CardLayout
 import Foundation
 
-/// The human-readable table of design.md §5: per frame a header, a terminal strip, and a
+/// The human-readable table `cardlua run` prints: per frame a header, a terminal strip, and a
 /// row per item with its centre, scale, rotation about x, y and z in degrees (decomposed
 /// from the matrix), alpha and zIndex.
 public enum TextRenderer {
