@@ -44,9 +44,9 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 /// What it finds: load and runtime errors (each once per callback and place, with the
 /// script's traceback), limit errors (the callback is then left out and the others are
 /// checked on a fresh state), NaN or infinite values, alpha outside 0…1, keys written on
-/// `attributes` or `layout` that the contract does not know (with a "did you mean"), and
-/// globals that look like a misspelled callback (`tranform`, `Prepare`), and broken
-/// `scenarios` tables.
+/// `attributes` or `layout` that the contract does not know (with a "did you mean"),
+/// transform results computed and dropped (`t:rotate(…)` as a statement), globals that
+/// look like a misspelled callback (`tranform`, `Prepare`), and broken `scenarios` tables.
 public struct ScriptChecker {
     /// The viewports `prepare` is called for: a phone and a tablet, portrait.
     public static let viewports = [Size(width: 414, height: 736), Size(width: 768, height: 1024)]
@@ -97,13 +97,11 @@ public struct ScriptChecker {
             let whole = NSRange(line.startIndex..., in: line)
             let continues = continuation?.firstMatch(in: previous, range: NSRange(previous.startIndex..., in: previous)) != nil
             for match in regex.matches(in: line, range: whole) {
-                guard let start = Range(match.range, in: line) else { continue }
-                let atLineStart = line[..<start.lowerBound].allSatisfy(\.isWhitespace)
-                    && line[start].first.map { $0 != ";" } ?? true
-                    && !line[start].trimmingCharacters(in: .whitespaces).hasPrefix("then")
-                    && !line[start].trimmingCharacters(in: .whitespaces).hasPrefix("do")
-                    && !line[start].trimmingCharacters(in: .whitespaces).hasPrefix("else")
-                if atLineStart && continues { continue }
+                // A call at the start of a line may be the tail of the previous line's
+                // expression (`t = a +⏎ CATransform3D…`): then its value is used.
+                guard let callStart = (Range(match.range(at: 1), in: line) ?? Range(match.range(at: 3), in: line))?
+                    .lowerBound else { continue }
+                if continues && line[..<callStart].allSatisfy(\.isWhitespace) { continue }
                 let message: String
                 if let receiverRange = Range(match.range(at: 1), in: line),
                    let methodRange = Range(match.range(at: 2), in: line) {
@@ -436,6 +434,7 @@ private enum Notes {
         text.split(separator: "\n").map(String.init)
     }
 
+    /// One warning per unknown key, at the line that assigns it (else the callback's).
     static func unknownKeyWarnings(attributeKeys: [(key: String, item: String)], layoutKeys: [String],
                                    locator: SourceLocator) -> [Diagnostic] {
         var found: [Diagnostic] = []

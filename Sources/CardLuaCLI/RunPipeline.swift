@@ -35,40 +35,32 @@ enum RunPipeline {
         }
     }
 
-    /// The timeline alone (the warnings dropped).
-    static func timeline(_ options: RunOptions) throws(RunFailure) -> Timeline {
-        var ignored: [String] = []
-        return try timeline(options, warnings: &ignored)
-    }
-
     private static func timeline(_ effect: LuaEffect, _ options: RunOptions) throws -> Timeline {
-        do {
-            let name = (options.scriptPath as NSString).lastPathComponent
-            let runner = ScenarioRunner(effect: effect, scriptName: name)
-            let items = [options.numberOfItems ?? Scenario.defaultNumberOfItems[0]]
-            let fps = options.framesPerSecond ?? Scenario.defaultFramesPerSecond
-            if let scenarioName = options.scenarioName {
-                let defaults = Scenario(name: scenarioName, viewportSize: options.viewportSize,
-                                        numberOfItems: items, framesPerSecond: fps, steps: [])
-                var scenario = try effect.scenario(named: scenarioName, defaults: defaults)
-                // What the command line says explicitly wins over the script's table.
-                if options.viewportGiven { scenario.viewportSize = options.viewportSize }
-                if let n = options.numberOfItems { scenario.numberOfItems = [n] }
-                if let f = options.framesPerSecond { scenario.framesPerSecond = f }
-                return try runner.run(scenario)
-            }
-            if let velocity = options.flingVelocity {
-                return try runner.run(.fling(from: options.offset ?? 0, velocity: velocity,
-                                             viewportSize: options.viewportSize, numberOfItems: items,
-                                             framesPerSecond: fps))
-            }
-            if let offset = options.offset {
-                return try runner.run(.single(offset: offset, viewportSize: options.viewportSize,
-                                              numberOfItems: items, framesPerSecond: fps))
-            }
-            return try runner.runDemo(viewportSize: options.viewportSize, numberOfItems: items,
-                                      framesPerSecond: fps)
+        let name = (options.scriptPath as NSString).lastPathComponent
+        let runner = ScenarioRunner(effect: effect, scriptName: name)
+        let items = [options.numberOfItems ?? Scenario.defaultNumberOfItems[0]]
+        let fps = options.framesPerSecond ?? Scenario.defaultFramesPerSecond
+        if let scenarioName = options.scenarioName {
+            let defaults = Scenario(name: scenarioName, viewportSize: options.viewportSize,
+                                    numberOfItems: items, framesPerSecond: fps, steps: [])
+            var scenario = try effect.scenario(named: scenarioName, defaults: defaults)
+            // What the command line says explicitly wins over the script's table.
+            if options.viewportGiven { scenario.viewportSize = options.viewportSize }
+            if let n = options.numberOfItems { scenario.numberOfItems = [n] }
+            if let f = options.framesPerSecond { scenario.framesPerSecond = f }
+            return try runner.run(scenario)
         }
+        if let velocity = options.flingVelocity {
+            return try runner.run(.fling(from: options.offset ?? 0, velocity: velocity,
+                                         viewportSize: options.viewportSize, numberOfItems: items,
+                                         framesPerSecond: fps))
+        }
+        if let offset = options.offset {
+            return try runner.run(.single(offset: offset, viewportSize: options.viewportSize,
+                                          numberOfItems: items, framesPerSecond: fps))
+        }
+        return try runner.runDemo(viewportSize: options.viewportSize, numberOfItems: items,
+                                  framesPerSecond: fps)
     }
 
     /// The output for `format`; `frameIndex` picks the frame of a single-frame SVG.
