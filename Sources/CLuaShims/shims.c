@@ -748,7 +748,8 @@ static int attributes_index(lua_State *L) {
         return 1;
     }
     if (strcmp(k, "transform") == 0) {
-        // The affine part of transform3D (a copy), or a fresh identity.
+        // The affine part of transform3D (a copy), or a fresh identity, kept (as
+        // transform3D's is), so that `attributes.transform.a = …` sticks as in Swift.
         if (raw_get(L, 1, "transform3D") != LUA_TNIL) {
             push_internal(L, h, "affineFrom3D");
             lua_insert(L, -2);
@@ -757,6 +758,9 @@ static int attributes_index(lua_State *L) {
             lua_pop(L, 1);
             push_internal(L, h, "identityAffine");
             lua_call(L, 0, 1);
+            lua_pushstring(L, "transform");
+            lua_pushvalue(L, -2);
+            lua_rawset(L, 1);
         }
         return 1;
     }

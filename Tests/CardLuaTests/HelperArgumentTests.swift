@@ -139,4 +139,35 @@ import Testing
         """)
         #expect(rects.allSatisfy { $0.alpha == 0.5 })
     }
+
+    /// The other Swift habits of the same kind: `center.x`, `size.width` and
+    /// `transform.a` (on an item whose transform was never set) change the item too.
+    @Test func centerSizeAndTransformFieldsWriteThrough() throws {
+        let base = try LuaEffectTests.run(LuaEffectTests.horizontal + "function transform() end")
+        let changed = try LuaEffectTests.run(LuaEffectTests.horizontal + """
+        function transform(attributes)
+          attributes.center.x = attributes.center.x + 5
+          attributes.size.width = 100
+          attributes.transform.a = 0.5
+          attributes.transform.ty = 7
+        end
+        """)
+        try #require(base.count == changed.count && !base.isEmpty)
+        for (before, after) in zip(base, changed) {
+            #expect(after.center.x == before.center.x + 5)
+            #expect(after.size.width == 100)
+            #expect(after.transform3D.m11 == 0.5 && after.transform3D.m22 == 1 && after.transform3D.m42 == 7)
+        }
+        // Reading the transform alone changes nothing, and a transform3D set afterwards wins.
+        let read = try LuaEffectTests.run(LuaEffectTests.horizontal + """
+        function transform(attributes)
+          local t = attributes.transform
+          attributes.alpha = t.a == 1 and 0.5 or 0
+          if attributes.indexPath.item == 0 then attributes.transform3D = CATransform3DMakeScale(2, 2, 1) end
+        end
+        """)
+        #expect(read.allSatisfy { $0.alpha == 0.5 })
+        #expect(read.first?.transform3D.m11 == 2)
+        #expect(read.dropFirst().allSatisfy { $0.transform3D.m11 == 1 })
+    }
 }
