@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs an ``Effect`` through a ``Scenario``: the simulated `UICollectionView` +
-/// `UIScrollView` around a flow layout (design.md §2, §3).
+/// `UIScrollView` around a flow layout (docs/scenarios.md).
 ///
 /// On start the effect's `prepare` adjusts a default ``FlowLayoutConfiguration`` for the
 /// scenario's viewport and a ``FlowLayout`` is built. Then every frame costs one rect

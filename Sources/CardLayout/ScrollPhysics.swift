@@ -1,6 +1,6 @@
 import Foundation
 
-/// `UIScrollView`'s motion along the scroll axis (design.md §3), as closed forms.
+/// `UIScrollView`'s motion along the scroll axis (docs/scenarios.md), as closed forms.
 ///
 /// Everything here is one-dimensional: an *offset* is the content offset's component
 /// on the scroll axis, in points; times are milliseconds and velocities points per

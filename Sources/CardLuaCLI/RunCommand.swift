@@ -14,9 +14,10 @@ enum RunCommand {
             return 1
         }
         let toTerminal = options.outputPath == nil
+        var warnings: [String] = []
         do {
             try RunPipeline.run(options, into: output, color: toTerminal && Console.wantsColor,
-                                columns: toTerminal ? Console.columns : 80)
+                                columns: toTerminal ? Console.columns : 80, warnings: &warnings)
             try output.commit()
         } catch let error as RunFailure {
             output.discard()
@@ -27,6 +28,8 @@ enum RunCommand {
             Console.error("\(error)")
             return 1
         }
+        // What `check` would warn about, on standard error: the output stays clean.
+        for warning in warnings { Console.error(warning) }
         return 0
     }
 }

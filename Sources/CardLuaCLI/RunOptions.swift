@@ -6,7 +6,7 @@ enum OutputFormat: String, CaseIterable {
     case text, json, svg, html
 }
 
-/// What `cardlua run` and `cardlua watch` are asked to do (design.md §5).
+/// What `cardlua run` and `cardlua watch` are asked to do (README.md, "The command line").
 struct RunOptions {
     var scriptPath: String
     var viewportSize = Scenario.defaultViewportSize
@@ -75,6 +75,12 @@ struct RunOptions {
         }) {
             format = inferred  // `-o preview.html` means HTML
         }
+        limits = try RunOptions.limits(v, command: command)
+    }
+
+    /// `--max-instructions`, `--max-memory` and `--max-time` (shared with `check`).
+    static func limits(_ v: [String: String], command: String) throws(UsageError) -> ScriptLimits {
+        var limits = ScriptLimits()
         if let text = v["max-instructions"] {
             guard let n = Int(text), n > 0 else {
                 throw UsageError("--max-instructions: expected a positive whole number (got '\(text)')", command: command)
@@ -93,6 +99,7 @@ struct RunOptions {
             }
             limits.maxTime = seconds
         }
+        return limits
     }
 
     static func parseViewport(_ text: String, command: String) throws(UsageError) -> Size {

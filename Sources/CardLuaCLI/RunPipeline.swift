@@ -28,8 +28,12 @@ enum RunPipeline {
     /// Runs the script and writes the rendered output into `output` as the run goes.
     /// Returns the number of frames made. The caller commits or discards `output`.
     @discardableResult
+    ///
+    /// `warnings` receives the lines `check` would warn about that the run saw (unknown
+    /// keys, dropped transform results), each once, as `file:line: warning: …`. They
+    /// never fail the run.
     static func run(_ options: RunOptions, into output: any TextOutput, color: Bool, columns: Int,
-                    reloadStamp: String? = nil) throws(RunFailure) -> Int {
+                    reloadStamp: String? = nil, warnings: inout [String]) throws(RunFailure) -> Int {
         let renderer: any TimelineSink
         switch options.format {
         case .text:
@@ -45,13 +49,21 @@ enum RunPipeline {
             }
         }
         let sink = PipelineSink(renderer)
-        try run(options, into: sink)
+        try run(options, into: sink, warnings: &warnings)
         return sink.frames
     }
 
-    private static func run(_ options: RunOptions, into sink: PipelineSink) throws(RunFailure) {
+    private static func run(_ options: RunOptions, into sink: PipelineSink,
+                            warnings: inout [String]) throws(RunFailure) {
         do {
             let effect = try LuaEffect(path: options.scriptPath, limits: options.limits)
+            // Unknown keys are noted on one frame in four: cheap, and a typo shows up on
+            // any frame.
+            effect.keyNoteInterval = 4
+            defer {
+                warnings = ScriptChecker.warnings(after: effect, path: options.scriptPath)
+                    .map { $0.formatted(file: options.scriptPath) }
+            }
             sink.hasSnapRule = effect.definesFunction("targetContentOffset")
             let name = (options.scriptPath as NSString).lastPathComponent
             let runner = ScenarioRunner(effect: effect, scriptName: name)

@@ -77,10 +77,11 @@ struct WatchSession {
         let hashed = HashingOutput(output)
         let stampName = options.outputPath.map(HTMLRenderer.stampFileName(forHTMLFile:))
         let frames: Int
+        var warnings: [String] = []
         do {
             frames = try RunPipeline.run(options, into: hashed, color: redraws && Console.wantsColor,
                                          columns: redraws ? Console.columns : 80,
-                                         reloadStamp: isHTML ? stampName : nil)
+                                         reloadStamp: isHTML ? stampName : nil, warnings: &warnings)
             try output.commit()
         } catch let error as RunFailure {
             output.discard()
@@ -95,6 +96,8 @@ struct WatchSession {
             Console.error("[\(Self.clock())] \(error)")
             return
         }
+        // What `check` would warn about, after the status line (a redraw clears the screen).
+        defer { for warning in warnings { Console.error(warning) } }
         guard let path = options.outputPath else {
             if redraws {
                 Console.error("[\(Self.clock())] watching \(options.scriptPath) — save to run again, Ctrl-C to stop")

@@ -8,13 +8,13 @@ import CardLayout
 /// browser window exactly the viewport's size shows the viewport alone. Each card is an
 /// absolutely positioned `<div>` of its untransformed size at its untransformed frame
 /// minus the content offset, with `transform: matrix3d(m11, m12, …, m44)` — the fields
-/// of `transform3D` in exactly that order (design.md §3) — and `transform-origin:
+/// of `transform3D` in exactly that order (docs/json.md) — and `transform-origin:
 /// 50% 50%`, which is Core Animation's anchor (0.5, 0.5). CSS maps a corner through the
 /// matrix about that origin and divides by w, exactly as
 /// `LayoutAttributes.projectedQuad` does; the container has neither `perspective` nor
 /// `transform-style: preserve-3d`, so each card is flattened on its own (no depth
 /// sorting) and painted by `z-index`, ties in document order, which is index-path
-/// order — the drawing order of design.md §3. Hidden cards and cards with a corner at
+/// order — the drawing order (zIndex ascending, ties by index path). Hidden cards and cards with a corner at
 /// or behind the eye are not shown, as in the SVG. Fills and labels come from `Palette`,
 /// the same as the SVG's.
 ///

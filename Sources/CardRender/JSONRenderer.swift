@@ -1,6 +1,6 @@
 import CardLayout
 
-/// The JSON of design.md §5: the run's layout, every frame's items, every release.
+/// The JSON of docs/json.md (schema: docs/cardlua.schema.json): the run's layout, every frame's items, every release.
 ///
 /// Keys come in a fixed order and numbers in their shortest round-trip form, so the same
 /// run always gives byte-identical output. One item per line keeps it readable and

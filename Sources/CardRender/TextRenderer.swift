@@ -1,7 +1,7 @@
 import CardLayout
 import Foundation
 
-/// The human-readable text of design.md §5, in two forms:
+/// The human-readable text `cardlua run` prints, in two forms:
 ///
 /// - **every frame** (``render(_:columns:color:)``, `cardlua run --frames`): per frame a
 ///   header, a terminal strip, and a row per item with its centre, scale, rotation about

@@ -4,7 +4,7 @@ import Testing
 
 // MARK: - Test effects
 
-/// A native twin of seed 000's layout and snapping (design.md §4): horizontal cards of
+/// A native twin of seed 000's layout and snapping (scripts/lol.lua): horizontal cards of
 /// 300×500 at 414×736, insets 50 left/right and 200 top/bottom, no line spacing; on
 /// release, the item nearest the centre among the items in the proposed rect.
 /// It records what the runner asks of it.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CardLayout
 
-// Golden values come from the closed forms of design.md §3, written out here again
+// Golden values come from the closed forms of UIScrollView's motion (docs/scenarios.md), written out here again
 // (never read back from the code under test).
 
 private func approx(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `cardlua run` end to end: the contracts of design.md §5 and the bad-input promises.
+/// `cardlua run` end to end: the contracts of README.md and docs/json.md, and the bad-input promises.
 @Suite struct CLITests {
     @Test func helpAndVersion() throws {
         let help = try CLI.run(["--help"])
@@ -12,7 +12,7 @@ import Testing
         #expect(version.status == 0 && version.stdout.hasPrefix("cardlua "))
     }
 
-    /// `--offset 150 --format json` is the JSON of design.md §5 with the seed's numbers.
+    /// `--offset 150 --format json` is the JSON of docs/json.md with the seed's numbers.
     @Test func lolJSONAtOffset150() throws {
         let result = try CLI.run(["run", CLI.script("lol.lua"), "--offset", "150", "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -71,15 +71,17 @@ import Testing
                                       valued: RunOptions.valuedOptions, flags: RunOptions.flagOptions, command: "run")
         let options = try RunOptions(arguments, command: "run")
         let output = FailingOutput(limit: 10)
+        var warnings: [String] = []
         #expect(throws: RunFailure.self) {
-            try RunPipeline.run(options, into: output, color: false, columns: 80)
+            try RunPipeline.run(options, into: output, color: false, columns: 80, warnings: &warnings)
         }
         #expect(output.writes == 10)
         // The same run into a string has every frame (the header, one write per frame, the end).
         arguments = try Arguments([script, "--scenario", "long", "--format", "json", "--fps", "1"],
                                   valued: RunOptions.valuedOptions, flags: RunOptions.flagOptions, command: "run")
         let collected = StringOutput()
-        let frames = try RunPipeline.run(try RunOptions(arguments, command: "run"), into: collected, color: false, columns: 80)
+        let frames = try RunPipeline.run(try RunOptions(arguments, command: "run"), into: collected, color: false, columns: 80,
+                                         warnings: &warnings)
         #expect(frames == 1001)
         #expect(collected.text.components(separatedBy: "\"phase\": \"idle\"").count - 1 == 1001)
     }
