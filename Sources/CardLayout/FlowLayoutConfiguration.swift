@@ -32,6 +32,12 @@ public struct FlowLayoutConfiguration: Hashable, Sendable {
     public var decelerationRate = DecelerationRate.normal
     /// `UIScrollView.isPagingEnabled`.
     public var isPagingEnabled = false
+    /// `UIScrollView.bounces`.
+    public var bounces = true
+    /// `UIScrollView.alwaysBounceHorizontal`.
+    public var alwaysBounceHorizontal = false
+    /// `UIScrollView.alwaysBounceVertical`.
+    public var alwaysBounceVertical = false
 
     public init() {}
 }

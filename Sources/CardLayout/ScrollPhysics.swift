@@ -53,6 +53,17 @@ public enum ScrollPhysics {
     /// `setContentOffset` takes about 0.3 s).
     public static let defaultScrollAnimationDuration: Double = 0.3
 
+    public static let offsetTolerance: Double = 1e-6
+    public enum RangeSide: Hashable, Sendable { case before, inside, after }
+    public static func side(of offset: Double, in range: ClosedRange<Double>) -> RangeSide {
+        offset < range.lowerBound ? .before : offset > range.upperBound ? .after : .inside
+    }
+    public static let stopVelocity: Double = 0.01
+    public static func stopTime(velocity: Double, rate: Double) -> Double { 0 }
+    public static func stopOffset(from offset: Double, velocity: Double, rate: Double) -> Double {
+        restingOffset(from: offset, velocity: velocity, rate: rate)
+    }
+
     // MARK: Decay (closed forms)
 
     /// Velocity after `time` ms of free deceleration: `v(t) = v₀·dᵗ`.
@@ -177,7 +188,8 @@ public enum ScrollPhysics {
     /// 3. **Bounce.** A target outside `range` is reached first; then a spring carries the
     ///    content back to the nearest edge (phase `settling`).
     public static func releaseMotions(from offset: Double, velocity: Double, target: Double,
-                                      rate: Double, range: ClosedRange<Double>) -> [ScrollMotion] {
+                                      rate: Double, range: ClosedRange<Double>,
+                                      bounces: Bool = true) -> [ScrollMotion] {
         // 1. A fling into an edge the effect left as the target. "At the edge" allows half
         //    a point: an effect's arithmetic may land a rounding error short of it.
         if range.contains(offset), velocity != 0 {
@@ -417,7 +429,7 @@ public struct DragGesture: Hashable, Sendable {
     /// A drag from the shown offset `startOffset` by `distance` over `duration` ms, in a
     /// scroll view whose scrollable range is `range` and viewport extent `dimension`.
     public init(from startOffset: Double, by distance: Double, duration: Double,
-                range: ClosedRange<Double>, dimension: Double) {
+                range: ClosedRange<Double>, dimension: Double, bounces: Bool = true) {
         self.startOffset = startOffset
         self.distance = distance
         self.duration = max(0, duration)
