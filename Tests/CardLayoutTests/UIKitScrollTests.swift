@@ -209,6 +209,17 @@ struct UIKitScrollTests {
         #expect(ScrollPhysics.side(of: -2e-6, in: range) == .before)
         // A degenerate range is an equality test.
         #expect(ScrollPhysics.side(of: 4e-13, in: 0...0) == .inside)
+        // The same tolerance in the rubber band and in paging: a rounding error past an edge
+        // shows no rubber band, and a release a rounding error short of a page boundary
+        // counts as on it (fast forwards from page 2 goes to page 3, not stays on 2).
+        #expect(ScrollPhysics.rubberBandedOffset(79.16, range: range, dimension: 568) == 79.16)
+        #expect(ScrollPhysics.pagedOffset(releaseOffset: 800 - 1e-7, velocity: 2, anchorOffset: 800,
+                                          pageLength: 400, range: 0...4000) == 1200)
+        #expect(ScrollPhysics.pagedOffset(releaseOffset: 800 + 1e-7, velocity: -2, anchorOffset: 800,
+                                          pageLength: 400, range: 0...4000) == 400)
+        // Content 2e-7 longer than the viewport fits; 2e-6 longer scrolls.
+        #expect(!ScrollPhysics.allowsScrolling(range: 0...2e-7, bounces: true, alwaysBounce: false))
+        #expect(ScrollPhysics.allowsScrolling(range: 0...2e-6, bounces: true, alwaysBounce: false))
     }
 
     @Test func releaseARoundingErrorPastTheEdgeBounces() throws {
