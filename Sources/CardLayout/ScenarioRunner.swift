@@ -1,13 +1,16 @@
 import Foundation
 
 /// Runs an ``Effect`` through a ``Scenario``: the simulated `UICollectionView` +
-/// `UIScrollView` around a flow layout (docs/scenarios.md).
+/// `UIScrollView` around a flow layout (docs/physics.md describes the scroll physics).
 ///
 /// On start the effect's `prepare` adjusts a default ``FlowLayoutConfiguration`` for the
 /// scenario's viewport and a ``FlowLayout`` is built. Then every frame costs one rect
 /// query (`layoutAttributesForElements(in: bounds)`) and one `transform` call; every
-/// release (a `drag`'s end or a `fling`) asks the effect's `targetContentOffset` once and
-/// records a ``SnapEvent``.
+/// release (a `drag`'s end or a `fling`) records a ``SnapEvent`` and, unless paging is
+/// on, asks the effect's `targetContentOffset` once (UIKit never asks a paging scroll
+/// view: the page is the target). Content that fits the viewport on the scroll axis does
+/// not move unless `bounces` and the axis's `alwaysBounce…` are set; then a drag holds it
+/// still and no release happens. The last frame of every motion is `idle`.
 ///
 /// Frames are sampled at the scenario's frame rate: frame `i` is at exactly
 /// `i / framesPerSecond` seconds, with no accumulated drift. Errors the effect throws
@@ -168,6 +171,14 @@ private struct Session {
     var range: ClosedRange<Double> { 0...max(0, axis.value(of: layout.maximumContentOffset)) }
     /// The viewport's extent on the scroll axis.
     var extent: Double { axis.extent(of: viewportSize) }
+    /// Whether a finger or a fling may move the content (UIKit's pan gesture does not
+    /// scroll content that fits, unless `alwaysBounce…` for the axis, with `bounces`).
+    var canScroll: Bool {
+        let alwaysBounce = axis.direction == .horizontal
+            ? configuration.alwaysBounceHorizontal : configuration.alwaysBounceVertical
+        return ScrollPhysics.allowsScrolling(range: range, bounces: configuration.bounces,
+                                             alwaysBounce: alwaysBounce)
+    }
     var fps: Double { scenario.framesPerSecond }
     var kind: String { scenario.steps.indices.contains(stepIndex) ? scenario.steps[stepIndex].kind : "start" }
 
@@ -189,7 +200,11 @@ private struct Session {
             try drag(by: distance, seconds: seconds)
         case let .fling(velocity):
             try beginIfNeeded()
-            try release(velocity: velocity, anchor: offset)
+            if canScroll {
+                try release(velocity: velocity, anchor: offset)
+            } else {
+                try settleIntoRange()
+            }
         case let .wait(seconds):
             try beginIfNeeded()
             for _ in 0..<(try frameCount(seconds: seconds)) {
@@ -211,11 +226,17 @@ private struct Session {
     }
 
     mutating func drag(by distance: Double, seconds: Double) throws {
-        let anchor = offset
-        let gesture = DragGesture(from: offset, by: distance, duration: seconds * 1000,
-                                  range: range, dimension: extent)
         // At least one frame: even an instantaneous drag shows where it left the content.
         let count = max(1, try frameCount(seconds: seconds))
+        guard canScroll else {
+            // The finger moves, the content does not: no drag, so no release either.
+            for _ in 1...count { try emit(offset, .idle, .idle) }
+            try settleIntoRange()
+            return
+        }
+        let anchor = offset
+        let gesture = DragGesture(from: offset, by: distance, duration: seconds * 1000,
+                                  range: range, dimension: extent, bounces: configuration.bounces)
         for k in 1...count {
             let shown = k == count ? gesture.endOffset : gesture.offset(at: Double(k) * 1000 / fps)
             try emit(shown, .dragging, .dragging)
@@ -223,41 +244,55 @@ private struct Session {
         try release(velocity: gesture.releaseVelocity, anchor: anchor)
     }
 
-    /// The finger lifts at the current offset: proposal (paged if `isPagingEnabled`),
-    /// the effect's `targetContentOffset`, a snap event, then the motion to rest.
+    /// The finger lifts at the current offset: the proposal (where the scroll would stop
+    /// on its own, clamped), the effect's `targetContentOffset`, a snap event, then the
+    /// motion to rest.
     ///
-    /// With paging the effect is asked *after* the paging rule, with the paged offset as
-    /// the proposal, and its answer is final: a pass-through effect keeps paging, and an
-    /// effect can still override it. (UIKit skips `targetContentOffset` for paging scroll
-    /// views; asking keeps every release visible to the script.)
+    /// With `isPagingEnabled` the page is both proposal and target and the effect is not
+    /// asked: UIKit never consults `targetContentOffset` for a paging scroll view ("Stop
+    /// offset can not be modified for paging scroll views").
     mutating func release(velocity: Double, anchor: Double) throws {
         let start = offset
         let rate = configuration.decelerationRate.rawValue
-        var proposed = ScrollPhysics.proposedOffset(from: start, velocity: velocity, rate: rate, range: range)
+        let time = Double(emittedFrames - 1) / fps
+        let proposed: Double, target: Double
         if configuration.isPagingEnabled {
             proposed = ScrollPhysics.pagedOffset(releaseOffset: start, velocity: velocity, anchorOffset: anchor,
                                                  pageLength: extent, range: range)
-        }
-        let time = Double(emittedFrames - 1) / fps
-        let bounds = Rect(origin: axis.point(start), size: viewportSize)
-        // During `targetContentOffset` UIKit still reports the drag (`isDragging`), the
-        // finger already up (`isTracking` false).
-        let context = ScrollContext(bounds: bounds, contentSize: contentSize, time: time,
-                                    isTracking: false, isDragging: true, isDecelerating: false)
-        let answer = try effect.targetContentOffset(proposed: axis.point(proposed), velocity: axis.point(velocity),
-                                                    layout: layout, context: context)
-        let target = axis.value(of: answer)
-        guard target.isFinite else {
-            throw ScenarioError.invalidTargetContentOffset(scenario: scenario.name, stepIndex: stepIndex,
-                                                           kind: kind, offset: answer)
+            target = proposed
+        } else {
+            proposed = ScrollPhysics.proposedOffset(from: start, velocity: velocity, rate: rate, range: range)
+            let bounds = Rect(origin: axis.point(start), size: viewportSize)
+            // During `targetContentOffset` UIKit still reports the drag (`isDragging`), the
+            // finger already up (`isTracking` false).
+            let context = ScrollContext(bounds: bounds, contentSize: contentSize, time: time,
+                                        isTracking: false, isDragging: true, isDecelerating: false)
+            let answer = try effect.targetContentOffset(proposed: axis.point(proposed),
+                                                        velocity: axis.point(velocity),
+                                                        layout: layout, context: context)
+            target = axis.value(of: answer)
+            guard target.isFinite else {
+                throw ScenarioError.invalidTargetContentOffset(scenario: scenario.name, stepIndex: stepIndex,
+                                                               kind: kind, offset: answer)
+            }
         }
         let snap = SnapEvent(time: time, proposedContentOffset: axis.point(proposed),
                              velocity: axis.point(velocity), targetContentOffset: axis.point(target))
         snaps.append(snap)
         try sink.snap(snap)
         let motions = ScrollPhysics.releaseMotions(from: start, velocity: velocity, target: target,
-                                                   rate: rate, range: range)
-        try play(motions, .decelerating)
+                                                   rate: rate, range: range, bounces: configuration.bounces)
+        // Without bounces UIKit clamps every offset it sets: a spring onto a target near an
+        // edge never shows past it.
+        try play(motions, .decelerating, clampedTo: configuration.bounces ? nil : range)
+    }
+
+    /// Content that cannot scroll but was left outside its range (by a `jump`) springs
+    /// back into it, as after a release with no velocity; inside, nothing happens.
+    mutating func settleIntoRange() throws {
+        guard ScrollPhysics.side(of: offset, in: range) != .inside else { return }
+        let edge = ScrollPhysics.clamp(offset, to: range)
+        try play([.spring(from: offset, velocity: 0, to: edge, phase: .settling)], .decelerating)
     }
 
     mutating func scroll(to indexPath: IndexPath, seconds: Double) throws {
@@ -276,8 +311,12 @@ private struct Session {
         let ease = ScrollMotion.easeInOut(from: offset, to: target, duration: seconds * 1000)
         let count = max(1, try frameCount(seconds: seconds))
         for k in 1...count {
-            let value = k == count ? target : ease.offset(at: Double(k) * 1000 / fps)
-            try emit(value, .settling, .idle)
+            // The last frame is at rest.
+            if k == count {
+                try emit(target, .idle, .idle)
+            } else {
+                try emit(ease.offset(at: Double(k) * 1000 / fps), .settling, .idle)
+            }
         }
     }
 
@@ -329,8 +368,10 @@ private struct Session {
     // MARK: Frames
 
     /// Samples motion segments (played one after another) at the frame rate; the last
-    /// frame sits exactly on the end of the last segment.
-    mutating func play(_ motions: [ScrollMotion], _ activity: Activity) throws {
+    /// frame sits exactly on the end of the last segment and is at rest (phase `idle`,
+    /// `isDecelerating` false: UIKit's deceleration has ended when the content stops).
+    mutating func play(_ motions: [ScrollMotion], _ activity: Activity,
+                       clampedTo limits: ClosedRange<Double>? = nil) throws {
         guard let last = motions.last else { return }
         let total = motions.reduce(0) { $0 + $1.duration }
         var count = try frameCount(seconds: total / 1000)
@@ -339,7 +380,7 @@ private struct Session {
         var segment = 0, segmentStart = 0.0
         for k in 1...count {
             if k == count {
-                try emit(last.end, last.phase, activity)
+                try emit(last.end, .idle, .idle)
                 break
             }
             let t = Double(k) * 1000 / fps
@@ -347,7 +388,9 @@ private struct Session {
                 segmentStart += motions[segment].duration
                 segment += 1
             }
-            try emit(motions[segment].offset(at: t - segmentStart), motions[segment].phase, activity)
+            var value = motions[segment].offset(at: t - segmentStart)
+            if let limits { value = ScrollPhysics.clamp(value, to: limits) }
+            try emit(value, motions[segment].phase, activity)
         }
     }
 

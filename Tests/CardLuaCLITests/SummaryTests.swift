@@ -13,7 +13,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count <= 40, "\(result.stdout)")
-        #expect(result.stdout.contains("scenario demo: 808 frames at 60 fps"))
+        #expect(result.stdout.contains("scenario demo: 604 frames at 60 fps"))
         // The demo's eight steps, numbered.
         #expect(result.stdout.contains("  1. jump to 0\n  2. wait 0.2 s\n"))
         #expect(result.stdout.contains("  8. wait 0.3 s\n"))
@@ -21,13 +21,13 @@ import Testing
         #expect(releases.count == 3)
         // The fling of the README (item 3 centred: 1100 − 207 = 893) is the first target.
         #expect(releases.first?.hasSuffix("→ target 893.00") == true)
-        #expect(result.stdout.contains("\nat rest, t=13.450s  offset (5686.00, 0.00)  idle\n"))
+        #expect(result.stdout.contains("\nat rest, t=10.050s  offset (5686.00, 0.00)  idle\n"))
         #expect(!result.stdout.contains("t=0.217s"))
 
         let every = try CLI.run(["run", CLI.script("lol.lua"), "--frames"])
         #expect(every.status == 0)
         #expect(every.stdout.contains("\nt=0.217s  offset (9.88, 0.00)  dragging\n"))
-        #expect(every.stdout.hasSuffix("\n808 frames\n"))
+        #expect(every.stdout.hasSuffix("\n604 frames\n"))
         #expect(every.stdout.split(separator: "\n").count > 1000)
         let verbose = try CLI.run(["run", CLI.script("lol.lua"), "--verbose"])
         #expect(verbose.stdout == every.stdout)
