@@ -167,13 +167,15 @@ public struct HTTPRequestParser: Sendable {
     private mutating func nextLine(limit: Int, tooLong: HTTPParseError) -> Result<ArraySlice<UInt8>?, HTTPParseError> {
         var i = scan
         while i < buffer.count {
+            // Checked before each byte so the first fault found does not depend on how
+            // the input was split.
+            if i - start > limit { return .failure(fail(tooLong)) }
             let b = buffer[i]
             if b == 0 { return .failure(fail(.nulByte)) }
             if b == 0x0A { return .failure(fail(.bareLineFeed)) }
             if b == 0x0D {
                 guard i + 1 < buffer.count else { break }
                 guard buffer[i + 1] == 0x0A else { return .failure(fail(.bareCarriageReturn)) }
-                if i - start > limit { return .failure(fail(tooLong)) }
                 let line = buffer[start..<i]
                 start = i + 2
                 scan = start

@@ -401,9 +401,10 @@ public final class LoopbackServer: @unchecked Sendable {
         var response = HTTPResponse.status(503, message: "Service Unavailable: too many connections")
         response.headers.add("Retry-After", "1")
         let bytes = response.serialized(keepAlive: false)
+        // Counted first, so a client that has read the 503 sees the counter too.
+        count { $0.rejectedConnections += 1 }
         _ = bytes.withUnsafeBytes { Socket.send(fd, $0) }
         close(fd)
-        count { $0.rejectedConnections += 1 }
     }
 
     private func readFrom(_ c: ServerConnection, buffer: UnsafeMutableRawBufferPointer, now: Double) {
@@ -523,8 +524,8 @@ public final class LoopbackServer: @unchecked Sendable {
         for c in Array(connections.values) {
             if c.isStream {
                 if c.pendingOutput > 0 && now >= c.lastActivity + configuration.idleTimeout {
-                    closeConnection(c)
                     count { $0.idleTimeouts += 1 }
+                    closeConnection(c)
                 }
                 continue
             }
@@ -532,13 +533,13 @@ public final class LoopbackServer: @unchecked Sendable {
                 now >= started + configuration.headerTimeout
             {
                 // Best effort: tell the client why, then drop it.
+                count { $0.requestTimeouts += 1 }
                 let bytes = HTTPResponse.status(408).serialized(keepAlive: false)
                 if c.pendingOutput == 0 { _ = bytes.withUnsafeBytes { Socket.send(c.fd, $0) } }
                 closeConnection(c)
-                count { $0.requestTimeouts += 1 }
             } else if now >= c.lastActivity + configuration.idleTimeout {
-                closeConnection(c)
                 count { $0.idleTimeouts += 1 }
+                closeConnection(c)
             }
         }
         if now >= nextHeartbeat {
