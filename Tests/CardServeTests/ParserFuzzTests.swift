@@ -22,6 +22,10 @@ struct SplitMix64 {
         "POST /input HTTP/1.1\r\nHost: 127.0.0.1:9\r\nOrigin: http://127.0.0.1:9\r\nContent-Length: 13\r\n\r\n{\"drag\":12.5}",
         "HEAD /index.html HTTP/1.0\r\nUser-Agent: fuzz\r\n\r\n",
         "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nokGET /b HTTP/1.1\r\nHost: h\r\n\r\n",
+        // Near the small limits below: six fields, about 240 bytes of header block.
+        "GET /near/the/limits HTTP/1.1\r\nHost: 127.0.0.1:65535\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64)\r\n"
+            + "Accept: text/html,application/xhtml+xml\r\nAccept-Language: en-GB,en;q=0.9\r\n"
+            + "Referer: http://127.0.0.1:65535/\r\nCookie: a=b\r\n\r\n",
     ]
     static let interesting: [UInt8] = Array("\r\n\0: \t/?%-0123456789HTTP/1.1GETPOSTContent-Length".utf8) + [0x7F, 0x80, 0xFF]
 
@@ -74,6 +78,7 @@ struct SplitMix64 {
         var rng = SplitMix64(state: 0xC0FFEE)
         var requests = 0
         var errors = 0
+        var kinds = Set<String>()
         let small = HTTPRequestParser.Limits(requestLine: 64, headerBlock: 256, headerCount: 6, body: 16)
         for round in 0..<4000 {
             let base = Array(Self.corpus[rng.below(Self.corpus.count)].utf8)
@@ -95,9 +100,11 @@ struct SplitMix64 {
             }
             requests += whole.requests.count
             errors += whole.error == nil ? 0 : 1
+            if let error = whole.error { kinds.insert("\(error.status) \(error)".components(separatedBy: ":")[0]) }
         }
         // The mutations keep enough requests intact and break enough of them.
         #expect(requests > 500)
         #expect(errors > 1000)
+        #expect(kinds.count >= 16)  // most error kinds are reached (18 of 21 with this seed)
     }
 }

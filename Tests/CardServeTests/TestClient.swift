@@ -56,7 +56,7 @@ final class TestClient {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes {
-                Foundation.send(fd, $0.baseAddress! + offset, bytes.count - offset, Socket.sendFlags)
+                rawSend(fd, $0.baseAddress! + offset, bytes.count - offset)
             }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return false }
@@ -135,6 +135,11 @@ final class TestClient {
             return errno == ECONNRESET || errno == EPIPE
         }
     }
+}
+
+// `send` is shadowed by `TestClient.send` inside the class.
+private func rawSend(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    send(fd, bytes, count, Socket.sendFlags)
 }
 
 /// A GET (or any method) request text with the Host a browser on `port` would send.
