@@ -59,10 +59,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         }
     }
 
+    /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
     }
 
+    /// Same fields, same order, same spelling.
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.count == rhs.fields.count
             && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }

@@ -58,6 +58,7 @@ public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
+    /// A short English explanation, used in the error response's body.
     public var description: String {
         switch self {
         case .malformedRequestLine: return "malformed request line"

@@ -155,6 +155,7 @@ public final class LoopbackServer: @unchecked Sendable {
         public let message: String
         /// The errno value (e.g. EADDRINUSE).
         public let code: Int32
+        /// The message.
         public var description: String { message }
     }
 

@@ -103,10 +103,10 @@ import Darwin
     }
 
     @Test func slowClientDoesNotBlockOthersAndIsDropped() throws {
-        let server = try makeServer { $0.headerTimeout = 1 }
+        let server = try makeServer { $0.headerTimeout = 2 }
         defer { server.stop() }
         let slow = try TestClient(port: server.port)
-        // A head of 200 bytes at one byte per 100 ms would take 20 s; the server gives it 1 s.
+        // A head of 200 bytes at one byte per 100 ms would take 20 s; the server gives it 2 s.
         let head = Array(("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nX-Slow: " + String(repeating: "s", count: 200)).utf8)
         var dropped = false
         var servedMeanwhile = 0
@@ -133,7 +133,7 @@ import Darwin
     }
 
     @Test func idleConnectionIsClosed() throws {
-        let server = try makeServer { $0.idleTimeout = 0.3 }
+        let server = try makeServer { $0.idleTimeout = 1 }
         defer { server.stop() }
         let client = try TestClient(port: server.port)
         client.send(requestText(port: server.port))
@@ -261,6 +261,26 @@ import Darwin
         idle.stop()
         let rebound = try LoopbackServer(configuration: .init(port: idlePort)) { _ in .status(404) }
         rebound.stop()
+    }
+
+    @Test func runServesOnTheCallingThreadUntilTheHandlerStopsIt() throws {
+        final class Box: @unchecked Sendable { var server: LoopbackServer? }
+        let box = Box()
+        let server = try LoopbackServer { request in
+            if request.path == "/quit" { box.server?.stop() }  // returns at once on the loop thread
+            return .text(request.path)
+        }
+        box.server = server
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            server.run()
+            finished.signal()
+        }.start()
+        #expect(fetch(server.port, requestText("GET", "/a", port: server.port))?.text == "/a")
+        _ = fetch(server.port, requestText("GET", "/quit", port: server.port))
+        #expect(finished.wait(timeout: .now() + TestClient.hangGuard) == .success)
+        #expect((try? TestClient(port: server.port)) == nil)  // nothing listens any more
+        box.server = nil
     }
 
     @Test func aThousandRequestsLeaveNoConnectionOpen() throws {
