@@ -87,6 +87,13 @@ public struct HTTPRequestParser: Sendable {
         return true
     }
 
+    /// Whether the head of the current request is in, it asked for `Expect: 100-continue`
+    /// and its body has not fully arrived: the server should send `100 Continue` (once).
+    public var expectsContinue: Bool {
+        guard case .body(let length) = state, buffer.count - start < length else { return false }
+        return headers.hasToken("100-continue", in: "Expect")
+    }
+
     /// Whether the parser has failed; it then repeats its error.
     public var hasFailed: Bool { failure != nil }
 

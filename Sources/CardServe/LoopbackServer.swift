@@ -369,7 +369,8 @@ public final class LoopbackServer: @unchecked Sendable {
     }
 
     private func acceptConnections(_ listenFD: Int32, now: Double, buffer: UnsafeMutableRawBufferPointer) {
-        while true {
+        // At most a batch per wake-up, so a flood of connects cannot starve open ones.
+        for _ in 0..<64 {
             let fd = accept(listenFD, nil, nil)
             if fd < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
@@ -468,10 +469,16 @@ public final class LoopbackServer: @unchecked Sendable {
             switch c.parser.next() {
             case .needMoreData:
                 c.requestStarted = c.parser.hasPartialRequest ? (c.requestStarted ?? now) : nil
+                // curl waits for this before sending a larger body.
+                if c.parser.expectsContinue && !c.continueSent {
+                    c.enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                    c.continueSent = true
+                }
                 break parsing
             case .error(let error):
                 answer(c, error: error)
             case .request(let request):
+                c.continueSent = false
                 count { $0.requests += 1 }
                 let response = policy.rejection(for: request) ?? handler(request)
                 let headOnly = request.method == "HEAD"

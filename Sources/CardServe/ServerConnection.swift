@@ -14,6 +14,8 @@ final class ServerConnection {
     var readClosed = false
     /// Parsing stopped because too much output was queued; resumes when it drains.
     var parsingPaused = false
+    /// `100 Continue` was sent for the current request.
+    var continueSent = false
     /// Last time a byte was read or written (idle timeout).
     var lastActivity: Double
     /// When the current request began (first byte, or accept for a new connection), nil

@@ -43,6 +43,16 @@ import Darwin
         #expect(client.readResponse()?.text == "two")
     }
 
+    @Test func expectContinueGets100BeforeTheBody() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        client.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+        #expect(client.read(until: "\r\n\r\n") == "HTTP/1.1 100 Continue\r\n\r\n")
+        client.send("body")
+        #expect(client.readResponse()?.text == "body")
+    }
+
     @Test func foreignHostIsForbidden() throws {
         let server = try makeServer()
         defer { server.stop() }

@@ -245,3 +245,23 @@ let host = "Host: 127.0.0.1:8080\r\n"
         #expect(parseWhole(Self.splitInputs[10]).partial)
     }
 }
+
+@Suite struct ParserContinueTests {
+    @Test func expectsContinueOnlyWhileTheBodyIsMissing() {
+        var parser = HTTPRequestParser()
+        parser.append(Array("POST / HTTP/1.1\r\n\(host)Expect: 100-Continue\r\nContent-Length: 2\r\n\r\n".utf8))
+        #expect(parser.next() == .needMoreData)
+        #expect(parser.expectsContinue)
+        parser.append(Array("ok".utf8))
+        guard case .request(let request) = parser.next() else {
+            Issue.record("expected a request")
+            return
+        }
+        #expect(request.bodyText == "ok")
+        #expect(!parser.expectsContinue)
+        var plain = HTTPRequestParser()
+        plain.append(Array("POST / HTTP/1.1\r\n\(host)Content-Length: 2\r\n\r\n".utf8))
+        #expect(plain.next() == .needMoreData)
+        #expect(!plain.expectsContinue)
+    }
+}
