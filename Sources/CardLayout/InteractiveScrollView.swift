@@ -29,6 +29,11 @@ import Foundation
 /// returns them as a ``Scenario`` whose run through ``ScenarioRunner`` makes the same
 /// releases (same proposals, velocities and targets) and rests on the same offsets.
 /// Frame times differ: a scenario advances in whole frames.
+///
+/// The states between the last frame made and the latest event are kept until frames
+/// are fetched: a caller fetches them (``frames(until:)``) or skips them
+/// (``skipFrames(until:)``) as time goes on. A session is used from one thread at a time;
+/// the effect is called on it, in order.
 public final class InteractiveScrollView {
     /// What the scroll view is doing at one moment, for a page's panel.
     public struct State: Hashable, Sendable {
@@ -69,6 +74,8 @@ public final class InteractiveScrollView {
         case itemOutOfRange(IndexPath)
         /// Frames per second that are not a positive finite number.
         case invalidFramesPerSecond(Double)
+        /// A section with a negative number of items.
+        case negativeItemCount(section: Int, count: Int)
 
         public var description: String {
             switch self {
@@ -78,6 +85,7 @@ public final class InteractiveScrollView {
                 "viewport must have a positive width and height (got \(size.width)x\(size.height))"
             case let .itemOutOfRange(indexPath): "no item \(indexPath.item) in section \(indexPath.section)"
             case let .invalidFramesPerSecond(value): "frames per second must be a positive number (got \(value))"
+            case let .negativeItemCount(section, count): "section \(section) has a negative number of items (\(count))"
             }
         }
     }
@@ -116,6 +124,9 @@ public final class InteractiveScrollView {
             throw InputError.invalidFramesPerSecond(framesPerSecond)
         }
         guard Scenario.isValidViewport(viewportSize) else { throw InputError.invalidViewportSize(viewportSize) }
+        for (section, count) in numberOfItems.enumerated() where count < 0 {
+            throw InputError.negativeItemCount(section: section, count: count)
+        }
         self.framesPerSecond = framesPerSecond
         self.numberOfItems = numberOfItems
         let prepared = try SimulatedScrollView.prepare(effect: effect, viewportSize: viewportSize,

@@ -281,6 +281,31 @@ struct LiveScrollTests {
         #expect(abs((replay.frames.last?.contentOffset.x ?? .nan) - rest) < 1e-9)
     }
 
+    @Test func dragPastTheEndBouncesBackAndReplays() throws {
+        let live = try InteractiveScrollView(effect: CentreSnapEffect())
+        try live.scroll(byWheel: Point(x: Layout.maxOffset - 100, y: 0), at: 0.1)
+        try live.touchDown(at: 0.3)
+        // The finger pulls 250 past the end: 100 inside, then 150 of rubber band.
+        try live.drag(to: Point(x: -250, y: 0), at: 0.6)
+        #expect(abs(live.state.contentOffset.x - (Layout.maxOffset + Layout.rubberBand(150))) < 1e-9)
+        try live.release(velocity: Point(x: -0.4, y: 0), at: 0.6)
+        // The proposal is clamped to the end; the effect snaps it to the last card (19).
+        let snap = try #require(live.lastSnap)
+        #expect(snap.proposedContentOffset.x == Layout.maxOffset)
+        #expect(snap.targetContentOffset.x == Layout.centred(19))
+        #expect(restingOffset(live) == Layout.maxOffset)
+        // A touch during the bounce holds the content past the edge; lifting it springs back.
+        try live.touchDown(at: 0.4)   // earlier than the latest event: counts as 0.6
+        try live.release(velocity: .zero, at: 0.65)
+        #expect(restingOffset(live) == Layout.maxOffset)
+
+        let scenario = live.recordedScenario()
+        #expect(scenario.steps.map(\.kind) == ["wait", "jump", "wait", "drag", "jump"])
+        let replay = try ScenarioRunner(effect: CentreSnapEffect(), scriptName: "replay").run(scenario)
+        #expect(replay.snaps.first?.targetContentOffset == snap.targetContentOffset)
+        #expect(replay.frames.last?.contentOffset.x == Layout.maxOffset)
+    }
+
     @Test func scenarioDragWithAReleaseVelocity() throws {
         let effect = CentreSnapEffect()
         let scenario = Scenario(name: "v", steps: [.drag(by: 300, duration: 0.4, velocity: 1.2)])
