@@ -147,7 +147,8 @@ public final class InteractiveScrollView {
 
     /// A finger goes down. A motion in progress stops where it is (UIKit: a touch during
     /// deceleration, a bounce or an animated scroll stops it). A second touch while a
-    /// finger is down is ignored (one finger scrolls).
+    /// finger is down is ignored (one finger scrolls). Until the finger moves, frames show
+    /// phase `idle` with `isTracking` set.
     public func touchDown(at time: Double) throws {
         let t = try advance(to: time)
         if case .touch = mode { return }
