@@ -75,9 +75,10 @@ public struct Scenario: Hashable, Sendable {
             switch step {
             case let .jump(offset):
                 try finite(offset, "offset")
-            case let .drag(distance, seconds):
+            case let .drag(distance, seconds, velocity):
                 try finite(distance, "distance")
                 try duration(seconds)
+                if let velocity { try finite(velocity, "velocity") }
             case let .fling(velocity):
                 try finite(velocity, "velocity")
             case let .wait(seconds):
@@ -118,7 +119,12 @@ public enum ScenarioStep: Hashable, Sendable {
     /// rubber-banding past an edge), and lifts. The content then carries on with the
     /// finger's last velocity, `by/duration`, exactly as after ``fling(velocity:)``.
     /// Positive `by` increases the content offset (the finger moves left or up).
-    case drag(by: Double, duration: Double)
+    ///
+    /// `velocity`, when given, is the release velocity instead (points per millisecond of
+    /// content offset): a real finger's path is not a constant speed, and its last ~100 ms
+    /// decide the fling (``InteractiveScrollView`` records drags this way). Nil keeps
+    /// `by/duration`.
+    case drag(by: Double, duration: Double, velocity: Double? = nil)
     /// The finger lifts at the current offset with `velocity` points per millisecond:
     /// the proposal, the effect's `targetContentOffset` (not with paging), a ``SnapEvent``,
     /// then frames until the content rests (phases `decelerating`/`settling`, the last

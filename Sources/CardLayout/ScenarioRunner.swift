@@ -91,12 +91,8 @@ public struct ScenarioRunner {
     }
 
     private func prepare(_ scenario: Scenario) throws -> (configuration: FlowLayoutConfiguration, layout: FlowLayout) {
-        var configuration = FlowLayoutConfiguration()
-        try effect.prepare(&configuration, viewportSize: scenario.viewportSize)
-        try Session.checkRate(configuration, scenario: scenario)
-        let layout = FlowLayout(configuration: configuration, viewportSize: scenario.viewportSize,
-                                numberOfItemsInSections: scenario.numberOfItems)
-        return (configuration, layout)
+        try SimulatedScrollView.prepare(effect: effect, viewportSize: scenario.viewportSize,
+                                        numberOfItems: scenario.numberOfItems, scenarioName: scenario.name)
     }
 
     private func run(_ scenario: Scenario,
@@ -123,28 +119,14 @@ public struct ScenarioRunner {
 
 // MARK: - Session
 
-/// The mutable state of one run: the collection view and what has been recorded.
+/// One run: the scenario's steps played on a ``SimulatedScrollView`` with a
+/// frame-by-frame clock (frame `i` at `i / fps`), each frame handed to the sink.
 private struct Session {
-    /// What the scroll view reports during a frame (`isTracking`, `isDragging`,
-    /// `isDecelerating`).
-    struct Activity {
-        var isTracking = false
-        var isDragging = false
-        var isDecelerating = false
-        static let idle = Activity()
-        static let dragging = Activity(isTracking: true, isDragging: true)
-        /// After a release, through the bounce as well (UIKit keeps `isDecelerating` true
-        /// until the content rests).
-        static let decelerating = Activity(isDecelerating: true)
-    }
+    typealias Activity = SimulatedScrollView.Activity
 
-    let effect: any Effect
     let scenario: Scenario
     let maxFrames: Int
-    var configuration: FlowLayoutConfiguration
-    var layout: FlowLayout
-    var viewportSize: Size
-    var contentSize: Size
+    var view: SimulatedScrollView
     /// The content offset on the scroll axis.
     var offset = 0.0
     /// Where frames go as they are made (none are kept here).
@@ -157,37 +139,14 @@ private struct Session {
     init(effect: any Effect, scenario: Scenario, maxFrames: Int,
          configuration: FlowLayoutConfiguration, layout: FlowLayout, sink: any TimelineSink) {
         self.sink = sink
-        self.effect = effect
         self.scenario = scenario
         self.maxFrames = maxFrames
-        self.configuration = configuration
-        self.layout = layout
-        self.viewportSize = scenario.viewportSize
-        self.contentSize = layout.collectionViewContentSize
+        self.view = SimulatedScrollView(effect: effect, scenarioName: scenario.name, configuration: configuration,
+                                        layout: layout, numberOfItems: scenario.numberOfItems)
     }
 
-    var axis: ScrollPhysics.Axis { ScrollPhysics.Axis(configuration.scrollDirection) }
-    /// `[0, maximumContentOffset]` on the scroll axis.
-    var range: ClosedRange<Double> { 0...max(0, axis.value(of: layout.maximumContentOffset)) }
-    /// The viewport's extent on the scroll axis.
-    var extent: Double { axis.extent(of: viewportSize) }
-    /// Whether a finger or a fling may move the content (UIKit's pan gesture does not
-    /// scroll content that fits, unless `alwaysBounce…` for the axis, with `bounces`).
-    var canScroll: Bool {
-        let alwaysBounce = axis.direction == .horizontal
-            ? configuration.alwaysBounceHorizontal : configuration.alwaysBounceVertical
-        return ScrollPhysics.allowsScrolling(range: range, bounces: configuration.bounces,
-                                             alwaysBounce: alwaysBounce)
-    }
     var fps: Double { scenario.framesPerSecond }
     var kind: String { scenario.steps.indices.contains(stepIndex) ? scenario.steps[stepIndex].kind : "start" }
-
-    static func checkRate(_ configuration: FlowLayoutConfiguration, scenario: Scenario) throws {
-        let rate = configuration.decelerationRate.rawValue
-        guard rate > 0, rate < 1 else {
-            throw ScenarioError.invalidDecelerationRate(scenario: scenario.name, rate: rate)
-        }
-    }
 
     // MARK: Steps
 
@@ -195,12 +154,12 @@ private struct Session {
         switch step {
         case let .jump(offset):
             try emit(offset, .idle, .idle)
-        case let .drag(distance, seconds):
+        case let .drag(distance, seconds, velocity):
             try beginIfNeeded()
-            try drag(by: distance, seconds: seconds)
+            try drag(by: distance, seconds: seconds, releaseVelocity: velocity)
         case let .fling(velocity):
             try beginIfNeeded()
-            if canScroll {
+            if view.canScroll {
                 try release(velocity: velocity, anchor: offset)
             } else {
                 try settleIntoRange()
@@ -215,7 +174,8 @@ private struct Session {
             try scroll(to: indexPath, seconds: seconds)
         case let .resize(size):
             try beginIfNeeded()
-            try resize(to: size)
+            let target = try view.resize(to: size, from: offset)
+            try emit(target, .idle, .idle)
         }
     }
 
@@ -225,84 +185,46 @@ private struct Session {
         if emittedFrames == 0 { try emit(offset, .idle, .idle) }
     }
 
-    mutating func drag(by distance: Double, seconds: Double) throws {
+    /// A drag at constant speed, then the release with the finger's velocity
+    /// (`distance/duration`) or, when the step gives one, `releaseVelocity`.
+    mutating func drag(by distance: Double, seconds: Double, releaseVelocity: Double?) throws {
         // At least one frame: even an instantaneous drag shows where it left the content.
         let count = max(1, try frameCount(seconds: seconds))
-        guard canScroll else {
+        guard view.canScroll else {
             // The finger moves, the content does not: no drag, so no release either.
             for _ in 1...count { try emit(offset, .idle, .idle) }
             try settleIntoRange()
             return
         }
         let anchor = offset
-        let gesture = DragGesture(from: offset, by: distance, duration: seconds * 1000,
-                                  range: range, dimension: extent, bounces: configuration.bounces)
+        let gesture = view.drag(from: offset, by: distance, seconds: seconds)
         for k in 1...count {
             let shown = k == count ? gesture.endOffset : gesture.offset(at: Double(k) * 1000 / fps)
             try emit(shown, .dragging, .dragging)
         }
-        try release(velocity: gesture.releaseVelocity, anchor: anchor)
+        try release(velocity: releaseVelocity ?? gesture.releaseVelocity, anchor: anchor)
     }
 
-    /// The finger lifts at the current offset: the proposal (where the scroll would stop
-    /// on its own, clamped), the effect's `targetContentOffset`, a snap event, then the
-    /// motion to rest.
-    ///
-    /// With `isPagingEnabled` the page is both proposal and target and the effect is not
-    /// asked: UIKit never consults `targetContentOffset` for a paging scroll view ("Stop
-    /// offset can not be modified for paging scroll views").
+    /// The finger lifts at the current offset (see ``SimulatedScrollView/release(from:velocity:anchor:time:stepIndex:kind:)``),
+    /// then the motion to rest.
     mutating func release(velocity: Double, anchor: Double) throws {
-        let start = offset
-        let rate = configuration.decelerationRate.rawValue
         let time = Double(emittedFrames - 1) / fps
-        let proposed: Double, target: Double
-        if configuration.isPagingEnabled {
-            proposed = ScrollPhysics.pagedOffset(releaseOffset: start, velocity: velocity, anchorOffset: anchor,
-                                                 pageLength: extent, range: range)
-            target = proposed
-        } else {
-            proposed = ScrollPhysics.proposedOffset(from: start, velocity: velocity, rate: rate, range: range)
-            let bounds = Rect(origin: axis.point(start), size: viewportSize)
-            // During `targetContentOffset` UIKit still reports the drag (`isDragging`), the
-            // finger already up (`isTracking` false).
-            let context = ScrollContext(bounds: bounds, contentSize: contentSize, time: time,
-                                        isTracking: false, isDragging: true, isDecelerating: false)
-            let answer = try effect.targetContentOffset(proposed: axis.point(proposed),
-                                                        velocity: axis.point(velocity),
-                                                        layout: layout, context: context)
-            target = axis.value(of: answer)
-            guard target.isFinite else {
-                throw ScenarioError.invalidTargetContentOffset(scenario: scenario.name, stepIndex: stepIndex,
-                                                               kind: kind, offset: answer)
-            }
-        }
-        let snap = SnapEvent(time: time, proposedContentOffset: axis.point(proposed),
-                             velocity: axis.point(velocity), targetContentOffset: axis.point(target))
-        snaps.append(snap)
-        try sink.snap(snap)
-        let motions = ScrollPhysics.releaseMotions(from: start, velocity: velocity, target: target,
-                                                   rate: rate, range: range, bounces: configuration.bounces)
-        // Without bounces UIKit clamps every offset it sets: a spring onto a target near an
-        // edge never shows past it.
-        try play(motions, .decelerating, clampedTo: configuration.bounces ? nil : range)
+        let release = try view.release(from: offset, velocity: velocity, anchor: anchor, time: time,
+                                       stepIndex: stepIndex, kind: kind)
+        snaps.append(release.snap)
+        try sink.snap(release.snap)
+        try play(release.motions, .decelerating, clampedTo: release.clamp)
     }
 
     /// Content that cannot scroll but was left outside its range (by a `jump`) springs
     /// back into it, as after a release with no velocity; inside, nothing happens.
     mutating func settleIntoRange() throws {
-        guard ScrollPhysics.side(of: offset, in: range) != .inside else { return }
-        let edge = ScrollPhysics.clamp(offset, to: range)
-        try play([.spring(from: offset, velocity: 0, to: edge, phase: .settling)], .decelerating)
+        guard let spring = view.settleMotion(from: offset) else { return }
+        try play([spring], .decelerating)
     }
 
     mutating func scroll(to indexPath: IndexPath, seconds: Double) throws {
-        guard let attributes = layout.layoutAttributesForItem(at: indexPath) else {
-            throw ScenarioError.itemOutOfRange(scenario: scenario.name, stepIndex: stepIndex, indexPath: indexPath,
-                                               itemsInSection: indexPath.section >= 0
-                                                   && indexPath.section < layout.numberOfSections
-                                                   ? layout.numberOfItems(inSection: indexPath.section) : nil)
-        }
-        let target = ScrollPhysics.clamp(axis.value(of: attributes.center) - extent / 2, to: range)
+        let target = try view.scrollTarget(for: indexPath, stepIndex: stepIndex, kind: kind)
         guard seconds > 0 else {
             try emit(target, .idle, .idle)
             return
@@ -320,51 +242,6 @@ private struct Session {
         }
     }
 
-    /// A new viewport: `prepare` again (on the current configuration, as UIKit's layout
-    /// object keeps its properties), a new layout, the centred item kept centred.
-    mutating func resize(to size: Size) throws {
-        let centred = itemNearestCentre()
-        var configuration = self.configuration
-        try effect.prepare(&configuration, viewportSize: size)
-        try Session.checkRate(configuration, scenario: scenario)
-        self.configuration = configuration
-        self.viewportSize = size
-        self.layout = FlowLayout(configuration: configuration, viewportSize: size,
-                                 numberOfItemsInSections: scenario.numberOfItems)
-        self.contentSize = layout.collectionViewContentSize
-        var target = ScrollPhysics.clamp(offset, to: range)
-        if let centred, let attributes = layout.layoutAttributesForItem(at: centred) {
-            target = ScrollPhysics.clamp(axis.value(of: attributes.center) - extent / 2, to: range)
-        }
-        try emit(target, .idle, .idle)
-    }
-
-    /// The item whose centre is nearest the visible rect's centre on the scroll axis (the
-    /// first by index path on a tie). Looks in the visible rect, then in rects twice as
-    /// long around the same centre until one holds an item or the content is covered.
-    func itemNearestCentre() -> IndexPath? {
-        let axis = self.axis
-        let bounds = Rect(origin: axis.point(offset), size: viewportSize)
-        let centre = axis.value(of: bounds.center)
-        let contentExtent = axis.extent(of: contentSize)
-        var half = max(extent / 2, 1)
-        while true {
-            let rect = axis.direction == .horizontal
-                ? Rect(x: centre - half, y: 0, width: 2 * half, height: viewportSize.height)
-                : Rect(x: 0, y: centre - half, width: viewportSize.width, height: 2 * half)
-            var best: (indexPath: IndexPath, distance: Double)?
-            layout.forEachItem(in: rect) { attributes in
-                let distance = abs(axis.value(of: attributes.center) - centre)
-                if best.map({ distance < $0.distance }) ?? true {
-                    best = (attributes.indexPath, distance)
-                }
-            }
-            if let best { return best.indexPath }
-            if centre - half <= 0, centre + half >= contentExtent { return nil }
-            half *= 2
-        }
-    }
-
     // MARK: Frames
 
     /// Samples motion segments (played one after another) at the frame rate; the last
@@ -373,24 +250,19 @@ private struct Session {
     mutating func play(_ motions: [ScrollMotion], _ activity: Activity,
                        clampedTo limits: ClosedRange<Double>? = nil) throws {
         guard let last = motions.last else { return }
-        let total = motions.reduce(0) { $0 + $1.duration }
+        let total = ScrollMotion.totalDuration(of: motions)
         var count = try frameCount(seconds: total / 1000)
         if count == 0, last.end != offset { count = 1 }
         guard count > 0 else { return }
-        var segment = 0, segmentStart = 0.0
         for k in 1...count {
             if k == count {
                 try emit(last.end, .idle, .idle)
                 break
             }
-            let t = Double(k) * 1000 / fps
-            while segment < motions.count - 1, t >= segmentStart + motions[segment].duration {
-                segmentStart += motions[segment].duration
-                segment += 1
-            }
-            var value = motions[segment].offset(at: t - segmentStart)
+            let sample = ScrollMotion.sample(motions, at: Double(k) * 1000 / fps)
+            var value = sample.offset
             if let limits { value = ScrollPhysics.clamp(value, to: limits) }
-            try emit(value, motions[segment].phase, activity)
+            try emit(value, sample.phase, activity)
         }
     }
 
@@ -412,15 +284,9 @@ private struct Session {
             throw ScenarioError.tooManyFrames(scenario: scenario.name, stepIndex: stepIndex, kind: kind,
                                               limit: maxFrames)
         }
-        let time = Double(emittedFrames) / fps
-        let bounds = Rect(origin: axis.point(offset), size: viewportSize)
-        var items = layout.layoutAttributesForElements(in: bounds)
-        let context = ScrollContext(bounds: bounds, contentSize: contentSize, time: time,
-                                    isTracking: activity.isTracking, isDragging: activity.isDragging,
-                                    isDecelerating: activity.isDecelerating)
-        try effect.transform(&items, layout: layout, context: context)
-        try sink.frame(Frame(time: time, contentOffset: bounds.origin, phase: phase,
-                             viewportSize: viewportSize, items: items))
+        let frame = try view.frame(offset: offset, time: Double(emittedFrames) / fps, phase: phase,
+                                   activity: activity)
+        try sink.frame(frame)
         emittedFrames += 1
         self.offset = offset
     }

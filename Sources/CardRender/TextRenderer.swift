@@ -51,7 +51,9 @@ public enum TextRenderer {
         let n = { (x: Double) in RenderSupport.compact(x, decimals: 3) }
         switch step {
         case let .jump(offset): return "jump to \(n(offset))"
-        case let .drag(distance, seconds): return "drag \(n(distance)) pt over \(n(seconds)) s"
+        case let .drag(distance, seconds, velocity):
+            let release = velocity.map { ", released at \(n($0)) pt/ms" } ?? ""
+            return "drag \(n(distance)) pt over \(n(seconds)) s\(release)"
         case let .fling(velocity): return "fling at \(n(velocity)) pt/ms"
         case let .wait(seconds): return "wait \(n(seconds)) s"
         case let .scrollToItem(indexPath, seconds):
