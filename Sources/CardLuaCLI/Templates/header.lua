@@ -1,0 +1,21 @@
+-- {{fileName}}: a cardlua card-carousel effect{{origin}}.
+--
+-- cardlua lays out cards as UIKit's UICollectionViewFlowLayout does, scrolls them as
+-- UIScrollView does, and calls these functions of yours (each one optional):
+--
+--   prepare(layout)
+--     On first layout and whenever the viewport changes: set the flow layout's
+--     itemSize, sectionInset, minimumLineSpacing, scrollDirection.
+--   transform(attributes, layout)
+--     For every visible card, every frame: scale, turn, fade or restack it
+--     (attributes.transform3D, .transform, .alpha, .zIndex, .hidden), or return a
+--     number to scale it evenly.
+--   targetContentOffset(proposedContentOffset, velocity, layout)
+--     When a drag ends: where the scrolling comes to rest (return a point).
+--
+-- Points, y down, angles in radians, velocities in points per millisecond.
+--
+-- Try it:
+{{tryIt}}
+-- Editors: cardlua.d.lua and .luarc.json beside this file give the Lua language
+-- server completion and type checks for the whole cardlua API.
