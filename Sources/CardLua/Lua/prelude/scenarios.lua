@@ -74,7 +74,7 @@ function I.scenario(name)
     if duration ~= nil and (not isnumber(duration) or duration < 0) then
       fail(at .. "duration must be zero or more seconds (got " .. tostring(duration) .. ")")
     end
-    local a, b, c = NOT_SET, NOT_SET, duration or NOT_SET
+    local a; local b, c = NOT_SET, duration or NOT_SET  -- every kind sets a
     if kind == "resize" then
       a, b = viewportOf(v, at .. "resize: ")
     elseif kind == "scrollToItem" then

@@ -45,13 +45,13 @@ function I.types()
     if params then
       -- A function: a definition with @param/@return, as the language server expects of
       -- functions (hover and signature help show the parameter names).
-      local names = {}
+      local parameterNames = {}
       for i, p in ipairs(params) do
         out[#out + 1] = "---@param " .. p.name .. " " .. p.type
-        names[i] = p.name
+        parameterNames[i] = p.name
       end
       if returns then out[#out + 1] = "---@return " .. returns end
-      out[#out + 1] = "function " .. e.name .. "(" .. concat(names, ", ") .. ") end"
+      out[#out + 1] = "function " .. e.name .. "(" .. concat(parameterNames, ", ") .. ") end"
     else
       out[#out + 1] = "---@type " .. e.signature
       out[#out + 1] = e.name .. " = nil"
