@@ -62,3 +62,7 @@ not_globals = { "io", "os", "debug", "package", "dofile", "loadfile", "load", "r
 -- Callbacks keep UIKit's signatures (ports keep every parameter), so unused arguments
 -- are normal.
 unused_args = false
+
+-- cardlua's own Lua (the prelude and the bench harness, plain Lua 5.4 rather than effect
+-- scripts) has its settings in Sources/CardLua/Lua/luacheckrc; scripts/lint-lua checks
+-- both.

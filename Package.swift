@@ -22,14 +22,21 @@ let package = Package(
         .target(name: "CLuaShims", dependencies: ["CLua"]),
         // Pure Swift: geometry, transforms, flow layout, scroll physics, scenarios.
         .target(name: "CardLayout"),
-        // The Lua side: sandboxed state, prelude, LuaEffect.
-        .target(name: "CardLua", dependencies: ["CardLayout", "CLuaShims"]),
-        // Text, JSON, SVG and HTML output. Never imports Lua.
-        .target(name: "CardRender", dependencies: ["CardLayout"]),
+        // The Lua side: sandboxed state, prelude (Lua/prelude/*.lua), LuaEffect.
+        .target(name: "CardLua", dependencies: ["CardLayout", "CLuaShims"],
+                exclude: ["Lua"], plugins: ["EmbedPlugin"]),
+        // Text, JSON, SVG and HTML output (the player: Page/). Never imports Lua.
+        .target(name: "CardRender", dependencies: ["CardLayout"],
+                exclude: ["Page"], plugins: ["EmbedPlugin"]),
         // A small loopback HTTP/1.1 server on POSIX sockets (for `cardlua play`). Never imports Lua.
         .target(name: "CardServe"),
-        // The thin `cardlua` command.
-        .executableTarget(name: "CardLuaCLI", dependencies: ["CardLua", "CardRender", "CardLayout"]),
+        // The thin `cardlua` command (`new`'s templates: Templates/ and scripts/*.lua).
+        .executableTarget(name: "CardLuaCLI", dependencies: ["CardLua", "CardRender", "CardLayout"],
+                          exclude: ["Templates"], plugins: ["EmbedPlugin"]),
+        // Build time only: text files (Lua, JS, CSS) into Swift string constants, so the
+        // binary needs no files beside it. Each target lists its files in */embed.list.
+        .executableTarget(name: "EmbedText", path: "Sources/EmbedText"),
+        .plugin(name: "EmbedPlugin", capability: .buildTool(), dependencies: ["EmbedText"]),
         .testTarget(name: "CardLayoutTests", dependencies: ["CardLayout"]),
         .testTarget(name: "CardLuaTests", dependencies: ["CardLua", "CardLayout"]),
         .testTarget(name: "CardRenderTests", dependencies: ["CardRender", "CardLayout"]),

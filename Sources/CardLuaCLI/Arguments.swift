@@ -1,16 +1,27 @@
 /// The words after the subcommand, split into options and positional arguments.
 ///
-/// Options are `--name value`, `--name=value`, `-o value`, or flags without a value. Each
-/// subcommand declares which names it takes, so a typo is caught with a suggestion.
+/// Options are `--name value`, `--name=value`, `-o value`, or flags without a value, as
+/// the subcommand's table declares them (`OptionTable`); `-h`/`--help` is always known.
+/// A typo is caught with a suggestion.
 struct Arguments {
     private(set) var values: [String: String] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positional: [String] = []
 
-    /// - Parameters:
-    ///   - valued: option names that take a value (without dashes; `o` for `-o`).
-    ///   - flags: option names that take none.
-    init(_ words: [String], valued: Set<String>, flags flagNames: Set<String>, command: String) throws(UsageError) {
+    /// Parses `words` with `command`'s option table.
+    init(_ words: [String], command: String) throws(UsageError) {
+        try self.init(words, options: OptionTable.options(for: command), command: command)
+    }
+
+    /// - Parameter options: the options the subcommand takes; values and flags are stored
+    ///   under each option's `name`, whichever alias was used.
+    init(_ words: [String], options: [OptionSpec], command: String) throws(UsageError) {
+        var canonical: [String: String] = ["h": "help", "help": "help"]
+        for option in options {
+            for spelling in [option.name] + option.aliases { canonical[spelling] = option.name }
+        }
+        let valued = Set(options.filter { $0.value != nil }.map(\.name))
+        let flagNames = Set(options.filter { $0.value == nil }.map(\.name)).union(["help"])
         var index = 0
         var onlyPositional = false
         while index < words.count {
@@ -27,8 +38,7 @@ struct Arguments {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if name == "output" { name = "o" }
-            if name == "h" { name = "help" }
+            if let known = canonical[name] { name = known }
             if flagNames.contains(name) {
                 if inlineValue != nil { throw UsageError("\(word): --\(name) takes no value", command: command) }
                 flags.insert(name)
@@ -46,7 +56,7 @@ struct Arguments {
                 }
             } else {
                 var message = "unknown option '\(word)'"
-                let known = valued.union(flagNames).filter { $0 != "o" }
+                let known = Set(canonical.keys).filter { $0.count > 1 }
                 if let guess = Arguments.closest(to: name, in: known) { message += " (did you mean --\(guess)?)" }
                 throw UsageError(message, command: command)
             }

@@ -10,9 +10,6 @@ import Foundation
 /// empty `transform` through cardlua. On request: flow-layout scale, a cold `cardlua run`
 /// and watch's save-to-output latency. Medians over repeated runs; never asserted on.
 enum BenchCommand {
-    static let valuedOptions: Set<String> = ["items", "viewport", "repeat", "iterations", "frames", "lua", "twin"]
-    static let flagOptions: Set<String> = ["help", "smoke", "scale", "cold-run", "watch-latency", "no-stock", "markdown"]
-
     /// What the command line asks for.
     struct Options {
         var scripts: [String] = []
@@ -38,8 +35,8 @@ enum BenchCommand {
         }
     }
 
-    static func main(_ words: [String]) throws(UsageError) -> Int32 {
-        let arguments = try Arguments(words, valued: valuedOptions, flags: flagOptions, command: "bench")
+    static func main(_ words: [String]) throws -> Int32 {
+        let arguments = try Arguments(words, command: "bench")
         if CardLuaCommand.printedHelp(arguments, command: "bench") { return 0 }
         let options = try parse(arguments)
         #if DEBUG
@@ -50,15 +47,9 @@ enum BenchCommand {
         var table = BenchTable(markdown: options.markdown, judged: release && !options.smoke)
         do {
             try run(options, into: &table)
-        } catch let error as ScriptError {
-            table.flush()
-            Console.error(error.message)
-            if !error.details.isEmpty { Console.error(error.details) }
-            return 1
         } catch {
-            table.flush()
-            Console.error("cardlua: bench: \(error)")
-            return 1
+            table.flush()  // the figures so far, then the error (CardLuaCommand reports it)
+            throw error is ScriptError ? error : CommandFailure("cardlua: bench: \(error)")
         }
         table.flush()
         return 0

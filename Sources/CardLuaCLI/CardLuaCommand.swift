@@ -9,7 +9,7 @@ enum CardLuaCommand {
             return 0
         }
         let rest = Array(words.dropFirst())
-        do throws(UsageError) {
+        do {
             switch first {
             case "-h", "--help", "help":
                 if let topic = rest.first {
@@ -35,10 +35,30 @@ enum CardLuaCommand {
                 throw UsageError(message)
             }
         } catch {
-            Console.error("cardlua: \(error.message)")
-            Console.error("Run 'cardlua \(error.command.map { "\($0) " } ?? "")--help' for usage.")
-            return 2
+            return exitStatus(reporting: error)
         }
+    }
+
+    /// The one place errors become exit statuses: prints `error` on standard error and
+    /// returns 2 for wrong usage, 1 for everything else (the script or the command failed).
+    static func exitStatus(reporting error: any Error) -> Int32 {
+        switch error {
+        case let usage as UsageError:
+            Console.error("cardlua: \(usage.message)")
+            Console.error("Run 'cardlua \(usage.command.map { "\($0) " } ?? "")--help' for usage.")
+            return 2
+        case let failure as RunFailure:
+            report(failure)
+        case let failure as CommandFailure:
+            report(RunFailure(message: failure.message, details: failure.details))
+        case let failure as ScriptError:
+            report(RunFailure(message: failure.message, details: failure.details))
+        case let failure as OutputError:
+            Console.error(failure.description)
+        default:
+            Console.error("cardlua: \(error)")
+        }
+        return 1
     }
 
     /// Prints a failed run: the one line first, then its details.

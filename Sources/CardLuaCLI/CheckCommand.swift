@@ -1,12 +1,11 @@
 import CardLua
 
-/// `cardlua check SCRIPT [--max-instructions N] [--max-memory SIZE] [--max-time S]`: exercises every
+/// `cardlua check SCRIPT [limits]`: exercises every
 /// callback and reports every problem, one `file:line: message` each, on standard output.
 /// Exit status 0 when clean, 1 otherwise.
 enum CheckCommand {
     static func main(_ words: [String]) throws(UsageError) -> Int32 {
-        let arguments = try Arguments(words, valued: ["max-instructions", "max-memory", "max-time"], flags: ["help"],
-                                      command: "check")
+        let arguments = try Arguments(words, command: "check")
         if CardLuaCommand.printedHelp(arguments, command: "check") { return 0 }
         guard let path = arguments.positional.first else {
             throw UsageError("missing the script to check (cardlua check SCRIPT)", command: "check")

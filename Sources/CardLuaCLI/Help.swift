@@ -1,4 +1,5 @@
-/// The help texts. Kept together so they read as one manual.
+/// The help texts. Kept together so they read as one manual; every OPTIONS section is
+/// written from the subcommand's option table (`OptionTable`).
 enum Help {
     static let version = "0.1.0"
 
@@ -23,24 +24,7 @@ enum Help {
     Try: cardlua run scripts/lol.lua --offset 150
     """
 
-    static let runOptions = """
-    OPTIONS:
-      --viewport WxH          collection view size in points        (default 414x736)
-      --items N               number of items in section 0          (default 20)
-      --offset X              one frame at content offset X on the scroll axis
-      --fling V               release at --offset (default 0) with velocity V pt/ms,
-                              frames until rest
-      --scenario NAME         a scenario the script defines         (default: the demo)
-      --fps N                 frames per second of a timeline       (default 60)
-      --format F              text | json | svg | html              (default text, or
-                              from the -o file's extension)
-      -o, --output FILE       write there (atomically) instead of standard output;
-                              - is standard output
-      --frames, --verbose     text: every frame, not the one-screen summary
-      --max-instructions N    instruction budget per callback call  (default 10000000)
-      --max-memory SIZE       memory cap of the script, like 64M    (default 64M)
-      --max-time SECONDS      wall-clock limit per callback call    (default 2)
-    """
+    static let runOptions = OptionTable.help(OptionTable.run)
 
     static let run = """
     cardlua run — run an effect script through a scroll scenario
@@ -74,7 +58,7 @@ enum Help {
     static let check = """
     cardlua check — exercise every callback and report every problem
 
-    USAGE: cardlua check SCRIPT [--max-instructions N] [--max-memory SIZE] [--max-time S]
+    USAGE: cardlua check SCRIPT [options]
 
     Loads the script, calls prepare for two viewports, transform across a sweep of
     offsets including both ends, and targetContentOffset with flings both ways. Reports
@@ -82,6 +66,8 @@ enum Help {
     attributes or layout, transform results that are computed and dropped, and globals
     that look like misspelled callbacks, each as file:line: message on standard output.
     The limits are run's. Exit status 0 when clean, 1 otherwise.
+
+    \(OptionTable.help(OptionTable.check))
     """
 
     static let new = """
@@ -94,6 +80,8 @@ enum Help {
     written next to it). Without --from: blank, all three callbacks doing what UIKit
     does; the others are the seed ports in scripts/. Never overwrites the script or a
     .luarc.json; brings a cardlua.d.lua that cardlua wrote up to date.
+
+    \(OptionTable.help(OptionTable.new))
     """
 
     static let types = """
@@ -103,6 +91,8 @@ enum Help {
 
     The definitions (---@meta) are generated from the same table the prelude registers
     its functions in. Save them where your editor's Lua language server can see them.
+
+    \(OptionTable.help(OptionTable.types))
     """
 
     static let bench = """
@@ -120,22 +110,7 @@ enum Help {
     In-process figures are CPU time; cold runs and watch latency are wall clock.
     Build with -c release for real figures (scripts/bench does).
 
-    OPTIONS:
-      --items N            items per transform call, per-item figures   (default 1000)
-      --iterations N       transform calls per repeat          (default: ~20000 items)
-      --repeat N           timed repeats; the median is shown               (default 7)
-      --frames N           offsets in the frame sweep                     (default 600)
-      --viewport WxH       collection view size in points            (default 414x736)
-      --twin NAME          native twin: lol | card-scale | photo-browser | none
-                           (default: from the script's file name)
-      --lua PATH           the stock interpreter                  (default lua5.4 on PATH)
-      --no-stock           skip the stock interpreter (it runs the script unsandboxed)
-      --scale              flow layout at 10^3…10^6 items: prepare and a visible-rect
-                           query, uniform and per-item sizes (no script needed)
-      --cold-run           time `cardlua run SCRIPT` (the demo) end to end, first SCRIPT
-      --watch-latency      time `cardlua watch SCRIPT -o out.json` from save to output
-      --markdown           print the table as Markdown
-      --smoke              tiny counts: checks that it all runs; figures mean nothing
+    \(OptionTable.help(OptionTable.bench))
 
     EXAMPLES:
       cardlua bench scripts/lol.lua

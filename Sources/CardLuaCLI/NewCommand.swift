@@ -13,8 +13,8 @@ import Foundation
 enum NewCommand {
     static let definitionsFileName = "cardlua.d.lua"
 
-    static func main(_ words: [String]) throws(UsageError) -> Int32 {
-        let arguments = try Arguments(words, valued: ["from"], flags: ["help"], command: "new")
+    static func main(_ words: [String]) throws -> Int32 {
+        let arguments = try Arguments(words, command: "new")
         if CardLuaCommand.printedHelp(arguments, command: "new") { return 0 }
         guard let path = arguments.positional.first else {
             throw UsageError("missing the file to write (cardlua new FILE)", command: "new")
@@ -33,33 +33,27 @@ enum NewCommand {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent()
         let fileManager = FileManager.default
-        if fileManager.fileExists(atPath: path) {
-            Console.error("cardlua: \(path) already exists; cardlua new never overwrites a file (choose another name)")
-            return 1
-        }
+        let exists = CommandFailure("cardlua: \(path) already exists; cardlua new never overwrites a file (choose another name)")
+        if fileManager.fileExists(atPath: path) { throw exists }
         do {
             try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            Console.error("cardlua: \(directory.path): cannot create the folder (\((error as NSError).localizedDescription))")
-            return 1
+            throw CommandFailure("cardlua: \(directory.path): cannot create the folder (\((error as NSError).localizedDescription))")
         }
         let definitions: String
         do {
             definitions = try LuaEffect.typeDefinitions() + "\n"
         } catch {
-            Console.error("cardlua: \(error.message)")
-            return 1
+            throw CommandFailure("cardlua: \(error.message)")
         }
 
         let script = Templates.script(template, fileName: url.lastPathComponent)
         switch createExclusively(path, contents: script) {
         case .created: break
         case .exists:
-            Console.error("cardlua: \(path) already exists; cardlua new never overwrites a file (choose another name)")
-            return 1
+            throw exists
         case .failed(let reason):
-            Console.error("cardlua: \(path): \(reason)")
-            return 1
+            throw CommandFailure("cardlua: \(path): \(reason)")
         }
         var report = "wrote \(path) (from the \(template.name) template)\n"
 

@@ -21,12 +21,9 @@ struct RunOptions {
     /// `--frames` (or `--verbose`): the text format lists every frame, not the summary.
     var everyFrame = false
     var limits = ScriptLimits()
-
-    static let valuedOptions: Set<String> = [
-        "viewport", "items", "offset", "fling", "scenario", "fps", "format", "o",
-        "max-instructions", "max-memory", "max-time",
-    ]
-    static let flagOptions: Set<String> = ["help", "frames", "verbose"]
+    /// `--max-run-time`: the whole run's wall-clock limit in seconds. Parsed and checked
+    /// here; the run pipeline does not enforce it yet.
+    var maxRunTime = OptionTable.defaultMaxRunTime
 
     init(_ arguments: Arguments, command: String) throws(UsageError) {
         guard let script = arguments.positional.first else {
@@ -64,7 +61,7 @@ struct RunOptions {
             throw UsageError("--scenario cannot be combined with --offset or --fling", command: command)
         }
         outputPath = v["o"] == "-" ? nil : v["o"]   // `-o -`: standard output
-        everyFrame = arguments.flags.contains("frames") || arguments.flags.contains("verbose")
+        everyFrame = arguments.flags.contains("frames")  // --verbose is its alias
         if let text = v["format"] {
             guard let f = OutputFormat(rawValue: text.lowercased()) else {
                 throw UsageError("--format: expected text, json, svg or html (got '\(text)')", command: command)
@@ -76,6 +73,13 @@ struct RunOptions {
             format = inferred  // `-o preview.html` means HTML
         }
         limits = try RunOptions.limits(v, command: command)
+        if let text = v["max-run-time"] {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                throw UsageError("--max-run-time: expected seconds above 0 and at most 86400, like 60 (got '\(text)')",
+                                 command: command)
+            }
+            maxRunTime = seconds
+        }
     }
 
     /// `--max-instructions`, `--max-memory` and `--max-time` (shared with `check`).

@@ -2,21 +2,19 @@ import CardLua
 
 /// `cardlua types [-o FILE]`: the LuaCATS definitions of the script API.
 enum TypesCommand {
-    static func main(_ words: [String]) throws(UsageError) -> Int32 {
-        let arguments = try Arguments(words, valued: ["o"], flags: ["help"], command: "types")
+    static func main(_ words: [String]) throws -> Int32 {
+        let arguments = try Arguments(words, command: "types")
         if CardLuaCommand.printedHelp(arguments, command: "types") { return 0 }
         if let extra = arguments.positional.first { throw UsageError("unexpected argument '\(extra)'", command: "types") }
         let text: String
         do {
             text = try LuaEffect.typeDefinitions() + "\n"
         } catch {
-            Console.error("cardlua: \(error.message)")
-            return 1
+            throw CommandFailure("cardlua: \(error.message)")
         }
         if let path = arguments.values["o"] {
             do { try writeAtomically(text, to: path) } catch {
-                Console.error("cardlua: \(error)")
-                return 1
+                throw CommandFailure("cardlua: \(error)")
             }
         } else {
             Console.out(text)

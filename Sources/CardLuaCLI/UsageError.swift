@@ -11,3 +11,17 @@ struct UsageError: Error, CustomStringConvertible {
 
     var description: String { message }
 }
+
+/// A subcommand failed: exit status 1, `message` (one line) and `details` on standard
+/// error. `CardLuaCommand` prints it, as it does every error a subcommand throws.
+struct CommandFailure: Error, CustomStringConvertible {
+    var message: String
+    var details: String
+
+    init(_ message: String, details: String = "") {
+        self.message = message
+        self.details = details
+    }
+
+    var description: String { message }
+}

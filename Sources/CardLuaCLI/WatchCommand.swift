@@ -20,7 +20,7 @@ import Foundation
 /// - Ctrl-C ends it with status 0.
 enum WatchCommand {
     static func main(_ words: [String]) throws(UsageError) -> Int32 {
-        let arguments = try Arguments(words, valued: RunOptions.valuedOptions, flags: RunOptions.flagOptions, command: "watch")
+        let arguments = try Arguments(words, command: "watch")
         if CardLuaCommand.printedHelp(arguments, command: "watch") { return 0 }
         let options = try RunOptions(arguments, command: "watch")
         let interrupt = InterruptFlag.install()

@@ -3,6 +3,19 @@ import CardLayout
 /// Helpers shared by the SVG, HTML and terminal renderers: number formatting, escaping,
 /// labels and the drawing order.
 enum RenderSupport {
+    /// `template` with each `{{name}}` replaced by `values[name]` (the page's style sheet
+    /// takes the palette's colours this way).
+    static func filling(_ template: String, with values: [String: String]) -> String {
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}"),
+              let value = values[String(rest[open.upperBound..<close.lowerBound])] {
+            out += rest[..<open.lowerBound] + value
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
+    }
+
     // MARK: Numbers
 
     /// A number with at most `decimals` decimals, trailing zeros dropped, never `-0`,

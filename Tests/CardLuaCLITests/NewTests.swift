@@ -35,8 +35,8 @@ import Testing
         #expect(settings["runtime.version"] as? String == "Lua 5.4")
     }
 
-    /// The templates are the shipped scripts, with a header and `---@` annotations added:
-    /// the two copies cannot drift apart.
+    /// The templates are the shipped scripts (embedded from scripts/ at build time), with
+    /// a header and `---@` annotations added.
     @Test(arguments: ["lol", "card-scale", "photo-browser"])
     func theExampleTemplatesAreTheShippedScripts(_ template: String) throws {
         let directory = try CLI.temporaryDirectory()
@@ -49,7 +49,7 @@ import Testing
         let withoutAnnotations = written.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("---@") }.joined(separator: "\n")
         #expect(withoutAnnotations.hasSuffix(shipped),
-                "Sources/CardLuaCLI/Templates.swift's \(template) differs from scripts/\(template).lua: copy it over")
+                "`new --from \(template)` does not end with scripts/\(template).lua")
         let header = withoutAnnotations.dropLast(shipped.count)
         #expect(header.split(separator: "\n").allSatisfy { $0.hasPrefix("--") }, "the header is comments only")
     }

@@ -67,8 +67,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = try CLI.write("scenarios = { long = { steps = { { wait = 1000 } } } }\n",
                                    named: "long.lua", in: directory)
-        var arguments = try Arguments([script, "--scenario", "long", "--format", "json"],
-                                      valued: RunOptions.valuedOptions, flags: RunOptions.flagOptions, command: "run")
+        var arguments = try Arguments([script, "--scenario", "long", "--format", "json"], command: "run")
         let options = try RunOptions(arguments, command: "run")
         let output = FailingOutput(limit: 10)
         var warnings: [String] = []
@@ -77,8 +76,7 @@ import Testing
         }
         #expect(output.writes == 10)
         // The same run into a string has every frame (the header, one write per frame, the end).
-        arguments = try Arguments([script, "--scenario", "long", "--format", "json", "--fps", "1"],
-                                  valued: RunOptions.valuedOptions, flags: RunOptions.flagOptions, command: "run")
+        arguments = try Arguments([script, "--scenario", "long", "--format", "json", "--fps", "1"], command: "run")
         let collected = StringOutput()
         let frames = try RunPipeline.run(try RunOptions(arguments, command: "run"), into: collected, color: false, columns: 80,
                                          warnings: &warnings)

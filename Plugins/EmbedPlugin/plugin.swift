@@ -1,0 +1,39 @@
+// Embeds a target's non-Swift text (the Lua prelude, the templates, the page's JS/CSS)
+// in its code at build time. The target keeps a list, `embed.list`, in one of its
+// folders; the embed-text tool turns the files it names into `Embedded.swift`. The
+// command runs again only when the list or one of its files changes.
+import Foundation
+import PackagePlugin
+
+@main
+struct EmbedPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
+        // Targets keep SwiftPM's default place, Sources/NAME (directoryURL needs tools 6.1).
+        let root = context.package.directoryURL
+        let folder = root.appendingPathComponent("Sources").appendingPathComponent(target.name)
+        let lists = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .map { $0.appendingPathComponent("embed.list") }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+        return try lists.map { list in
+            let output = context.pluginWorkDirectoryURL
+                .appendingPathComponent("Embedded-\(list.deletingLastPathComponent().lastPathComponent).swift")
+            return .buildCommand(
+                displayName: "Embedding the text files of \(target.name)",
+                executable: try context.tool(named: "EmbedText").url,
+                arguments: [output.path, list.path, root.path],
+                inputFiles: [list] + Self.files(in: list, root: root),
+                outputFiles: [output])
+        }
+    }
+
+    /// The files `list` names (every word after an entry's first that is not a comment).
+    static func files(in list: URL, root: URL) -> [URL] {
+        guard let text = try? String(contentsOf: list, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").flatMap { line -> [URL] in
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let first = words.first, !first.hasPrefix("#") else { return [] }
+            let continued = line.first == " " || line.first == "\t"
+            return words.dropFirst(continued ? 0 : 1).map { root.appendingPathComponent(String($0)) }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+-- MARK: Check (`cardlua check`) ------------------------------------------------------
+
+local next = next
+
+-- Every global that exists before the script runs; the rest the script set.
+local baseline = {}
+for k in next, G do baseline[k] = true end
+
+-- Keys written on `attributes` that the contract does not know (the shim reports them in
+-- check mode after each item), each with the first item it was seen on, in order.
+local attributeNotes, attributeOrder = {}, {}
+function I.noteAttributeKey(key, item)
+  key = tostring(key)
+  if attributeNotes[key] == nil then
+    attributeNotes[key] = item
+    attributeOrder[#attributeOrder + 1] = key
+  end
+end
+
+-- "key<TAB>item" lines for the keys noted so far.
+function I.attributeNotes()
+  local out = {}
+  for i, k in ipairs(attributeOrder) do out[i] = k .. "\t" .. tostring(attributeNotes[k]) end
+  return concat(out, "\n")
+end
+
+local LAYOUT_KEYS = {
+  scrollDirection = true, itemSize = true, sectionInset = true, minimumLineSpacing = true,
+  minimumInteritemSpacing = true, headerReferenceSize = true, footerReferenceSize = true,
+  decelerationRate = true, isPagingEnabled = true, time = true,
+  collectionView = true, collectionViewContentSize = true,
+}
+local COLLECTION_VIEW_KEYS = {
+  bounds = true, frame = true, contentOffset = true, contentSize = true, isTracking = true,
+  isDragging = true, isDecelerating = true, decelerationRate = true, isPagingEnabled = true,
+}
+
+-- The keys on the layout (and its collectionView) the contract does not know, one per
+-- line as written: "layout.itemsize", "layout.collectionView.pagingEnabled".
+function I.layoutNotes()
+  local out = {}
+  for k in next, layout do
+    if not LAYOUT_KEYS[k] then out[#out + 1] = "layout." .. tostring(k) end
+  end
+  local cv = rawget(layout, "collectionView")
+  if type(cv) == "table" then
+    for k in next, cv do
+      if not COLLECTION_VIEW_KEYS[k] then out[#out + 1] = "layout.collectionView." .. tostring(k) end
+    end
+  end
+  sort(out)
+  return concat(out, "\n")
+end
+
+-- "name<TAB>type" lines for the globals the script set (sorted).
+function I.userGlobals()
+  local out = {}
+  for k, v in next, G do
+    if not baseline[k] and type(k) == "string" then out[#out + 1] = k .. "\t" .. type(v) end
+  end
+  sort(out)
+  return concat(out, "\n")
+end
+
+return I

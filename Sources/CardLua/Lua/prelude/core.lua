@@ -1,0 +1,68 @@
+-- cardlua prelude: the script API of docs/script-api.md, written in Lua so that nothing a
+-- script calls is a Swift frame. Loaded once per state, before the script, as text.
+-- It receives the native (C) functions it needs and returns the host's internals.
+-- Every public name is registered with `define`, from which `cardlua types` writes the
+-- LuaCATS definitions: the two cannot drift.
+local native = ...
+local G = _G
+local type, rawget, rawset, setmetatable, error, tostring, pairs, ipairs =
+  type, rawget, rawset, setmetatable, error, tostring, pairs, ipairs
+local sqrt, cos, sin, abs, huge, floor = math.sqrt, math.cos, math.sin, math.abs, math.huge, math.floor
+local concat, sort = table.concat, table.sort
+local tonumber, smatch, gmatch, ssub, select = tonumber, string.match, string.gmatch, string.sub, select
+
+local I = {}          -- internals for the host (never reachable from scripts)
+local api = {}        -- the public API, in order, for `cardlua types`
+local classes = {}    -- LuaCATS class definitions, in order
+
+local function define(name, signature, doc, value)
+  api[#api + 1] = { name = name, signature = signature, doc = doc }
+  G[name] = value
+end
+
+local function class(text) classes[#classes + 1] = text end
+
+local function isnumber(v) return type(v) == "number" and v == v and v - v == 0 end
+
+-- MARK: Argument checks -----------------------------------------------------------------
+
+-- Every helper tests its arguments inline (a type() or nil test each: this is the hot
+-- path) and, only when one is wrong, calls argError to say which, at the script's line
+-- (level 3: argError, the helper, its caller). `params` names them ("t, angle, x, y, z";
+-- a method's first is self and is not shown), `kinds` has one letter per parameter:
+-- n number, T CATransform3D, A CGAffineTransform, R CGRect, P CGPoint, S CGSize.
+-- The helper passes one more argument than it declares, so that an extra one is caught.
+local KIND_NAMES = { T = "a CATransform3D", A = "a CGAffineTransform", R = "a CGRect", P = "a CGPoint", S = "a CGSize" }
+local KIND_FIELD = { T = "m11", A = "a", R = "width", P = "x", S = "width" }
+local function argError(fn, params, kinds, ...)
+  local names = {}
+  for name in gmatch(params, "[%w_]+") do names[#names + 1] = name end
+  local method = smatch(fn, ":") ~= nil
+  local shown = concat(names, ", ", method and 2 or 1)
+  local expected = fn .. ": expected (" .. shown .. ")"
+  local count = select("#", ...)
+  for i = 1, #kinds do
+    local kind, v = ssub(kinds, i, i), (select(i, ...))
+    local ok
+    if kind == "n" then ok = type(v) == "number"
+    else ok = type(v) == "table" and v[KIND_FIELD[kind]] ~= nil end
+    if not ok then
+      local got
+      if v == nil then
+        local later = false
+        for j = i + 1, count do if select(j, ...) ~= nil then later = true end end
+        got = later and "nil" or "missing"
+      elseif type(v) == "table" and kind ~= "n" then got = "a table without ." .. KIND_FIELD[kind]
+      else got = "a " .. type(v) end
+      if kind == "n" then
+        -- "fn: expected (t, angle, x, y, z); x is missing"
+        error(expected .. "; " .. names[i] .. " is " .. got .. (v == nil and "" or ", not a number"), 3)
+      end
+      -- "fn: expected a CGRect as r, got nothing (fn(r))"
+      error(fn .. ": expected " .. KIND_NAMES[kind] .. " as " .. (method and i == 1 and "self" or names[i]) ..
+        ", got " .. (got == "missing" and "nothing" or got) .. " (" .. fn .. "(" .. shown .. "))", 3)
+    end
+  end
+  error(expected .. "; got more arguments", 3)
+end
+

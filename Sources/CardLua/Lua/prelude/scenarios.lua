@@ -1,0 +1,93 @@
+-- MARK: Scenarios ------------------------------------------------------------------
+
+local STEP_KINDS = { "jump", "drag", "fling", "wait", "scrollToItem", "resize" }
+local STEP_CODE = { jump = 1, drag = 2, fling = 3, wait = 4, scrollToItem = 5, resize = 6 }
+local NOT_SET = 0 / 0
+
+local function viewportOf(v, where)
+  if v == nil then return NOT_SET, NOT_SET end
+  local w, h
+  if type(v) == "string" then
+    local a, b = smatch(v, "^%s*(%d+%.?%d*)%s*[xX]%s*(%d+%.?%d*)%s*$")
+    w, h = tonumber(a), tonumber(b)
+  elseif type(v) == "table" then
+    w, h = v.width or v[1], v.height or v[2]
+  end
+  if not isnumber(w) or not isnumber(h) or w <= 0 or h <= 0 then
+    fail(where .. "viewport must be \"WxH\" or { width = …, height = … } with positive sizes (got " .. tostring(v) .. ")")
+  end
+  return w, h
+end
+
+local function names(t)
+  local out = {}
+  for k in pairs(t) do if type(k) == "string" then out[#out + 1] = k end end
+  sort(out)
+  return out
+end
+
+function I.scenarioNames()
+  local s = rawget(G, "scenarios")
+  if type(s) ~= "table" then return "" end
+  return concat(names(s), "\n")
+end
+
+-- A scenario as numbers: viewport w, h, items, fps, step count, then per step a kind
+-- code and three numbers. NaN means "not set here".
+function I.scenario(name)
+  local all = rawget(G, "scenarios")
+  if type(all) ~= "table" then fail("scenario '" .. name .. "': the script defines no scenarios table") end
+  local s = all[name]
+  if s == nil then
+    local known = names(all)
+    fail("unknown scenario '" .. name .. "'" .. (#known > 0 and (" (the script defines: " .. concat(known, ", ") .. ")") or ""))
+  end
+  local where = "scenario '" .. name .. "': "
+  if type(s) ~= "table" then fail(where .. "expected a table, got a " .. type(s)) end
+  local out = {}
+  out[1], out[2] = viewportOf(s.viewport, where)
+  local items = s.items
+  if items ~= nil and (not isnumber(items) or items < 0 or items ~= floor(items)) then
+    fail(where .. "items must be a whole number of zero or more (got " .. tostring(items) .. ")")
+  end
+  out[3] = items or NOT_SET
+  local fps = s.fps
+  if fps ~= nil and (not isnumber(fps) or fps <= 0) then fail(where .. "fps must be a positive number (got " .. tostring(fps) .. ")") end
+  out[4] = fps or NOT_SET
+  local steps = s.steps
+  if type(steps) ~= "table" then fail(where .. "steps must be a list of steps") end
+  out[5] = #steps
+  for i, step in ipairs(steps) do
+    local at = where .. "step " .. i .. ": "
+    if type(step) ~= "table" then fail(at .. "expected a table like { fling = 2 }, got a " .. type(step)) end
+    local kind
+    for k in pairs(step) do
+      if STEP_CODE[k] then
+        if kind then fail(at .. "has both " .. kind .. " and " .. k .. "; one step does one thing") end
+        kind = k
+      elseif k ~= "duration" and k ~= "section" then
+        fail(at .. "unknown key '" .. tostring(k) .. "' (a step is one of " .. concat(STEP_KINDS, ", ") .. ", with an optional duration)")
+      end
+    end
+    if not kind then fail(at .. "names no step (expected one of " .. concat(STEP_KINDS, ", ") .. ")") end
+    local v, duration = step[kind], step.duration
+    if duration ~= nil and (not isnumber(duration) or duration < 0) then
+      fail(at .. "duration must be zero or more seconds (got " .. tostring(duration) .. ")")
+    end
+    local a; local b, c = NOT_SET, duration or NOT_SET  -- every kind sets a
+    if kind == "resize" then
+      a, b = viewportOf(v, at .. "resize: ")
+    elseif kind == "scrollToItem" then
+      if not isnumber(v) or v < 0 or v ~= floor(v) then fail(at .. "scrollToItem must be an item number (got " .. tostring(v) .. ")") end
+      a, b = v, step.section or 0
+    else
+      if not isnumber(v) then fail(at .. kind .. " must be a finite number (got " .. tostring(v) .. ")") end
+      if kind == "wait" and v < 0 then fail(at .. "wait must be zero or more seconds (got " .. tostring(v) .. ")") end
+      a = v
+    end
+    local base = 5 + (i - 1) * 4
+    out[base + 1], out[base + 2], out[base + 3], out[base + 4] = STEP_CODE[kind], a, b, c
+  end
+  return out
+end
+

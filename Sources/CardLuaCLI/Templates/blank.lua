@@ -1,0 +1,33 @@
+-- A blank effect: each callback below leaves the cards as UIKit would. Change them.
+
+function prepare(layout)
+  -- The viewport in points: layout.collectionView.bounds.width and .height.
+  layout.scrollDirection = "vertical"                  -- or "horizontal"
+  layout.itemSize = CGSizeMake(50, 50)                 -- width, height of every card
+  layout.sectionInset = UIEdgeInsetsMake(0, 0, 0, 0)   -- top, left, bottom, right
+  layout.minimumLineSpacing = 10                       -- between rows (columns when horizontal)
+  layout.minimumInteritemSpacing = 10                  -- between cards in a row
+end
+
+function transform(attributes, layout)
+  -- Where the card is: attributes.center, attributes.frame, attributes.indexPath.item.
+  -- Where the view is: layout.collectionView.bounds (midX, midY: the screen's centre).
+  -- What you may change, for example:
+  --   attributes.transform3D = CATransform3DMakeScale(0.9, 0.9, 1)
+  --   attributes.alpha = 0.5      -- 0 (invisible) to 1
+  --   attributes.zIndex = 1       -- higher draws on top
+  -- or `return 0.9` to scale the card evenly. Returning nothing changes nothing.
+end
+
+function targetContentOffset(proposedContentOffset, velocity, layout)
+  -- proposedContentOffset is where the fling would come to rest by itself; velocity.x
+  -- and velocity.y are in points per millisecond. Return where it should rest instead:
+  -- layout:layoutAttributesForElements(rect) lists the cards in a rect, to find the
+  -- one nearest the centre.
+  return proposedContentOffset
+end
+
+-- Named scenarios, run with `cardlua run FILE --scenario fling`:
+-- scenarios = {
+--   fling = { viewport = "414x736", items = 10, steps = { { jump = 200 }, { wait = 0.2 }, { fling = 2 } } },
+-- }
