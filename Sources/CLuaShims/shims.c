@@ -43,6 +43,15 @@
 /// Budget units a print or warn costs (each writes to standard error).
 #define PRINT_FEE 1000
 
+/// Bytes of a script's own text (an error message, a traceback line) kept in a message;
+/// the rest is counted ("… (N more bytes)"). A message is one line for a terminal, not a
+/// channel for megabytes.
+#define MESSAGE_CAP 1000
+
+/// Bytes `print` and `warn` may write per state (one run): past it, one notice and
+/// silence. The budget bounds lines per call; this bounds bytes per run.
+#define PRINT_CAP ((size_t)1 << 20)
+
 /// The budget for loading the prelude (a fixed amount of work, whatever the script's
 /// budget).
 #define SETUP_BUDGET 1000000000LL
@@ -72,6 +81,14 @@ struct cardlua_host {
     // and by large charges. The clock of a call starts at its first check.
     long long time_limit_ns;     // 0: no time limit
     long long deadline_ns;       // 0: not started for this call
+    // Time limit of the whole run (every call from cardlua_set_run_time_limit on).
+    long long run_limit_ns;      // 0: none
+    long long run_deadline_ns;
+    int run_timed_out;           // the limit reached was the run's
+
+    // Bytes print and warn wrote so far (PRINT_CAP).
+    size_t printed;
+    int print_silenced;
 
     // After a limit the state is not trusted again.
     int poisoned;
@@ -219,13 +236,26 @@ static long long monotonic_ns(void) {
 /// Whether the call has run past its time limit; the first check of a call starts its
 /// clock.
 static int out_of_time(cardlua_host *h) {
-    if (h->time_limit_ns <= 0) return 0;
+    if (h->time_limit_ns <= 0 && h->run_limit_ns <= 0) return 0;
     long long now = monotonic_ns();
+    if (h->run_limit_ns > 0 && now >= h->run_deadline_ns) {
+        h->run_timed_out = 1;
+        return 1;
+    }
+    if (h->time_limit_ns <= 0) return 0;
     if (h->deadline_ns == 0) {
         h->deadline_ns = now + h->time_limit_ns;
         return 0;
     }
     return now >= h->deadline_ns;
+}
+
+/// " (the frame at t=0.50 s, offset 412.5)" during transform, else "".
+static void frame_place(const cardlua_host *h, char *out, size_t size) {
+    out[0] = '\0';
+    if (h->state == NULL || h->callback == NULL || strcmp(h->callback, "transform") != 0) return;
+    double ox = h->state[CARDLUA_STATE_OFFSET_X], oy = h->state[CARDLUA_STATE_OFFSET_Y];
+    snprintf(out, size, "the frame at t=%.2f s, offset %g", h->state[CARDLUA_STATE_TIME], ox != 0 ? ox : oy);
 }
 
 /// Whether the memory cap was reached (a request given up, even if a pcall caught it).
@@ -253,9 +283,20 @@ static void note_limit(cardlua_host *h, int timed_out) {
     } else if (memory_given_up(h)) {
         describe_memory_limit(h);
     } else if (timed_out) {
-        snprintf(h->limit_text, sizeof h->limit_text,
-                 "exceeded the time limit of %g s per call (a long computation in a library function?)",
-                 (double)h->time_limit_ns / 1e9);
+        char place[96];
+        frame_place(h, place, sizeof place);
+        if (h->run_timed_out)
+            snprintf(h->limit_text, sizeof h->limit_text, "exceeded the time limit of %g s per run%s%s%s",
+                     (double)h->run_limit_ns / 1e9, place[0] ? " (at " : "", place, place[0] ? ")" : "");
+        else if (place[0])
+            // transform is one call per frame: the limit covers all the frame's items.
+            snprintf(h->limit_text, sizeof h->limit_text,
+                     "exceeded the time limit of %g s per call (all the items of %s together)",
+                     (double)h->time_limit_ns / 1e9, place);
+        else
+            snprintf(h->limit_text, sizeof h->limit_text,
+                     "exceeded the time limit of %g s per call (a long computation in a library function?)",
+                     (double)h->time_limit_ns / 1e9);
     } else {
         describe_limit(h, "stopped by a limit");
     }
@@ -346,6 +387,35 @@ static int script_line(lua_State *L, cardlua_host *h) {
     return 0;
 }
 
+/// Appends s[0..n) to the buffer with control characters escaped (`\n`, `\27`, C1 controls
+/// as `\u{9b}`) and at most `cap` bytes of it kept, then "… (N more bytes)". A script's
+/// text cannot start a line, clear the screen or set the clipboard in a message.
+static void add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap) {
+    size_t kept = 0, i = 0;
+    while (i < n) {
+        unsigned char c = (unsigned char)s[i];
+        if (kept >= cap && (c & 0xC0) != 0x80) break;  // stop on a character boundary
+        char esc[12];
+        size_t len = 0, used = 1;
+        if (c == '\n') len = (size_t)snprintf(esc, sizeof esc, "\\n");
+        else if (c == '\r') len = (size_t)snprintf(esc, sizeof esc, "\\r");
+        else if (c == '\t') len = (size_t)snprintf(esc, sizeof esc, "\\t");
+        else if (c < 0x20 || c == 0x7f) len = (size_t)snprintf(esc, sizeof esc, "\\%u", c);
+        else if (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9F) {
+            len = (size_t)snprintf(esc, sizeof esc, "\\u{%x}", (unsigned char)s[i + 1]);
+            used = 2;
+        }
+        if (len > 0) luaL_addlstring(b, esc, len); else luaL_addchar(b, (char)c);
+        kept += len > 0 ? len : 1;
+        i += used;
+    }
+    if (i < n) {
+        char more[64];
+        snprintf(more, sizeof more, "\xE2\x80\xA6 (%zu more bytes)", n - i);
+        luaL_addstring(b, more);
+    }
+}
+
 /// The message handler: one line `file:line: callback: item N: message`, then the
 /// script's own frames of the traceback. Runs at the error, before the stack unwinds.
 static int message_handler(lua_State *L) {
@@ -387,13 +457,14 @@ static int message_handler(lua_State *L) {
         context = lua_pushfstring(L, "%s: item %I: ", h->callback, (lua_Integer)h->item_number);
     else if (h->callback)
         context = lua_pushfstring(L, "%s: ", h->callback);
-    const char *first = lua_pushfstring(L, "%s:%d: %s%s", h->chunkname, line, context, rest);
+    const char *first = lua_pushfstring(L, "%s:%d: %s", h->chunkname, line, context);
     luaL_traceback(L, L, NULL, 1);
     const char *tb = lua_tostring(L, -1);
 
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     luaL_addstring(&b, first);
+    add_clean(&b, rest, strlen(rest), MESSAGE_CAP);
     // Keep only the script's own frames: the prelude's and the host's say nothing to
     // the script's author. (Lua names them by the short name.)
     size_t name_length = strlen(h->short_name);
@@ -410,7 +481,7 @@ static int message_handler(lua_State *L) {
                 luaL_addstring(&b, "\nscript traceback:");
             }
             luaL_addstring(&b, "\n\t");
-            luaL_addlstring(&b, q, (size_t)(p + len - q));
+            add_clean(&b, q, (size_t)(p + len - q), MESSAGE_CAP);
         }
         p = end ? end + 1 : NULL;
     }
@@ -778,6 +849,15 @@ static int attributes_newindex(lua_State *L) {
             lua_pushvalue(L, 3);
             lua_rawset(L, 1);
             return 0;
+        } else if (n == 5 && memcmp(k, "alpha", 5) == 0) {
+            // Checked at the assignment, so the error names its line (read_item checks
+            // again what later writes, which bypass this metamethod, leave).
+            int t = lua_type(L, 3);
+            if (t != LUA_TNUMBER && t != LUA_TNIL)
+                return luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, 3));
+            double a = lua_tonumber(L, 3);
+            if (t == LUA_TNUMBER && (a != a || a - a != 0))
+                return luaL_error(L, "attributes.alpha is %s", a != a ? "NaN" : "infinite");
         }
     }
     lua_settop(L, 3);
@@ -972,16 +1052,27 @@ static int native_query(lua_State *L) {
     double x = luaL_checknumber(L, 1), y = luaL_checknumber(L, 2);
     double w = luaL_checknumber(L, 3), ht = luaL_checknumber(L, 4);
     if (h->query == NULL) { lua_createtable(L, 0, 0); return 1; }
+    // The host's enumeration is work done for the script: a flat fee, then a unit per
+    // number handed over. The query stops counting past CARDLUA_QUERY_MAX.
+    shims_charge(L, 100);
     long n = h->query(h->query_context, x, y, w, ht, h->query_buffer, h->query_capacity);
+    if (n > CARDLUA_QUERY_MAX)
+        return luaL_error(L, "layoutAttributesForElements: the rect meets more than %d items, the most "
+                             "one query returns (ask for a smaller rect)", CARDLUA_QUERY_MAX);
+    if (n < 0) n = 0;
+    shims_charge(L, (long long)n * CARDLUA_IN_STRIDE);
     if (n > h->query_capacity) {
-        double *grown = (double *)realloc(h->query_buffer, (size_t)n * CARDLUA_IN_STRIDE * sizeof(double));
+        // Grown through the capped allocator: the buffer counts against --max-memory.
+        size_t old = (size_t)h->query_capacity * CARDLUA_IN_STRIDE * sizeof(double);
+        size_t size = (size_t)n * CARDLUA_IN_STRIDE * sizeof(double);
+        double *grown = (double *)capped_alloc(h, h->query_buffer, old, size);
+        if (grown == NULL) shims_charge(L, 0);  // the allocator noted the refusal: a memory limit
         if (grown == NULL) return luaL_error(L, "not enough memory for %I items", (lua_Integer)n);
         h->query_buffer = grown;
         h->query_capacity = n;
         n = h->query(h->query_context, x, y, w, ht, h->query_buffer, h->query_capacity);
         if (n > h->query_capacity) n = h->query_capacity;
     }
-    if (n < 0) n = 0;
     lua_createtable(L, (int)(n * CARDLUA_IN_STRIDE), 0);
     for (long i = 0; i < n * CARDLUA_IN_STRIDE; i++) {
         lua_pushnumber(L, h->query_buffer[i]);
@@ -997,20 +1088,35 @@ static int native_print(lua_State *L) {
     // A write to standard error per call: charged, so that a print in a loop ends at
     // the budget after 10000 lines or so, not at the time limit after a million.
     shims_charge(L, PRINT_FEE);
+    if (h->print_silenced) return 0;
+    // The line is one line (control characters escaped: a print cannot forge the host's
+    // own lines or steer the terminal) and counts against PRINT_CAP.
+    size_t room = PRINT_CAP - h->printed;
+    for (int i = 1; i <= n; i++) {  // strings first: the buffer wants the stack top
+        luaL_tolstring(L, i, NULL);
+        lua_replace(L, i);
+    }
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     luaL_addstring(&b, h->chunkname);
     luaL_addstring(&b, ": ");
     for (int i = 1; i <= n; i++) {
         if (i > 1) luaL_addchar(&b, '\t');
-        luaL_tolstring(L, i, NULL);
-        luaL_addvalue(&b);
+        size_t len;
+        const char *text = lua_tolstring(L, i, &len);
+        add_clean(&b, text, len, room);
     }
-    luaL_addchar(&b, '\n');
     luaL_pushresult(&b);
     size_t len;
     const char *s = lua_tolstring(L, -1, &len);
-    fwrite(s, 1, len, stderr);
+    if (len >= room) {
+        h->print_silenced = 1;
+        fprintf(stderr, "%s: print: output past %zu MiB per run is dropped\n", h->chunkname, PRINT_CAP >> 20);
+    } else {
+        h->printed += len + 1;
+        fwrite(s, 1, len, stderr);
+        fputc('\n', stderr);
+    }
     fflush(stderr);
     return 0;
 }
@@ -1020,9 +1126,19 @@ static void warning_function(void *ud, const char *msg, int tocont) {
     static int continuing = 0;
     cardlua_host *h = (cardlua_host *)ud;
     if (!continuing && !tocont && msg[0] == '@') return;  // control messages (@on, @off)
+    if (h->print_silenced) { continuing = tocont; return; }
     if (!continuing) fprintf(stderr, "%s: warning: ", h->chunkname);
-    fputs(msg, stderr);
-    if (!tocont) fputc('\n', stderr);
+    // As print: control characters escaped, within PRINT_CAP.
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+        if (h->printed >= PRINT_CAP) {
+            h->print_silenced = 1;
+            fprintf(stderr, "\n%s: warn: output past %zu MiB per run is dropped", h->chunkname, PRINT_CAP >> 20);
+            break;
+        }
+        if (*p < 0x20 || *p == 0x7f) h->printed += (size_t)fprintf(stderr, "\\%u", *p);
+        else { fputc(*p, stderr); h->printed++; }
+    }
+    if (!tocont || h->print_silenced) fputc('\n', stderr);
     continuing = tocont;
 }
 
@@ -1163,6 +1279,11 @@ void cardlua_set_query(cardlua_host *h, cardlua_query_fn query, void *context) {
 }
 
 void cardlua_set_check_mode(cardlua_host *h, int on) { h->check_mode = on; }
+
+void cardlua_set_run_time_limit(cardlua_host *h, double seconds) {
+    h->run_limit_ns = seconds > 0 ? (long long)(seconds * 1e9) : 0;
+    h->run_deadline_ns = h->run_limit_ns > 0 ? monotonic_ns() + h->run_limit_ns : 0;
+}
 
 void cardlua_set_time_limit(cardlua_host *h, double seconds) {
     if (!(seconds > 0)) seconds = 0;        // NaN or not positive: no time limit
@@ -1320,7 +1441,10 @@ static int body_transform(lua_State *L) {
         h->item_number = (long)b[1];
         h->has_item = 1;
         if (hasTransform) {
-            reset_budget(h);
+            // The budget is per item; the clock runs for the whole frame (run_protected
+            // started it): a frame of many items each just inside the time limit would
+            // otherwise take minutes.
+            h->budget_left = h->budget;
             lua_pushvalue(L, F);
             lua_pushvalue(L, A);
             lua_pushvalue(L, Lo);

@@ -339,7 +339,12 @@ private struct Session {
         }
         let time = Double(frames.count) / fps
         let bounds = Rect(origin: axis.point(offset), size: viewportSize)
-        var items = layout.layoutAttributesForElements(in: bounds)
+        // Capped before the frame is built (tiny items in a big viewport).
+        guard var items = layout.layoutAttributesForElements(in: bounds, limit: Scenario.maxItemsPerFrame) else {
+            throw ScenarioError.tooManyItemsInFrame(scenario: scenario.name, time: time,
+                                                    offset: axis.value(of: bounds.origin),
+                                                    limit: Scenario.maxItemsPerFrame)
+        }
         let context = ScrollContext(bounds: bounds, contentSize: contentSize, time: time,
                                     isTracking: activity.isTracking, isDragging: activity.isDragging,
                                     isDecelerating: activity.isDecelerating)

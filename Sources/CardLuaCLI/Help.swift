@@ -38,6 +38,8 @@ enum Help {
       --max-instructions N    instruction budget per callback call  (default 10000000)
       --max-memory SIZE       memory cap of the script, like 64M    (default 64M)
       --max-time SECONDS      wall-clock limit per callback call    (default 2)
+                              (transform: per frame, all items together)
+      --max-run-time SECONDS  wall-clock limit of the whole run     (default 60)
     """
 
     static let run = """

@@ -22,7 +22,7 @@ struct RunOptions {
 
     static let valuedOptions: Set<String> = [
         "viewport", "items", "offset", "fling", "scenario", "fps", "format", "o",
-        "max-instructions", "max-memory", "max-time",
+        "max-instructions", "max-memory", "max-time", "max-run-time",
     ]
 
     init(_ arguments: Arguments, command: String) throws(UsageError) {
@@ -42,8 +42,8 @@ struct RunOptions {
             guard let n = Int(text), n >= 0 else {
                 throw UsageError("--items: expected a whole number of zero or more (got '\(text)')", command: command)
             }
-            guard n <= 100_000_000 else {
-                throw UsageError("--items: at most 100000000 items (got \(n))", command: command)
+            guard n <= Scenario.maxItems else {
+                throw UsageError("--items: at most \(Scenario.maxItems) items (got \(n))", command: command)
             }
             numberOfItems = n
         }
@@ -89,13 +89,19 @@ struct RunOptions {
             }
             limits.maxTime = seconds
         }
+        if let text = v["max-run-time"] {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                throw UsageError("--max-run-time: expected seconds above 0 and at most 86400, like 60 (got '\(text)')", command: command)
+            }
+            limits.maxRunTime = seconds
+        }
     }
 
     static func parseViewport(_ text: String, command: String) throws(UsageError) -> Size {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
-              w.isFinite, h.isFinite, w > 0, h > 0, w <= 100_000, h <= 100_000 else {
-            throw UsageError("--viewport: expected WxH with positive sizes, like 414x736 (got '\(text)')", command: command)
+              Scenario.viewportExtentRange.contains(w), Scenario.viewportExtentRange.contains(h) else {
+            throw UsageError("--viewport: expected WxH with sizes from 1 to 100000, like 414x736 (got '\(text)')", command: command)
         }
         return Size(width: w, height: h)
     }
