@@ -387,21 +387,21 @@ static int script_line(lua_State *L, cardlua_host *h) {
     return 0;
 }
 
-/// Appends s[0..n) to the buffer with control characters escaped (`\n`, `\27`, C1 controls
-/// as `\u{9b}`) and at most `cap` bytes of it kept, then "… (N more bytes)". A script's
-/// text cannot start a line, clear the screen or set the clipboard in a message.
-static void add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap) {
-    size_t kept = 0, i = 0;
-    while (i < n) {
+/// Appends s[i..end) to the buffer with control characters escaped (`\n`, `\27`, C1
+/// controls as `\u{9b}`), stopping once `cap` bytes are written (on a character
+/// boundary). Returns where it stopped.
+static size_t add_escaped(luaL_Buffer *b, const char *s, size_t i, size_t end, size_t cap) {
+    size_t kept = 0;
+    while (i < end) {
         unsigned char c = (unsigned char)s[i];
-        if (kept >= cap && (c & 0xC0) != 0x80) break;  // stop on a character boundary
+        if (kept >= cap && (c & 0xC0) != 0x80) break;
         char esc[12];
         size_t len = 0, used = 1;
         if (c == '\n') len = (size_t)snprintf(esc, sizeof esc, "\\n");
         else if (c == '\r') len = (size_t)snprintf(esc, sizeof esc, "\\r");
         else if (c == '\t') len = (size_t)snprintf(esc, sizeof esc, "\\t");
         else if (c < 0x20 || c == 0x7f) len = (size_t)snprintf(esc, sizeof esc, "\\%u", c);
-        else if (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9F) {
+        else if (c == 0xC2 && i + 1 < end && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9F) {
             len = (size_t)snprintf(esc, sizeof esc, "\\u{%x}", (unsigned char)s[i + 1]);
             used = 2;
         }
@@ -409,11 +409,26 @@ static void add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap) {
         kept += len > 0 ? len : 1;
         i += used;
     }
-    if (i < n) {
-        char more[64];
-        snprintf(more, sizeof more, "\xE2\x80\xA6 (%zu more bytes)", n - i);
-        luaL_addstring(b, more);
+    return i;
+}
+
+/// Appends s[0..n) escaped (add_escaped), at most about `cap` bytes of it: a longer text
+/// keeps its first two thirds and its last third around "… (N more bytes) …", so that
+/// both how it starts and how it ends (often the point) stay visible. A script's text
+/// cannot start a line, steer the terminal or flood the screen through a message.
+static void add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap) {
+    if (n <= cap) {  // whole (escapes may make it up to four times longer)
+        add_escaped(b, s, 0, n, (size_t)-1);
+        return;
     }
+    size_t head = add_escaped(b, s, 0, n, cap * 2 / 3);
+    size_t tail = n - cap / 3;
+    if (tail < head) tail = head;
+    while (tail < n && ((unsigned char)s[tail] & 0xC0) == 0x80) tail++;  // a character boundary
+    char more[64];
+    snprintf(more, sizeof more, " \xE2\x80\xA6 (%zu more bytes) \xE2\x80\xA6 ", tail - head);
+    luaL_addstring(b, more);
+    add_escaped(b, s, tail, n, cap);
 }
 
 /// The message handler: one line `file:line: callback: item N: message`, then the

@@ -119,7 +119,8 @@ import Testing
 
     @Test func contractErrorsNameCallbackItemAndField() throws {
         let nan = Self.failure(Self.horizontal + "function transform(a)\n  a.alpha = 0/0\nend")
-        #expect(nan?.message == "test.lua:6: transform: item 0: attributes.alpha is NaN")
+        // Reported at the assignment (line 7), not at the function (line 6).
+        #expect(nan?.message == "test.lua:7: transform: item 0: attributes.alpha is NaN")
         let string = Self.failure(Self.horizontal + "function transform(a)\n  return 'big'\nend")
         #expect(string?.message.hasPrefix("test.lua:6: transform: item 0: returned a string") == true)
         let matrix = Self.failure(Self.horizontal + "function transform(a)\n  local t = CATransform3DIdentity\n  t.m34 = 0/0\n  return t\nend")
