@@ -223,4 +223,22 @@ import Testing
         let outcome = Safety.run(source)
         #expect(outcome.failure.message.hasPrefix("hostile.lua:4: transform: item 0: attributes.alpha"), "\(outcome.failure.message)")
     }
+
+    // MARK: check reads scenarios the way run does
+
+    /// The scenario's trap fires only on a state no callback has run in, as `run` reads
+    /// it; `check` must read it the same way and report the limit.
+    @Test func checkReadsScenariosOnAFreshState() {
+        let source = """
+        local warm = false
+        function transform(attributes) warm = true end
+        scenarios = { s = setmetatable({ steps = {} }, { __index = function(t, k)
+          if not warm then while true do end end
+        end }) }
+        """
+        var limits = Safety.limits
+        limits.maxInstructions = 200_000
+        let diagnostics = ScriptChecker.check(source: source, chunkName: "trap.lua", limits: limits)
+        #expect(diagnostics.contains { $0.message.contains("exceeded the instruction budget") }, "\(diagnostics)")
+    }
 }
