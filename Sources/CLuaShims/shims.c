@@ -250,12 +250,13 @@ static int out_of_time(cardlua_host *h) {
     return now >= h->deadline_ns;
 }
 
-/// " (the frame at t=0.50 s, offset 412.5)" during transform, else "".
+/// "the frame at t=0.50 s, offset 412.5" during transform (the offset on the axis that
+/// moved: x when it is not 0), else "".
 static void frame_place(const cardlua_host *h, char *out, size_t size) {
     out[0] = '\0';
     if (h->state == NULL || h->callback == NULL || strcmp(h->callback, "transform") != 0) return;
     double ox = h->state[CARDLUA_STATE_OFFSET_X], oy = h->state[CARDLUA_STATE_OFFSET_Y];
-    snprintf(out, size, "the frame at t=%.2f s, offset %g", h->state[CARDLUA_STATE_TIME], ox != 0 ? ox : oy);
+    snprintf(out, size, "the frame at t=%.2f s, offset %.10g", h->state[CARDLUA_STATE_TIME], ox != 0 ? ox : oy);
 }
 
 /// Whether the memory cap was reached (a request given up, even if a pcall caught it).
@@ -499,6 +500,14 @@ static int message_handler(lua_State *L) {
             add_clean(&b, q, (size_t)(p + len - q), MESSAGE_CAP);
         }
         p = end ? end + 1 : NULL;
+    }
+    // During a frame, which one, after the traceback: a scenario's error names its
+    // moment, not just the item (the first line keeps its shape).
+    char place[96];
+    frame_place(h, place, sizeof place);
+    if (place[0] && h->has_item) {
+        luaL_addstring(&b, "\nin ");
+        luaL_addstring(&b, place);
     }
     luaL_pushresult(&b);
     return 1;
@@ -1489,7 +1498,9 @@ int cardlua_transform(cardlua_host *h, const double *state, const double *input,
     h->item_index = -1;
     h->callback = "transform";
     h->callback_line = 1;
-    return run_protected(h, body_transform);
+    int status = run_protected(h, body_transform);
+    h->state = NULL;  // the caller's buffer: not read after the call (frame_place)
+    return status;
 }
 
 static int body_target(lua_State *L) {

@@ -241,4 +241,23 @@ import Testing
         let diagnostics = ScriptChecker.check(source: source, chunkName: "trap.lua", limits: limits)
         #expect(diagnostics.contains { $0.message.contains("exceeded the instruction budget") }, "\(diagnostics)")
     }
+
+    /// A runtime error during a scenario names the frame (its time and offset) after the
+    /// traceback; the first line keeps its shape.
+    @Test func aFrameErrorNamesItsMoment() throws {
+        let effect = try LuaEffect(source: "function transform(a, layout)\n  if layout.time >= 0.5 then error('late') end\nend\n",
+                                   chunkName: "late.lua", limits: Safety.limits)
+        let runner = ScenarioRunner(effect: effect, scriptName: "late.lua")
+        // 60 fps: frame 30 is the first at t ≥ 0.5 (30/60 exactly), at offset 100.
+        let scenario = Scenario(name: "s", steps: [.jump(offset: 100), .wait(duration: 1)])
+        do {
+            _ = try runner.run(scenario)
+            Issue.record("the scenario ran")
+        } catch let error as ScriptError {
+            // The first item the frame shows at offset 100 (rows of 50 pt plus 10 spacing).
+            #expect(error.message.hasPrefix("late.lua:2: transform: item "), "\(error.message)")
+            #expect(error.message.hasSuffix(": late"), "\(error.message)")
+            #expect(error.details.hasSuffix("in the frame at t=0.50 s, offset 100"), "\(error.details)")
+        }
+    }
 }
