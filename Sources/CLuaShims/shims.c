@@ -858,12 +858,43 @@ static int attributes_index(lua_State *L) {
     return 0;
 }
 
+/// The value written to attributes.<k>, checked at the assignment so that an error names
+/// its line (read_item checks again whatever later writes, which bypass the metamethod,
+/// leave). The messages are read_item's. nil is always fine (it clears the field).
+static void check_written(lua_State *L, const char *k, size_t n) {
+    int t = lua_type(L, 3);
+    if (t == LUA_TNIL) return;
+    const char *expected = NULL;
+    if (n == 6 && memcmp(k, "center", 6) == 0) expected = "CGPoint";
+    else if (n == 5 && memcmp(k, "frame", 5) == 0) expected = "CGRect";
+    else if (n == 4 && memcmp(k, "size", 4) == 0) expected = "CGSize";
+    else if (n == 11 && memcmp(k, "transform3D", 11) == 0) expected = "CATransform3D";
+    else if (n == 9 && memcmp(k, "transform", 9) == 0) expected = "CGAffineTransform";
+    if (expected) {
+        if (t != LUA_TTABLE) luaL_error(L, "attributes.%s is a %s, expected a %s", k, luaL_typename(L, 3), expected);
+    } else if (n == 5 && memcmp(k, "alpha", 5) == 0) {
+        if (t != LUA_TNUMBER) luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, 3));
+        double a = lua_tonumber(L, 3);
+        if (a != a || a - a != 0) luaL_error(L, "attributes.alpha is %s", a != a ? "NaN" : "infinite");
+    } else if (n == 6 && memcmp(k, "zIndex", 6) == 0) {
+        if (t != LUA_TNUMBER) luaL_error(L, "attributes.zIndex is a %s, expected an integer", luaL_typename(L, 3));
+        int isInteger = 0;
+        lua_Integer zi = lua_tointegerx(L, 3, &isInteger);
+        if (!isInteger || zi > 2147483647 || zi < -2147483647 - 1)
+            luaL_error(L, "attributes.zIndex is %s, expected a whole number from -2147483648 to 2147483647",
+                       lua_tostring(L, 3));
+    } else if ((n == 6 && memcmp(k, "hidden", 6) == 0) || (n == 8 && memcmp(k, "isHidden", 8) == 0)) {
+        if (t != LUA_TBOOLEAN) luaL_error(L, "attributes.hidden is a %s, expected a boolean", luaL_typename(L, 3));
+    }
+}
+
 /// attributes.<key> = value for a key not present: `transform` and `transform3D`
 /// replace each other (the later assignment wins, as in UIKit); `isHidden` is `hidden`.
 static int attributes_newindex(lua_State *L) {
     if (lua_type(L, 2) == LUA_TSTRING) {
         size_t n = 0;
         const char *k = lua_tolstring(L, 2, &n);
+        check_written(L, k, n);
         if (n == 9 && memcmp(k, "transform", 9) == 0) {
             lua_pushliteral(L, "transform3D"); lua_pushnil(L); lua_rawset(L, 1);
         } else if (n == 11 && memcmp(k, "transform3D", 11) == 0) {
@@ -873,15 +904,6 @@ static int attributes_newindex(lua_State *L) {
             lua_pushvalue(L, 3);
             lua_rawset(L, 1);
             return 0;
-        } else if (n == 5 && memcmp(k, "alpha", 5) == 0) {
-            // Checked at the assignment, so the error names its line (read_item checks
-            // again what later writes, which bypass this metamethod, leave).
-            int t = lua_type(L, 3);
-            if (t != LUA_TNUMBER && t != LUA_TNIL)
-                return luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, 3));
-            double a = lua_tonumber(L, 3);
-            if (t == LUA_TNUMBER && (a != a || a - a != 0))
-                return luaL_error(L, "attributes.alpha is %s", a != a ? "NaN" : "infinite");
         }
     }
     lua_settop(L, 3);

@@ -224,6 +224,17 @@ import Testing
         #expect(outcome.failure.message.hasPrefix("hostile.lua:4: transform: item 0: attributes.alpha"), "\(outcome.failure.message)")
     }
 
+    @Test(arguments: [
+        ("attributes.zIndex = 1.5", "attributes.zIndex is 1.5, expected a whole number"),
+        ("attributes.center = 5", "attributes.center is a number, expected a CGPoint"),
+        ("attributes.isHidden = 1", "attributes.hidden is a number, expected a boolean"),
+        ("attributes.transform3D = 'big'", "attributes.transform3D is a string, expected a CATransform3D"),
+    ])
+    func otherBadAttributesAreReportedAtTheirAssignment(assignment: String, message: String) {
+        let outcome = Safety.run("function transform(attributes)\n  local a = 1\n  \(assignment)\nend\n")
+        #expect(outcome.failure.message.hasPrefix("hostile.lua:3: transform: item 0: \(message)"), "\(outcome.failure.message)")
+    }
+
     // MARK: check reads scenarios the way run does
 
     /// The scenario's trap fires only on a state no callback has run in, as `run` reads
