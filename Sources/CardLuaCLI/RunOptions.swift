@@ -18,7 +18,7 @@ struct RunOptions {
     var framesPerSecond: Double?
     var format: OutputFormat = .text
     var outputPath: String?
-    var limits = ScriptLimits()
+    var limits = ScriptLimits(maxRunTime: ScriptLimits.defaultRunTime)
 
     static let valuedOptions: Set<String> = [
         "viewport", "items", "offset", "fling", "scenario", "fps", "format", "o",

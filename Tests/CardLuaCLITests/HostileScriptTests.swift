@@ -272,4 +272,32 @@ import Testing
         let result = try CLI.run(["check", path])
         #expect(result.status == 1, "\(result.stderr)")
     }
+
+    /// Every frame within its limits, the run as a whole past --max-run-time: exit 1 with
+    /// one line naming the frame.
+    @Test func aRunHasATimeLimit() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try CLI.write("""
+        function transform(attributes)
+          local x = 0
+          for i = 1, 300000 do x = x + i end
+        end
+        """, named: "slow.lua", in: directory)
+        let output = directory.appendingPathComponent("out.json").path
+        let start = Date()
+        let result = try CLI.run(["run", path, "-o", output, "--max-run-time", "0.5"] + Self.generousClock, timeout: 60)
+        #expect(Date().timeIntervalSince(start) < Self.hangGuard)
+        #expect(!result.signalled)
+        #expect(result.status == 1, "\(result.stderr)")
+        let first = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.hasPrefix(path + ":"), "\(first)")
+        #expect(first.contains("exceeded the time limit of 0.5 s per run (at the frame at t="), "\(first)")
+    }
+
+    @Test func badRunTimeLimitIsAUsageError() throws {
+        let result = try CLI.run(["run", CLI.script("lol.lua"), "--max-run-time", "0"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--max-run-time"))
+    }
 }
