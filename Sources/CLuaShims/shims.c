@@ -1136,8 +1136,9 @@ static int native_print(lua_State *L) {
     shims_charge(L, PRINT_FEE);
     if (h->print_silenced) return 0;
     // The line is one line (control characters escaped: a print cannot forge the host's
-    // own lines or steer the terminal) and counts against PRINT_CAP.
-    size_t room = PRINT_CAP - h->printed;
+    // own lines or steer the terminal) and counts against PRINT_CAP (warn's escapes may
+    // have run a few bytes past it).
+    size_t room = h->printed < PRINT_CAP ? PRINT_CAP - h->printed : 0;
     for (int i = 1; i <= n; i++) {  // strings first: the buffer wants the stack top
         luaL_tolstring(L, i, NULL);
         lua_replace(L, i);
