@@ -106,6 +106,7 @@ struct cardlua_host {
     int ref_internals;
     int ref_attributes;
     int ref_layout;
+    int ref_layout_lines;    // during prepare: layout key → line of its last assignment
     // Made on first use (the per-frame and per-item hot path, design.md §7): registry
     // references to the attributes pool tables (center, frame, size, indexPath), to the
     // keys the per-item code reads, and more.
@@ -432,6 +433,26 @@ static void add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap) {
     add_escaped(b, s, tail, n, cap);
 }
 
+/// For an error about `layout.<key>…` after prepare (readLayout, which runs after the
+/// script's frames are gone): the line where prepare last assigned layout.<key>, or 0.
+static int layout_line(lua_State *L, cardlua_host *h, const char *rest) {
+    if (h->callback == NULL || strcmp(h->callback, "prepare") != 0 || h->ref_layout_lines == LUA_NOREF) return 0;
+    if (strncmp(rest, "layout.", 7) != 0) return 0;
+    const char *key = rest + 7;
+    size_t n = 0;
+    while (isalnum((unsigned char)key[n]) || key[n] == '_') n++;
+    if (n == 0 || !lua_checkstack(L, 2)) return 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout_lines);
+    int line = 0;
+    if (lua_type(L, -1) == LUA_TTABLE) {
+        lua_pushlstring(L, key, n);
+        if (lua_rawget(L, -2) == LUA_TNUMBER) line = (int)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return line;
+}
+
 /// The message handler: one line `file:line: callback: item N: message`, then the
 /// script's own frames of the traceback. Runs at the error, before the stack unwinds.
 static int message_handler(lua_State *L) {
@@ -457,6 +478,7 @@ static int message_handler(lua_State *L) {
         size_t prelude = location_prefix(msg, PRELUDE_DISPLAY);
         if (prelude > 0) rest = msg + prelude;
         line = script_line(L, h);
+        if (line == 0) line = layout_line(L, h, rest);
         if (line == 0) line = h->callback_line > 0 ? h->callback_line : 1;
     }
     if (h->budget_exhausted)
@@ -1271,7 +1293,7 @@ cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t me
     h->budget = instruction_budget > 0 ? instruction_budget : 1;
     h->hook_step = h->budget < HOOK_PERIOD ? (int)h->budget : HOOK_PERIOD;
     h->time_limit_ns = CARDLUA_DEFAULT_TIME_LIMIT_MS * 1000000LL;
-    h->ref_internals = h->ref_attributes = h->ref_layout = LUA_NOREF;
+    h->ref_internals = h->ref_attributes = h->ref_layout = h->ref_layout_lines = LUA_NOREF;
     snprintf(h->chunkname, sizeof h->chunkname, "%s", "script");
     set_short_name(h);
     h->L = lua_newstate(capped_alloc, h);
@@ -1419,6 +1441,21 @@ static void check_layout_magnitudes(lua_State *L, const double *config) {
     }
 }
 
+/// The stand-in layout's __newindex during prepare (upvalues: the layout, the lines
+/// table): notes the assignment's line, then writes to the layout.
+static int layout_newindex(lua_State *L) {
+    cardlua_host *h = host_of(L);
+    if (lua_type(L, 2) == LUA_TSTRING) {
+        int line = script_line(L, h);
+        lua_pushvalue(L, 2);
+        lua_pushinteger(L, line);
+        lua_rawset(L, lua_upvalueindex(2));
+    }
+    lua_settop(L, 3);
+    lua_rawset(L, lua_upvalueindex(1));
+    return 0;
+}
+
 static int body_prepare(lua_State *L) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
@@ -1427,8 +1464,27 @@ static int body_prepare(lua_State *L) {
     int layout = lua_gettop(L);
     h->callback = "prepare";
     if (push_callback(L, h, "prepare")) {
+        // prepare gets a stand-in for the layout: reads go to the layout itself (__index),
+        // writes are forwarded after noting their line, so that readLayout's complaint
+        // about layout.itemSize names the line that assigned it (prepare has returned by
+        // then; its frames are gone).
+        lua_newtable(L);  // key → line
+        lua_pushvalue(L, -1);
+        if (h->ref_layout_lines == LUA_NOREF) h->ref_layout_lines = luaL_ref(L, LUA_REGISTRYINDEX);
+        else lua_rawseti(L, LUA_REGISTRYINDEX, h->ref_layout_lines);
+        int lines = lua_gettop(L);
+        lua_newtable(L);  // the stand-in
+        lua_createtable(L, 0, 2);  // its metatable
         lua_pushvalue(L, layout);
+        lua_setfield(L, -2, "__index");
+        lua_pushvalue(L, layout);
+        lua_pushvalue(L, lines);
+        lua_pushcclosure(L, layout_newindex, 2);
+        lua_setfield(L, -2, "__newindex");
+        lua_setmetatable(L, -2);
+        lua_remove(L, lines);  // prepare, then the stand-in
         lua_call(L, 1, 0);
+        lua_settop(L, layout);
     } else {
         lua_pop(L, 1);
     }

@@ -26,7 +26,8 @@ enum Help {
     static let runOptions = """
     OPTIONS:
       --viewport WxH          collection view size in points        (default 414x736)
-      --items N               number of items in section 0          (default 20)
+      --items N               number of items in section 0          (default 20,
+                              at most 1000000)
       --offset X              one frame at content offset X on the scroll axis
       --fling V               release at --offset (default 0) with velocity V pt/ms,
                               frames until rest

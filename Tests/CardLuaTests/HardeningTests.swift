@@ -271,4 +271,32 @@ import Testing
             #expect(error.details.hasSuffix("in the frame at t=0.50 s, offset 100"), "\(error.details)")
         }
     }
+
+    /// A bad layout property is reported where prepare assigned it, not at `function prepare`.
+    @Test(arguments: [
+        ("layout.itemSize = 'big'", "layout.itemSize is a string"),
+        ("layout.minimumLineSpacing = -1", "layout.minimumLineSpacing must be zero or more"),
+        ("layout.scrollDirection = 'sideways'", "layout.scrollDirection must be"),
+    ])
+    func aBadLayoutPropertyIsReportedAtItsAssignment(assignment: String, message: String) {
+        let source = "function prepare(layout)\n  local a = 1\n  \(assignment)\n  local b = 2\nend\n"
+        let outcome = Safety.run(source)
+        #expect(outcome.failure.message.hasPrefix("hostile.lua:3: prepare: \(message)"), "\(outcome.failure.message)")
+    }
+
+    /// The stand-in layout prepare gets behaves as the layout: reads, writes, methods.
+    @Test func prepareStillConfiguresTheLayout() throws {
+        let effect = try LuaEffect(source: """
+        function prepare(layout)
+          layout.scrollDirection = "horizontal"
+          layout.itemSize = CGSizeMake(200, 300)
+          layout.minimumLineSpacing = layout.minimumLineSpacing + 5
+        end
+        """, chunkName: "ok.lua", limits: Safety.limits)
+        var configuration = FlowLayoutConfiguration()
+        try effect.prepare(&configuration, viewportSize: Safety.viewport)
+        #expect(configuration.scrollDirection == .horizontal)
+        #expect(configuration.itemSize == Size(width: 200, height: 300))
+        #expect(configuration.minimumLineSpacing == 15)  // UIKit's default 10, plus 5
+    }
 }

@@ -129,7 +129,8 @@ import Testing
         #expect(runtime?.message.hasPrefix("test.lua:8: transform: item 1: attempt to perform arithmetic") == true)
         #expect(runtime?.details.contains("test.lua:8") == true)
         let size = Self.failure("function prepare(layout)\n  layout.itemSize = { width = -3, height = 10 }\nend")
-        #expect(size?.message == "test.lua:1: prepare: layout.itemSize.width must be positive (got -3)")
+        // At the assignment (line 2), not at `function prepare` (line 1).
+        #expect(size?.message == "test.lua:2: prepare: layout.itemSize.width must be positive (got -3)")
         let syntax = Self.failure("function transform(\n")
         #expect(syntax?.message.hasPrefix("test.lua:2:") == true)
     }
