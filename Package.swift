@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CardLayout", targets: ["CardLayout"]),
         .library(name: "CardLua", targets: ["CardLua"]),
         .library(name: "CardRender", targets: ["CardRender"]),
+        .library(name: "CardServe", targets: ["CardServe"]),
     ],
     targets: [
         // Lua 5.4 from the OS package (liblua5.4-dev on Debian/Ubuntu, lua on Homebrew).
@@ -25,11 +26,14 @@ let package = Package(
         .target(name: "CardLua", dependencies: ["CardLayout", "CLuaShims"]),
         // Text, JSON, SVG and HTML output. Never imports Lua.
         .target(name: "CardRender", dependencies: ["CardLayout"]),
+        // A small loopback HTTP/1.1 server on POSIX sockets (for `cardlua play`). Never imports Lua.
+        .target(name: "CardServe"),
         // The thin `cardlua` command.
         .executableTarget(name: "CardLuaCLI", dependencies: ["CardLua", "CardRender", "CardLayout"]),
         .testTarget(name: "CardLayoutTests", dependencies: ["CardLayout"]),
         .testTarget(name: "CardLuaTests", dependencies: ["CardLua", "CardLayout"]),
         .testTarget(name: "CardRenderTests", dependencies: ["CardRender", "CardLayout"]),
+        .testTarget(name: "CardServeTests", dependencies: ["CardServe"]),
         // End-to-end: runs the built `cardlua` executable.
         .testTarget(name: "CardLuaCLITests", dependencies: ["CardLuaCLI", "CardLayout"]),
     ],

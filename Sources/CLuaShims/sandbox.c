@@ -19,7 +19,7 @@
 // - setmetatable refuses metatables with a __gc field: finalizers run with hooks
 //   disabled (lgc.c's GCTM), so no limit could stop one that loops.
 // - math.randomseed() without arguments reseeds with the fixed seed: runs stay
-//   reproducible (design.md §6).
+//   reproducible (Sources/CLuaShims/README.md).
 // - xpcall, coroutine.wrap, coroutine.close: the limit error is raised inside the count
 //   hook, and Lua runs a message handler, and closes a dead coroutine's to-be-closed
 //   variables, before that unwinding restores hooks: script code run then would run
@@ -37,7 +37,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-/// The fixed seed of math.random (design.md §6: reproducible runs).
+/// The fixed seed of math.random (reproducible runs: the same script, the same output).
 #define RANDOM_SEED 20160119
 
 /// Bytes scanned or copied per unit of budget.

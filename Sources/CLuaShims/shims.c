@@ -33,7 +33,7 @@
 #define ALLOC_UNIT_SHIFT 4
 
 /// Numbers read back from a script beyond this magnitude are errors: no layout is that
-/// large, and sums of such numbers stop being finite (design.md §6).
+/// large, and sums of such numbers stop being finite (README.md: every value that comes back is checked).
 #define MAX_MAGNITUDE 1e15
 
 /// Stack slots every protected body reserves on entry (Lua guarantees only LUA_MINSTACK,
@@ -107,7 +107,7 @@ struct cardlua_host {
     int ref_attributes;
     int ref_layout;
     int ref_layout_lines;    // during prepare: layout key → line of its last assignment
-    // Made on first use (the per-frame and per-item hot path, design.md §7): registry
+    // Made on first use (the per-frame and per-item hot path, BENCHMARKS.md): registry
     // references to the attributes pool tables (center, frame, size, indexPath), to the
     // keys the per-item code reads, and more.
     int ref_pool[4];
@@ -682,7 +682,7 @@ static int push_callback(lua_State *L, cardlua_host *h, const char *name) {
     return 0;
 }
 
-// MARK: - What a transform call left in `attributes` (the per-item hot path, design.md §7)
+// MARK: - What a transform call left in `attributes` (the per-item hot path, BENCHMARKS.md)
 
 // After each call one traversal of the attributes table moves the values of the
 // contract's keys into fixed stack slots and empties the table: an item that touched
@@ -865,7 +865,8 @@ static int attributes_index(lua_State *L) {
         return 1;
     }
     if (strcmp(k, "transform") == 0) {
-        // The affine part of transform3D (a copy), or a fresh identity.
+        // The affine part of transform3D (a copy), or a fresh identity, kept (as
+        // transform3D's is), so that `attributes.transform.a = …` sticks as in Swift.
         if (raw_get(L, 1, "transform3D") != LUA_TNIL) {
             push_internal(L, h, "affineFrom3D");
             lua_insert(L, -2);
@@ -874,6 +875,9 @@ static int attributes_index(lua_State *L) {
             lua_pop(L, 1);
             push_internal(L, h, "identityAffine");
             lua_call(L, 0, 1);
+            lua_pushstring(L, "transform");
+            lua_pushvalue(L, -2);
+            lua_rawset(L, 1);
         }
         return 1;
     }
@@ -1223,7 +1227,7 @@ static int body_setup(lua_State *L) {
     const char *prelude = h->load_source;
     size_t prelude_length = h->load_length;
 
-    // The allowlist (design.md §6): base, string, table, math, utf8, coroutine. No io, os,
+    // The allowlist (Sources/CLuaShims/README.md): base, string, table, math, utf8, coroutine. No io, os,
     // package or debug: nothing of the host's files, environment or processes.
     luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
     luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);

@@ -4,7 +4,7 @@ public enum SupplementaryKind: String, Sendable {
     case footer
 }
 
-/// The base frames `UICollectionViewFlowLayout` computes (design.md §3), immutable once
+/// The base frames `UICollectionViewFlowLayout` computes, immutable once
 /// built: the value to build again when the configuration, viewport or item counts change
 /// (UIKit's `prepare()`).
 ///

@@ -32,6 +32,15 @@ public struct FlowLayoutConfiguration: Hashable, Sendable {
     public var decelerationRate = DecelerationRate.normal
     /// `UIScrollView.isPagingEnabled`.
     public var isPagingEnabled = false
+    /// `UIScrollView.bounces`: drags rubber-band past the edges and flings bounce off
+    /// them (UIKit's default); false stops the content at the edges.
+    public var bounces = true
+    /// `UIScrollView.alwaysBounceHorizontal`: with ``bounces``, horizontally scrolling
+    /// content that fits the viewport still drags and bounces; false (UIKit's default)
+    /// keeps it still.
+    public var alwaysBounceHorizontal = false
+    /// `UIScrollView.alwaysBounceVertical`: the same for vertically scrolling content.
+    public var alwaysBounceVertical = false
 
     public init() {}
 }

@@ -4,7 +4,7 @@
 
 /// The flow configuration resolved onto the scroll axis (*main*) and the line axis
 /// (*cross*): a line is a row when scrolling vertically and a column when scrolling
-/// horizontally (design.md §3).
+/// horizontally, as UIKit's flow layout does.
 struct FlowAxes: Sendable {
     /// Tolerance of the "does the next item fit" comparison, so that an exact fit stays.
     static let fitEpsilon = 1e-9
@@ -80,7 +80,7 @@ struct FlowAxes: Sendable {
     }
 
     /// Cross origin of an item alone on a line: centred on the line, even when the
-    /// leftover is negative (design.md §3).
+    /// leftover is negative, as UIKit does.
     @inline(__always) func centredCross(itemCross w: Double) -> Double {
         crossStart + (lineLength - w) / 2
     }

@@ -6,7 +6,7 @@ public struct LayoutAttributes: Hashable, Sendable {
     public var indexPath: IndexPath
     public var center: Point
     public var size: Size
-    /// The 3D transform; an affine transform is stored embedded (design.md §3).
+    /// The 3D transform; an affine transform is stored embedded (m11 = a, m12 = b, m21 = c, m22 = d, m41 = tx, m42 = ty).
     public var transform3D: Transform3D
     public var alpha: Double
     public var zIndex: Int

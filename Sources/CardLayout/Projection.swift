@@ -1,4 +1,4 @@
-/// A card's on-screen quadrilateral after its transform (design.md §3).
+/// A card's on-screen quadrilateral after its transform (about its centre, row vectors, perspective divide by w).
 public struct ProjectedQuad: Hashable, Sendable {
     /// The corners in viewport coordinates, in the order top-left, top-right,
     /// bottom-right, bottom-left of the untransformed card.

@@ -94,9 +94,10 @@ public struct Scenario: Hashable, Sendable {
             switch step {
             case let .jump(offset):
                 try finite(offset, "offset")
-            case let .drag(distance, seconds):
+            case let .drag(distance, seconds, velocity):
                 try finite(distance, "distance")
                 try duration(seconds)
+                if let velocity { try finite(velocity, "velocity") }
             case let .fling(velocity):
                 try finite(velocity, "velocity")
             case let .wait(seconds):
@@ -137,16 +138,23 @@ public enum ScenarioStep: Hashable, Sendable {
     /// rubber-banding past an edge), and lifts. The content then carries on with the
     /// finger's last velocity, `by/duration`, exactly as after ``fling(velocity:)``.
     /// Positive `by` increases the content offset (the finger moves left or up).
-    case drag(by: Double, duration: Double)
+    ///
+    /// `velocity`, when given, is the release velocity instead (points per millisecond of
+    /// content offset): a real finger's path is not a constant speed, and its last ~100 ms
+    /// decide the fling (``InteractiveScrollView`` records drags this way). Nil keeps
+    /// `by/duration`.
+    case drag(by: Double, duration: Double, velocity: Double? = nil)
     /// The finger lifts at the current offset with `velocity` points per millisecond:
-    /// the proposal, the effect's `targetContentOffset`, a ``SnapEvent``, then frames
-    /// until the content rests (phases `decelerating`/`settling`).
+    /// the proposal, the effect's `targetContentOffset` (not with paging), a ``SnapEvent``,
+    /// then frames until the content rests (phases `decelerating`/`settling`, the last
+    /// `idle`). Content that fits the viewport does not move (docs/physics.md).
     case fling(velocity: Double)
     /// Idle frames for `duration` seconds.
     case wait(duration: Double)
     /// `scrollToItem(at:at: .centeredHorizontally/.centeredVertically, animated:)`: the
     /// item centred on the scroll axis, clamped to the scrollable range, with a smooth
-    /// ease over `duration` seconds (phase `settling`; 0 moves at once, phase `idle`).
+    /// ease over `duration` seconds (phase `settling`, the last frame `idle`; 0 moves at
+    /// once, phase `idle`).
     case scrollToItem(IndexPath, duration: Double)
     /// The collection view changes size (a rotation, a split view): `prepare` runs
     /// again, the layout is rebuilt, and the item that was nearest the centre stays
@@ -327,8 +335,10 @@ extension Scenario {
         let range = 0...max(0, axis.value(of: layout.maximumContentOffset))
         var rate = layout.configuration.decelerationRate.rawValue
         if !(rate > 0 && rate < 1) { rate = DecelerationRate.normal.rawValue }   // the runner reports it
-        // Free deceleration travels v·d/(1 − d); this is its inverse.
-        func velocity(travelling distance: Double) -> Double { distance * (1 - rate) / rate }
+        // A fling travels (v − 0.01)·d/(1 − d) before it stops; this is its inverse.
+        func velocity(travelling distance: Double) -> Double {
+            distance * (1 - rate) / rate + ScrollPhysics.stopVelocity
+        }
 
         let sections = (0..<layout.numberOfSections).filter { layout.numberOfItems(inSection: $0) > 0 }
         func centre(_ item: Int) -> Double? {

@@ -1,18 +1,24 @@
 import Foundation
 
 /// Runs an ``Effect`` through a ``Scenario``: the simulated `UICollectionView` +
-/// `UIScrollView` around a flow layout (design.md §2, §3).
+/// `UIScrollView` around a flow layout (docs/physics.md describes the scroll physics).
 ///
 /// On start the effect's `prepare` adjusts a default ``FlowLayoutConfiguration`` for the
 /// scenario's viewport and a ``FlowLayout`` is built. Then every frame costs one rect
 /// query (`layoutAttributesForElements(in: bounds)`) and one `transform` call; every
-/// release (a `drag`'s end or a `fling`) asks the effect's `targetContentOffset` once and
-/// records a ``SnapEvent``.
+/// release (a `drag`'s end or a `fling`) records a ``SnapEvent`` and, unless paging is
+/// on, asks the effect's `targetContentOffset` once (UIKit never asks a paging scroll
+/// view: the page is the target). Content that fits the viewport on the scroll axis does
+/// not move unless `bounces` and the axis's `alwaysBounce…` are set; then a drag holds it
+/// still and no release happens. The last frame of every motion is `idle`.
 ///
 /// Frames are sampled at the scenario's frame rate: frame `i` is at exactly
 /// `i / framesPerSecond` seconds, with no accumulated drift. Errors the effect throws
 /// propagate unchanged; problems with the scenario itself are ``ScenarioError``s. The
 /// same effect behaviour and scenario always give an identical ``Timeline``.
+///
+/// ``run(_:into:)`` hands each frame to a ``TimelineSink`` as it is made and keeps none,
+/// so a run of any length takes bounded memory; ``run(_:)`` collects them all.
 public struct ScenarioRunner {
     /// The safety cap on a timeline's length unless told otherwise: 100 000 frames,
     /// about 28 minutes at 60 fps.
@@ -35,9 +41,17 @@ public struct ScenarioRunner {
 
     /// Runs `scenario` from offset 0 at rest and returns every frame and snap.
     public func run(_ scenario: Scenario) throws -> Timeline {
+        let collector = TimelineCollector()
+        try run(scenario, into: collector)
+        return collector.timeline!
+    }
+
+    /// Runs `scenario`, handing each frame and snap to `sink` as it is made (nothing is
+    /// kept here but the snaps): memory stays bounded whatever the run's length.
+    public func run(_ scenario: Scenario, into sink: some TimelineSink) throws {
         try scenario.validate()
         let prepared = try prepare(scenario)
-        return try run(scenario, prepared: prepared)
+        try run(scenario, prepared: prepared, into: sink)
     }
 
     /// Runs the built-in demo (``Scenario/demo(viewportSize:numberOfItems:framesPerSecond:layout:)``),
@@ -46,6 +60,17 @@ public struct ScenarioRunner {
     public func runDemo(viewportSize: Size = Scenario.defaultViewportSize,
                         numberOfItems: [Int] = Scenario.defaultNumberOfItems,
                         framesPerSecond: Double = Scenario.defaultFramesPerSecond) throws -> Timeline {
+        let collector = TimelineCollector()
+        try runDemo(viewportSize: viewportSize, numberOfItems: numberOfItems, framesPerSecond: framesPerSecond,
+                    into: collector)
+        return collector.timeline!
+    }
+
+    /// The demo, streamed to `sink` (see ``run(_:into:)``).
+    public func runDemo(viewportSize: Size = Scenario.defaultViewportSize,
+                        numberOfItems: [Int] = Scenario.defaultNumberOfItems,
+                        framesPerSecond: Double = Scenario.defaultFramesPerSecond,
+                        into sink: some TimelineSink) throws {
         let bare = Scenario(name: "demo", viewportSize: viewportSize, numberOfItems: numberOfItems,
                             framesPerSecond: framesPerSecond, steps: [])
         try bare.validate()
@@ -53,7 +78,7 @@ public struct ScenarioRunner {
         let demo = Scenario.demo(viewportSize: viewportSize, numberOfItems: numberOfItems,
                                  framesPerSecond: framesPerSecond, layout: prepared.layout)
         try demo.validate()
-        return try run(demo, prepared: prepared)
+        try run(demo, prepared: prepared, into: sink)
     }
 
     /// The layout the effect prepares for a viewport: `prepare` on a default
@@ -66,87 +91,62 @@ public struct ScenarioRunner {
     }
 
     private func prepare(_ scenario: Scenario) throws -> (configuration: FlowLayoutConfiguration, layout: FlowLayout) {
-        var configuration = FlowLayoutConfiguration()
-        try effect.prepare(&configuration, viewportSize: scenario.viewportSize)
-        try Session.checkRate(configuration, scenario: scenario)
-        let layout = FlowLayout(configuration: configuration, viewportSize: scenario.viewportSize,
-                                numberOfItemsInSections: scenario.numberOfItems)
-        return (configuration, layout)
+        try SimulatedScrollView.prepare(effect: effect, viewportSize: scenario.viewportSize,
+                                        numberOfItems: scenario.numberOfItems, scenarioName: scenario.name)
     }
 
     private func run(_ scenario: Scenario,
-                     prepared: (configuration: FlowLayoutConfiguration, layout: FlowLayout)) throws -> Timeline {
+                     prepared: (configuration: FlowLayoutConfiguration, layout: FlowLayout),
+                     into sink: some TimelineSink) throws {
+        let header = Timeline(scriptName: scriptName, viewportSize: scenario.viewportSize,
+                              configuration: prepared.configuration,
+                              contentSize: prepared.layout.collectionViewContentSize,
+                              framesPerSecond: scenario.framesPerSecond, scenario: scenario)
+        try sink.begin(header)
         var session = Session(effect: effect, scenario: scenario, maxFrames: maxFrames,
-                              configuration: prepared.configuration, layout: prepared.layout)
+                              configuration: prepared.configuration, layout: prepared.layout, sink: sink)
         for (index, step) in scenario.steps.enumerated() {
             session.stepIndex = index
             try session.perform(step)
         }
         // A scenario without steps still shows its starting state.
         try session.beginIfNeeded()
-        return Timeline(scriptName: scriptName, viewportSize: scenario.viewportSize,
-                        configuration: prepared.configuration,
-                        contentSize: prepared.layout.collectionViewContentSize,
-                        framesPerSecond: scenario.framesPerSecond,
-                        frames: session.frames, snaps: session.snaps)
+        var summary = header
+        summary.snaps = session.snaps
+        try sink.end(summary)
     }
 }
 
 // MARK: - Session
 
-/// The mutable state of one run: the collection view and what has been recorded.
+/// One run: the scenario's steps played on a ``SimulatedScrollView`` with a
+/// frame-by-frame clock (frame `i` at `i / fps`), each frame handed to the sink.
 private struct Session {
-    /// What the scroll view reports during a frame (`isTracking`, `isDragging`,
-    /// `isDecelerating`).
-    struct Activity {
-        var isTracking = false
-        var isDragging = false
-        var isDecelerating = false
-        static let idle = Activity()
-        static let dragging = Activity(isTracking: true, isDragging: true)
-        /// After a release, through the bounce as well (UIKit keeps `isDecelerating` true
-        /// until the content rests).
-        static let decelerating = Activity(isDecelerating: true)
-    }
+    typealias Activity = SimulatedScrollView.Activity
 
-    let effect: any Effect
     let scenario: Scenario
     let maxFrames: Int
-    var configuration: FlowLayoutConfiguration
-    var layout: FlowLayout
-    var viewportSize: Size
-    var contentSize: Size
+    var view: SimulatedScrollView
     /// The content offset on the scroll axis.
     var offset = 0.0
-    var frames: [Frame] = []
+    /// Where frames go as they are made (none are kept here).
+    let sink: any TimelineSink
+    /// Frames handed to `sink` so far.
+    var emittedFrames = 0
     var snaps: [SnapEvent] = []
     var stepIndex = 0
 
     init(effect: any Effect, scenario: Scenario, maxFrames: Int,
-         configuration: FlowLayoutConfiguration, layout: FlowLayout) {
-        self.effect = effect
+         configuration: FlowLayoutConfiguration, layout: FlowLayout, sink: any TimelineSink) {
+        self.sink = sink
         self.scenario = scenario
         self.maxFrames = maxFrames
-        self.configuration = configuration
-        self.layout = layout
-        self.viewportSize = scenario.viewportSize
-        self.contentSize = layout.collectionViewContentSize
+        self.view = SimulatedScrollView(effect: effect, scenarioName: scenario.name, configuration: configuration,
+                                        layout: layout, numberOfItems: scenario.numberOfItems)
     }
 
-    var axis: ScrollPhysics.Axis { ScrollPhysics.Axis(configuration.scrollDirection) }
-    /// `[0, maximumContentOffset]` on the scroll axis.
-    var range: ClosedRange<Double> { 0...max(0, axis.value(of: layout.maximumContentOffset)) }
-    /// The viewport's extent on the scroll axis.
-    var extent: Double { axis.extent(of: viewportSize) }
     var fps: Double { scenario.framesPerSecond }
     var kind: String { scenario.steps.indices.contains(stepIndex) ? scenario.steps[stepIndex].kind : "start" }
-
-    static func checkRate(_ configuration: FlowLayoutConfiguration, scenario: Scenario) throws {
-        let rate = configuration.decelerationRate.rawValue
-        guard rate > 0, rate < 1 else {
-            throw ScenarioError.invalidDecelerationRate(scenario: scenario.name, rate: rate)
-        }
-    }
 
     // MARK: Steps
 
@@ -154,12 +154,16 @@ private struct Session {
         switch step {
         case let .jump(offset):
             try emit(offset, .idle, .idle)
-        case let .drag(distance, seconds):
+        case let .drag(distance, seconds, velocity):
             try beginIfNeeded()
-            try drag(by: distance, seconds: seconds)
+            try drag(by: distance, seconds: seconds, releaseVelocity: velocity)
         case let .fling(velocity):
             try beginIfNeeded()
-            try release(velocity: velocity, anchor: offset)
+            if view.canScroll {
+                try release(velocity: velocity, anchor: offset)
+            } else {
+                try settleIntoRange()
+            }
         case let .wait(seconds):
             try beginIfNeeded()
             for _ in 0..<(try frameCount(seconds: seconds)) {
@@ -170,72 +174,57 @@ private struct Session {
             try scroll(to: indexPath, seconds: seconds)
         case let .resize(size):
             try beginIfNeeded()
-            try resize(to: size)
+            let target = try view.resize(to: size, from: offset)
+            try emit(target, .idle, .idle)
         }
     }
 
     /// The first frame, at time 0, shows the content at rest before the first step
     /// (a `jump` replaces it).
     mutating func beginIfNeeded() throws {
-        if frames.isEmpty { try emit(offset, .idle, .idle) }
+        if emittedFrames == 0 { try emit(offset, .idle, .idle) }
     }
 
-    mutating func drag(by distance: Double, seconds: Double) throws {
-        let anchor = offset
-        let gesture = DragGesture(from: offset, by: distance, duration: seconds * 1000,
-                                  range: range, dimension: extent)
+    /// A drag at constant speed, then the release with the finger's velocity
+    /// (`distance/duration`) or, when the step gives one, `releaseVelocity`.
+    mutating func drag(by distance: Double, seconds: Double, releaseVelocity: Double?) throws {
         // At least one frame: even an instantaneous drag shows where it left the content.
         let count = max(1, try frameCount(seconds: seconds))
+        guard view.canScroll else {
+            // The finger moves, the content does not: no drag, so no release either.
+            for _ in 1...count { try emit(offset, .idle, .idle) }
+            try settleIntoRange()
+            return
+        }
+        let anchor = offset
+        let gesture = view.drag(from: offset, by: distance, seconds: seconds)
         for k in 1...count {
             let shown = k == count ? gesture.endOffset : gesture.offset(at: Double(k) * 1000 / fps)
             try emit(shown, .dragging, .dragging)
         }
-        try release(velocity: gesture.releaseVelocity, anchor: anchor)
+        try release(velocity: releaseVelocity ?? gesture.releaseVelocity, anchor: anchor)
     }
 
-    /// The finger lifts at the current offset: proposal (paged if `isPagingEnabled`),
-    /// the effect's `targetContentOffset`, a snap event, then the motion to rest.
-    ///
-    /// With paging the effect is asked *after* the paging rule, with the paged offset as
-    /// the proposal, and its answer is final: a pass-through effect keeps paging, and an
-    /// effect can still override it. (UIKit skips `targetContentOffset` for paging scroll
-    /// views; asking keeps every release visible to the script.)
+    /// The finger lifts at the current offset (see ``SimulatedScrollView/release(from:velocity:anchor:time:stepIndex:kind:)``),
+    /// then the motion to rest.
     mutating func release(velocity: Double, anchor: Double) throws {
-        let start = offset
-        let rate = configuration.decelerationRate.rawValue
-        var proposed = ScrollPhysics.proposedOffset(from: start, velocity: velocity, rate: rate, range: range)
-        if configuration.isPagingEnabled {
-            proposed = ScrollPhysics.pagedOffset(releaseOffset: start, velocity: velocity, anchorOffset: anchor,
-                                                 pageLength: extent, range: range)
-        }
-        let time = Double(frames.count - 1) / fps
-        let bounds = Rect(origin: axis.point(start), size: viewportSize)
-        // During `targetContentOffset` UIKit still reports the drag (`isDragging`), the
-        // finger already up (`isTracking` false).
-        let context = ScrollContext(bounds: bounds, contentSize: contentSize, time: time,
-                                    isTracking: false, isDragging: true, isDecelerating: false)
-        let answer = try effect.targetContentOffset(proposed: axis.point(proposed), velocity: axis.point(velocity),
-                                                    layout: layout, context: context)
-        let target = axis.value(of: answer)
-        guard target.isFinite else {
-            throw ScenarioError.invalidTargetContentOffset(scenario: scenario.name, stepIndex: stepIndex,
-                                                           kind: kind, offset: answer)
-        }
-        snaps.append(SnapEvent(time: time, proposedContentOffset: axis.point(proposed),
-                               velocity: axis.point(velocity), targetContentOffset: axis.point(target)))
-        let motions = ScrollPhysics.releaseMotions(from: start, velocity: velocity, target: target,
-                                                   rate: rate, range: range)
-        try play(motions, .decelerating)
+        let time = Double(emittedFrames - 1) / fps
+        let release = try view.release(from: offset, velocity: velocity, anchor: anchor, time: time,
+                                       stepIndex: stepIndex, kind: kind)
+        snaps.append(release.snap)
+        try sink.snap(release.snap)
+        try play(release.motions, .decelerating, clampedTo: release.clamp)
+    }
+
+    /// Content that cannot scroll but was left outside its range (by a `jump`) springs
+    /// back into it, as after a release with no velocity; inside, nothing happens.
+    mutating func settleIntoRange() throws {
+        guard let spring = view.settleMotion(from: offset) else { return }
+        try play([spring], .decelerating)
     }
 
     mutating func scroll(to indexPath: IndexPath, seconds: Double) throws {
-        guard let attributes = layout.layoutAttributesForItem(at: indexPath) else {
-            throw ScenarioError.itemOutOfRange(scenario: scenario.name, stepIndex: stepIndex, indexPath: indexPath,
-                                               itemsInSection: indexPath.section >= 0
-                                                   && indexPath.section < layout.numberOfSections
-                                                   ? layout.numberOfItems(inSection: indexPath.section) : nil)
-        }
-        let target = ScrollPhysics.clamp(axis.value(of: attributes.center) - extent / 2, to: range)
+        let target = try view.scrollTarget(for: indexPath, stepIndex: stepIndex, kind: kind)
         guard seconds > 0 else {
             try emit(target, .idle, .idle)
             return
@@ -244,78 +233,36 @@ private struct Session {
         let ease = ScrollMotion.easeInOut(from: offset, to: target, duration: seconds * 1000)
         let count = max(1, try frameCount(seconds: seconds))
         for k in 1...count {
-            let value = k == count ? target : ease.offset(at: Double(k) * 1000 / fps)
-            try emit(value, .settling, .idle)
-        }
-    }
-
-    /// A new viewport: `prepare` again (on the current configuration, as UIKit's layout
-    /// object keeps its properties), a new layout, the centred item kept centred.
-    mutating func resize(to size: Size) throws {
-        let centred = itemNearestCentre()
-        var configuration = self.configuration
-        try effect.prepare(&configuration, viewportSize: size)
-        try Session.checkRate(configuration, scenario: scenario)
-        self.configuration = configuration
-        self.viewportSize = size
-        self.layout = FlowLayout(configuration: configuration, viewportSize: size,
-                                 numberOfItemsInSections: scenario.numberOfItems)
-        self.contentSize = layout.collectionViewContentSize
-        var target = ScrollPhysics.clamp(offset, to: range)
-        if let centred, let attributes = layout.layoutAttributesForItem(at: centred) {
-            target = ScrollPhysics.clamp(axis.value(of: attributes.center) - extent / 2, to: range)
-        }
-        try emit(target, .idle, .idle)
-    }
-
-    /// The item whose centre is nearest the visible rect's centre on the scroll axis (the
-    /// first by index path on a tie). Looks in the visible rect, then in rects twice as
-    /// long around the same centre until one holds an item or the content is covered.
-    func itemNearestCentre() -> IndexPath? {
-        let axis = self.axis
-        let bounds = Rect(origin: axis.point(offset), size: viewportSize)
-        let centre = axis.value(of: bounds.center)
-        let contentExtent = axis.extent(of: contentSize)
-        var half = max(extent / 2, 1)
-        while true {
-            let rect = axis.direction == .horizontal
-                ? Rect(x: centre - half, y: 0, width: 2 * half, height: viewportSize.height)
-                : Rect(x: 0, y: centre - half, width: viewportSize.width, height: 2 * half)
-            var best: (indexPath: IndexPath, distance: Double)?
-            layout.forEachItem(in: rect) { attributes in
-                let distance = abs(axis.value(of: attributes.center) - centre)
-                if best.map({ distance < $0.distance }) ?? true {
-                    best = (attributes.indexPath, distance)
-                }
+            // The last frame is at rest.
+            if k == count {
+                try emit(target, .idle, .idle)
+            } else {
+                try emit(ease.offset(at: Double(k) * 1000 / fps), .settling, .idle)
             }
-            if let best { return best.indexPath }
-            if centre - half <= 0, centre + half >= contentExtent { return nil }
-            half *= 2
         }
     }
 
     // MARK: Frames
 
     /// Samples motion segments (played one after another) at the frame rate; the last
-    /// frame sits exactly on the end of the last segment.
-    mutating func play(_ motions: [ScrollMotion], _ activity: Activity) throws {
+    /// frame sits exactly on the end of the last segment and is at rest (phase `idle`,
+    /// `isDecelerating` false: UIKit's deceleration has ended when the content stops).
+    mutating func play(_ motions: [ScrollMotion], _ activity: Activity,
+                       clampedTo limits: ClosedRange<Double>? = nil) throws {
         guard let last = motions.last else { return }
-        let total = motions.reduce(0) { $0 + $1.duration }
+        let total = ScrollMotion.totalDuration(of: motions)
         var count = try frameCount(seconds: total / 1000)
         if count == 0, last.end != offset { count = 1 }
         guard count > 0 else { return }
-        var segment = 0, segmentStart = 0.0
         for k in 1...count {
             if k == count {
-                try emit(last.end, last.phase, activity)
+                try emit(last.end, .idle, .idle)
                 break
             }
-            let t = Double(k) * 1000 / fps
-            while segment < motions.count - 1, t >= segmentStart + motions[segment].duration {
-                segmentStart += motions[segment].duration
-                segment += 1
-            }
-            try emit(motions[segment].offset(at: t - segmentStart), motions[segment].phase, activity)
+            let sample = ScrollMotion.sample(motions, at: Double(k) * 1000 / fps)
+            var value = sample.offset
+            if let limits { value = ScrollPhysics.clamp(value, to: limits) }
+            try emit(value, sample.phase, activity)
         }
     }
 
@@ -324,33 +271,23 @@ private struct Session {
     /// any conversion to `Int` (a huge duration must not trap).
     func frameCount(seconds: Double) throws -> Int {
         let raw = (seconds * fps - 1e-9).rounded(.up)
-        guard raw <= Double(maxFrames - frames.count) else {
+        guard raw <= Double(maxFrames - emittedFrames) else {
             throw ScenarioError.tooManyFrames(scenario: scenario.name, stepIndex: stepIndex, kind: kind,
                                               limit: maxFrames)
         }
         return raw > 0 ? Int(raw) : 0
     }
 
-    /// One frame: base attributes in the visible rect, the effect's `transform`, recorded.
+    /// One frame: base attributes in the visible rect, the effect's `transform`, handed to the sink.
     mutating func emit(_ offset: Double, _ phase: ScrollPhase, _ activity: Activity) throws {
-        guard frames.count < maxFrames else {
+        guard emittedFrames < maxFrames else {
             throw ScenarioError.tooManyFrames(scenario: scenario.name, stepIndex: stepIndex, kind: kind,
                                               limit: maxFrames)
         }
-        let time = Double(frames.count) / fps
-        let bounds = Rect(origin: axis.point(offset), size: viewportSize)
-        // Capped before the frame is built (tiny items in a big viewport).
-        guard var items = layout.layoutAttributesForElements(in: bounds, limit: Scenario.maxItemsPerFrame) else {
-            throw ScenarioError.tooManyItemsInFrame(scenario: scenario.name, time: time,
-                                                    offset: axis.value(of: bounds.origin),
-                                                    limit: Scenario.maxItemsPerFrame)
-        }
-        let context = ScrollContext(bounds: bounds, contentSize: contentSize, time: time,
-                                    isTracking: activity.isTracking, isDragging: activity.isDragging,
-                                    isDecelerating: activity.isDecelerating)
-        try effect.transform(&items, layout: layout, context: context)
-        frames.append(Frame(time: time, contentOffset: bounds.origin, phase: phase,
-                            viewportSize: viewportSize, items: items))
+        let frame = try view.frame(offset: offset, time: Double(emittedFrames) / fps, phase: phase,
+                                   activity: activity)
+        try sink.frame(frame)
+        emittedFrames += 1
         self.offset = offset
     }
 }

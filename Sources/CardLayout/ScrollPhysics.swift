@@ -1,6 +1,7 @@
 import Foundation
 
-/// `UIScrollView`'s motion along the scroll axis (design.md §3), as closed forms.
+/// `UIScrollView`'s motion along the scroll axis, as closed forms (docs/physics.md
+/// describes the model and the source of every number).
 ///
 /// Everything here is one-dimensional: an *offset* is the content offset's component
 /// on the scroll axis, in points; times are milliseconds and velocities points per
@@ -8,33 +9,63 @@ import Foundation
 /// is the factor velocity keeps per millisecond (0.998 normal, 0.99 fast).
 ///
 /// The pieces a scenario is made of:
-/// - ``restingOffset(from:velocity:rate:)`` and ``proposedOffset(from:velocity:rate:range:)``:
-///   where a released scroll view would come to rest on its own;
+/// - ``stopOffset(from:velocity:rate:)``, ``stopTime(velocity:rate:)`` and
+///   ``proposedOffset(from:velocity:rate:range:)``: where and when a released scroll view
+///   stops on its own (UIKit's measured stop rule);
 /// - ``rubberBandedOffset(_:range:dimension:)``: what a finger dragging past an edge shows;
 /// - ``pagedOffset(releaseOffset:velocity:anchorOffset:pageLength:range:)``: `isPagingEnabled`;
-/// - ``releaseMotions(from:velocity:target:rate:range:)``: the motion after a release,
-///   re-timed to land exactly on the effect's target, bouncing back into range if needed;
+/// - ``releaseMotions(from:velocity:target:rate:range:bounces:)``: the motion after a
+///   release, re-timed to land exactly on the effect's target, bouncing back into range
+///   if needed;
+/// - ``side(of:in:)``: every test of an offset against a range, with one tolerance;
 /// - ``DragGesture`` and ``ScrollMotion``: sampled per frame by ``ScenarioRunner``.
 public enum ScrollPhysics {
     // MARK: Thresholds
 
-    /// A motion ends once it is less than this many points from its end, and the last
-    /// frame then sits exactly on the end. UIKit uses half a *pixel*
-    /// (`0.5 / UIScreen.main.scale`); we use half a point, the 1× value, which the
-    /// preview's point-based output cannot tell apart.
+    /// Offsets closer than this (points) to a range's bounds count as on them: every
+    /// range test (``side(of:in:)``) uses it. Far below a pixel, far above the rounding
+    /// error of offsets computed from item sizes (a layout of content length 647.16 in a
+    /// 568-pt viewport has a largest offset of 79.15999999999997, and 79.16 is on it).
+    public static let offsetTolerance: Double = 1e-6
+
+    /// Where an offset lies relative to a range, within ``offsetTolerance``.
+    public enum RangeSide: Hashable, Sendable {
+        /// Before the lower bound by more than the tolerance.
+        case before
+        /// Within the range, or within the tolerance of it.
+        case inside
+        /// After the upper bound by more than the tolerance.
+        case after
+    }
+
+    /// The one range test: where `offset` lies relative to `range`, within
+    /// ``offsetTolerance``. A one-point range `x...x` makes it an equality test.
+    public static func side(of offset: Double, in range: ClosedRange<Double>) -> RangeSide {
+        if offset < range.lowerBound - offsetTolerance { return .before }
+        if offset > range.upperBound + offsetTolerance { return .after }
+        return .inside
+    }
+
+    /// A decelerating scroll view stops once its speed falls to this, points per
+    /// millisecond (10 pt/s). Fitted to published measurements of flings on a device
+    /// (docs/physics.md, "Where a fling stops"); a release no faster than this does not move.
+    public static let stopVelocity: Double = 0.01
+
+    /// A spring ends once it stays within this many points of its target (and slower than
+    /// ``springRestingVelocity``); its last frame then sits exactly on the target. UIKit
+    /// uses half a *pixel*; half a point is the 1× value, which the preview's point-based
+    /// output cannot tell apart.
     public static let restingDistance: Double = 0.5
 
     /// A spring also waits until its speed is below this (points per millisecond, i.e.
     /// 10 pt/s), so it never ends while passing its target at speed.
     public static let springRestingVelocity: Double = 0.01
 
-    /// The slowest a decay may be while still more than ``restingDistance`` from its
-    /// target, in points per millisecond (0.5 pt/s). A re-timed decay whose speed would
-    /// fall below this before arriving would creep for many seconds (its time constant
-    /// is over a second), so the velocity counts as "tiny" for that distance and a
-    /// spring carries the content instead. Natural decays never come near it: at the
-    /// normal rate a decay is still at 1 pt/s when half a point from rest.
-    public static let creepVelocity: Double = 0.0005
+    /// The slowest a decay re-timed onto the effect's target may be: its per-ms rate must
+    /// not exceed this (a time constant of about 1 s, twice the normal rate's 0.5 s).
+    /// A slower one would creep for many seconds, so a spring carries the content instead
+    /// (UIKit "decelerates most of the way, then slides linearly" in that case).
+    public static let maximumRetimedRate: Double = 0.999
 
     /// The angular frequency of the critically damped spring, radians per millisecond.
     /// 0.01 rad/ms = 10 rad/s: the spring of mass 1 and stiffness 100 (damping ratio 1)
@@ -46,7 +77,7 @@ public enum ScrollPhysics {
 
     /// With `isPagingEnabled`, a release slower than this (points per millisecond, i.e.
     /// 200 pt/s) settles on the nearest page; faster, on the next page in the direction
-    /// of the velocity.
+    /// of the velocity. cardlua's choice: UIKit's value is not published.
     public static let pagingVelocityThreshold: Double = 0.2
 
     /// Default length of an animated `scrollToItem`, seconds (UIKit's animated
@@ -66,17 +97,43 @@ public enum ScrollPhysics {
         offset + velocity * rate * (1 - pow(rate, time)) / (1 - rate)
     }
 
-    /// Where free deceleration comes to rest: `x₀ + v₀·d/(1 − d)` (the limit of
-    /// ``decayOffset(from:velocity:rate:time:)``).
+    /// The limit of ``decayOffset(from:velocity:rate:time:)``: `x₀ + v₀·d/(1 − d)`. A
+    /// fling never gets there: it stops ``stopVelocity``·d/(1 − d) short (4.99 pt at the
+    /// normal rate), at ``stopOffset(from:velocity:rate:)``.
     public static func restingOffset(from offset: Double, velocity: Double, rate: Double) -> Double {
         offset + velocity * rate / (1 - rate)
     }
 
-    /// The proposed offset of a release: the resting point clamped to `range`
-    /// (what `targetContentOffset(forProposedContentOffset:…)` receives).
+    /// How long free deceleration lasts: until the speed has fallen to ``stopVelocity``,
+    /// `T = ln(0.01/|v₀|)/ln d` ms; 0 for a release no faster than that.
+    public static func stopTime(velocity: Double, rate: Double) -> Double {
+        guard abs(velocity) > stopVelocity else { return 0 }
+        return log(stopVelocity / abs(velocity)) / log(rate)
+    }
+
+    /// Where free deceleration stops: ``decayOffset(from:velocity:rate:time:)`` at
+    /// ``stopTime(velocity:rate:)``, `x₀ + (v₀ − 0.01·sgn v₀)·d/(1 − d)`; `offset` itself
+    /// for a release no faster than ``stopVelocity``.
+    public static func stopOffset(from offset: Double, velocity: Double, rate: Double) -> Double {
+        guard abs(velocity) > stopVelocity else { return offset }
+        let cutoff = velocity > 0 ? stopVelocity : -stopVelocity
+        return offset + (velocity - cutoff) * rate / (1 - rate)
+    }
+
+    /// The proposed offset of a release: where the scroll would naturally stop
+    /// (``stopOffset(from:velocity:rate:)``), clamped to `range` — what
+    /// `targetContentOffset(forProposedContentOffset:…)` receives.
     public static func proposedOffset(from offset: Double, velocity: Double, rate: Double,
                                       range: ClosedRange<Double>) -> Double {
-        clamp(restingOffset(from: offset, velocity: velocity, rate: rate), to: range)
+        clamp(stopOffset(from: offset, velocity: velocity, rate: rate), to: range)
+    }
+
+    /// Whether a finger or a fling may move the content at all: content longer than the
+    /// viewport on the scroll axis always scrolls; content that fits (a largest offset of
+    /// 0) only with `bounces` and `alwaysBounce` for that axis (UIKit's
+    /// `alwaysBounceHorizontal`/`alwaysBounceVertical`, which need `bounces`).
+    public static func allowsScrolling(range: ClosedRange<Double>, bounces: Bool, alwaysBounce: Bool) -> Bool {
+        side(of: range.upperBound, in: 0...0) == .after || (bounces && alwaysBounce)
     }
 
     // MARK: Rubber band
@@ -103,54 +160,59 @@ public enum ScrollPhysics {
     /// `range`, rubber-banded past either edge.
     public static func rubberBandedOffset(_ offset: Double, range: ClosedRange<Double>,
                                           dimension: Double) -> Double {
-        if offset < range.lowerBound {
+        switch side(of: offset, in: range) {
+        case .before:
             return range.lowerBound - rubberBand(overshoot: range.lowerBound - offset, dimension: dimension)
-        }
-        if offset > range.upperBound {
+        case .after:
             return range.upperBound + rubberBand(overshoot: offset - range.upperBound, dimension: dimension)
+        case .inside:
+            return offset
         }
-        return offset
     }
 
     /// The finger position that shows `shown`: the inverse of
     /// ``rubberBandedOffset(_:range:dimension:)``.
     public static func fingerOffset(shown: Double, range: ClosedRange<Double>,
                                     dimension: Double) -> Double {
-        if shown < range.lowerBound {
+        switch side(of: shown, in: range) {
+        case .before:
             return range.lowerBound - fingerOvershoot(shown: range.lowerBound - shown, dimension: dimension)
-        }
-        if shown > range.upperBound {
+        case .after:
             return range.upperBound + fingerOvershoot(shown: shown - range.upperBound, dimension: dimension)
+        case .inside:
+            return shown
         }
-        return shown
     }
 
     // MARK: Paging
 
-    /// `isPagingEnabled`: the page a release settles on, as an offset.
+    /// `isPagingEnabled`: the page a release settles on, as an offset. UIKit does not ask
+    /// the layout's `targetContentOffset` when paging is on; this is the target.
     ///
     /// Pages are the multiples of `pageLength` (the viewport's extent on the scroll axis).
     /// Slower than ``pagingVelocityThreshold`` the nearest page to `releaseOffset` wins;
     /// faster, the next page boundary beyond `releaseOffset` in the direction of the
-    /// velocity. Either way the page is at most one page from the *anchor* page — the page
-    /// nearest `anchorOffset`, where the drag began (or the release position for a bare
-    /// fling) — so one gesture never turns more than one page. The result is clamped to
-    /// `range`: the last page of content that is not a whole number of pages long is
+    /// velocity (a release on a page boundary, within ``offsetTolerance``, counts as on
+    /// that page). Either way the page is at most one page from the *anchor* page — the
+    /// page nearest `anchorOffset`, where the drag began (or the release position for a
+    /// bare fling) — so one gesture never turns more than one page. The result is clamped
+    /// to `range`: the last page of content that is not a whole number of pages long is
     /// the maximum offset.
     public static func pagedOffset(releaseOffset: Double, velocity: Double, anchorOffset: Double,
                                    pageLength: Double, range: ClosedRange<Double>) -> Double {
         guard pageLength > 0 else { return clamp(releaseOffset, to: range) }
-        // A hair of tolerance so an offset a rounding error short of a page counts as on it.
-        let epsilon = 1e-9
         let position = releaseOffset / pageLength
         let anchor = (anchorOffset / pageLength).rounded()
         var page: Double
         if abs(velocity) < pagingVelocityThreshold {
             page = position.rounded()
-        } else if velocity > 0 {
-            page = (position + epsilon).rounded(.down) + 1
         } else {
-            page = (position - epsilon).rounded(.up) - 1
+            // The page the release is on (a rounding error short of a boundary counts as
+            // on it), then one further in the direction of the velocity.
+            let nearest = position.rounded()
+            let onBoundary = side(of: releaseOffset, in: (nearest * pageLength)...(nearest * pageLength)) == .inside
+            let from = onBoundary ? nearest : (velocity > 0 ? position.rounded(.down) : position.rounded(.up))
+            page = from + (velocity > 0 ? 1 : -1)
         }
         page = min(max(page, anchor - 1), anchor + 1)
         return clamp(page * pageLength, to: range)
@@ -163,60 +225,76 @@ public enum ScrollPhysics {
     /// The last segment ends exactly on `target` clamped to `range`.
     ///
     /// 1. **Hitting an edge.** When the release is inside `range`, free deceleration at
-    ///    `rate` would carry the content past the edge the velocity points at, and the
-    ///    target is that edge (within ``restingDistance``), the content decelerates freely
-    ///    until it reaches the edge and bounces there: a spring from the edge with the
-    ///    velocity it arrived with (phase `settling`), onto the target clamped to `range`.
-    ///    This is how `UIScrollView` ends a fling into the end of its content (the
-    ///    proposal was clamped to the edge and the effect kept it).
-    /// 2. **Otherwise the motion is re-timed to land on the target**:
-    ///    a decay with rate `d' = D/(D + v₀)` (D = target − offset) when the target lies
-    ///    ahead of the velocity and the decay would not creep (see ``creepVelocity``),
-    ///    phase `decelerating`; otherwise a critically damped spring from the release with
-    ///    its velocity, phase `settling`.
+    ///    `rate` would stop past the edge the velocity points at, and the target is that
+    ///    edge, the content decelerates freely until it reaches the edge and bounces there:
+    ///    a spring from the edge with the velocity it arrived with (phase `settling`), onto
+    ///    the target clamped to `range`. This is how `UIScrollView` ends a fling into the
+    ///    end of its content (the proposal was clamped to the edge and the effect kept it).
+    ///    Without `bounces` the content stops dead on the edge instead.
+    /// 2. **Otherwise the motion is re-timed to land on the target**: a decay that stops
+    ///    exactly on it at the stop speed (``ScrollMotion/decay(from:velocity:to:)``, the
+    ///    free deceleration itself when the target is where that would stop), phase
+    ///    `decelerating`; when no decay can (the target is behind the velocity, the release
+    ///    is no faster than ``stopVelocity``, or the decay would creep), a critically
+    ///    damped spring from the release with its velocity, phase `settling`.
     /// 3. **Bounce.** A target outside `range` is reached first; then a spring carries the
-    ///    content back to the nearest edge (phase `settling`).
+    ///    content back to the nearest edge (phase `settling`). Without `bounces` the target
+    ///    is clamped to `range` first, so the content never leaves it.
+    ///
+    /// Every test against `range` or an edge is ``side(of:in:)``.
     public static func releaseMotions(from offset: Double, velocity: Double, target: Double,
-                                      rate: Double, range: ClosedRange<Double>) -> [ScrollMotion] {
-        // 1. A fling into an edge the effect left as the target. "At the edge" allows half
-        //    a point: an effect's arithmetic may land a rounding error short of it.
-        if range.contains(offset), velocity != 0 {
+                                      rate: Double, range: ClosedRange<Double>,
+                                      bounces: Bool = true) -> [ScrollMotion] {
+        let target = bounces ? target : clamp(target, to: range)
+        let rest = clamp(target, to: range)
+        var velocity = velocity
+        if !bounces {
+            // Without bounces nothing carries the content out of its range: at (or past)
+            // the edge the velocity points through, the content stops.
             let edge = velocity > 0 ? range.upperBound : range.lowerBound
-            let rest = restingOffset(from: offset, velocity: velocity, rate: rate)
-            let beyond = velocity > 0 ? rest > edge : rest < edge
-            if beyond, abs(target - edge) <= restingDistance {
-                var motions: [ScrollMotion] = []
+            let at = side(of: offset, in: edge...edge)
+            if at == .inside || at == (velocity > 0 ? .after : .before) { velocity = 0 }
+        }
+        // 1. A fling into an edge the effect left as the target.
+        if side(of: offset, in: range) == .inside, abs(velocity) > stopVelocity {
+            let edge = velocity > 0 ? range.upperBound : range.lowerBound
+            let stop = stopOffset(from: offset, velocity: velocity, rate: rate)
+            let beyond = side(of: stop, in: range) == (velocity > 0 ? .after : .before)
+            if beyond, side(of: target, in: edge...edge) == .inside {
                 let approach = ScrollMotion.decay(from: offset, velocity: velocity, rate: rate, until: edge)
+                guard bounces else {
+                    // Stopped dead on the edge (exactly on the target).
+                    let stopped = ScrollMotion(curve: approach.curve, start: offset, end: rest,
+                                               duration: approach.duration, phase: .decelerating)
+                    return stopped.duration > 0 || rest != offset ? [stopped] : []
+                }
+                var motions: [ScrollMotion] = []
                 if approach.duration > 0 { motions.append(approach) }
                 let impactVelocity = approach.velocity(at: approach.duration)
-                motions.append(.spring(from: edge, velocity: impactVelocity, to: clamp(target, to: range),
-                                       phase: .settling))
+                motions.append(.spring(from: edge, velocity: impactVelocity, to: rest, phase: .settling))
                 return motions
             }
         }
-        // 2. Re-timed onto the target.
+        // 2. Onto the target: the free decay, a re-timed one, or a spring.
         var motions: [ScrollMotion] = []
         var endVelocity = 0.0
-        if let decay = ScrollMotion.decay(from: offset, velocity: velocity, to: target) {
+        let natural = target == stopOffset(from: offset, velocity: velocity, rate: rate)
+            ? ScrollMotion.decay(from: offset, velocity: velocity, rate: rate) : nil
+        if let decay = natural ?? ScrollMotion.decay(from: offset, velocity: velocity, to: target) {
             motions.append(decay)
             endVelocity = decay.velocity(at: decay.duration)
-        } else if target != offset || velocity != 0 {
+        } else if target != offset || abs(velocity) > stopVelocity {
             let spring = ScrollMotion.spring(from: offset, velocity: velocity, to: target, phase: .settling)
             motions.append(spring)
             endVelocity = spring.velocity(at: spring.duration)
         }
         // 3. Back into range.
-        let edge = clamp(target, to: range)
-        if edge != target {
-            let bounce = ScrollMotion.spring(from: target, velocity: endVelocity, to: edge, phase: .settling)
-            if bounce.duration > 0 || motions.isEmpty {
-                motions.append(bounce)
-            } else {
-                // Past the edge by a rounding error: no visible bounce, but still end on the edge.
-                let main = motions.removeLast()
-                motions.append(ScrollMotion(curve: main.curve, start: main.start, end: edge,
-                                            duration: main.duration, phase: main.phase))
-            }
+        if side(of: target, in: range) != .inside {
+            motions.append(.spring(from: target, velocity: endVelocity, to: rest, phase: .settling))
+        } else if rest != target, let main = motions.popLast() {
+            // Past the edge by a rounding error: no bounce, but still end on the edge.
+            motions.append(ScrollMotion(curve: main.curve, start: main.start, end: rest,
+                                        duration: main.duration, phase: main.phase))
         }
         return motions
     }
@@ -234,7 +312,7 @@ public enum ScrollPhysics {
 public struct ScrollMotion: Hashable, Sendable {
     /// The shape of the motion.
     public enum Curve: Hashable, Sendable {
-        /// `x(t) = start + A·(1 − rᵗ)`, velocity `A·(1 − r)/r·rᵗ` (the design's
+        /// `x(t) = start + A·(1 − rᵗ)`, velocity `A·(1 − r)/r·rᵗ` (UIKit's
         /// `v₀·dᵗ` with `v₀ = A·(1 − r)/r`). Never reverses.
         case decay(rate: Double, amplitude: Double)
         /// Critically damped: `x(t) = end + (c₁ + c₂·t)·e^(−ω·t)`, `c₁ = start − end`,
@@ -301,28 +379,41 @@ public struct ScrollMotion: Hashable, Sendable {
 
     // MARK: Factories
 
-    /// A decay re-timed to stop exactly on `target`: rate `d' = D/(D + v₀)`, D =
-    /// target − start, so that the natural resting point `start + v₀·d'/(1 − d')` is
-    /// the target. It lasts until it is within ``ScrollPhysics/restingDistance`` of the
-    /// target, `t = ln(0.5/|D|)/ln d'`.
+    /// Free deceleration at `rate` from `start` with `velocity`, until it stops: for
+    /// ``ScrollPhysics/stopTime(velocity:rate:)`` ms, ending on
+    /// ``ScrollPhysics/stopOffset(from:velocity:rate:)`` at ``ScrollPhysics/stopVelocity``.
+    /// Nil for a release no faster than that (nothing moves).
+    public static func decay(from start: Double, velocity: Double, rate: Double) -> ScrollMotion? {
+        guard abs(velocity) > ScrollPhysics.stopVelocity, velocity.isFinite else { return nil }
+        return ScrollMotion(curve: .decay(rate: rate, amplitude: velocity * rate / (1 - rate)), start: start,
+                            end: ScrollPhysics.stopOffset(from: start, velocity: velocity, rate: rate),
+                            duration: ScrollPhysics.stopTime(velocity: velocity, rate: rate), phase: .decelerating)
+    }
+
+    /// A decay re-timed to stop exactly on `target` under the same stop rule as free
+    /// deceleration: it keeps the release velocity v₀ and reaches the target just as its
+    /// speed falls to ``ScrollPhysics/stopVelocity`` (c = 0.01 pt/ms). Its rate is
+    /// `d' = D/(D + v₀ − c·sgn v₀)` (D = target − start), so that
+    /// `start + (v₀ − c·sgn v₀)·d'/(1 − d')` is the target, and it lasts
+    /// `T = ln(c/|v₀|)/ln d'` ms. For a target where free deceleration at rate d would
+    /// stop, d' is d: the re-timing changes nothing.
     ///
     /// Returns nil when a decay cannot do it: the target is not ahead of the velocity
-    /// (behind it, or D = 0, or no velocity), or the velocity is tiny for the distance —
-    /// slower than ``ScrollPhysics/creepVelocity`` when half a point short, i.e. a time
-    /// constant `D/v₀` over a second.
+    /// (behind it, or D = 0), the release is no faster than c, or the decay would creep —
+    /// a rate above ``ScrollPhysics/maximumRetimedRate``.
     public static func decay(from start: Double, velocity: Double, to target: Double) -> ScrollMotion? {
         let distance = target - start
-        guard distance * velocity > 0, distance.isFinite, velocity.isFinite else { return nil }
-        // In this decay velocity is proportional to the remaining distance: v = r·v₀/D.
-        guard ScrollPhysics.restingDistance * velocity / distance >= ScrollPhysics.creepVelocity else {
+        let cutoff = ScrollPhysics.stopVelocity
+        guard distance * velocity > 0, abs(velocity) > cutoff, distance.isFinite, velocity.isFinite else {
             return nil
         }
-        // d' = D/(D + v₀) = 1/(1 + v₀/D); ln d' = −log1p(v₀/D) keeps precision near 1.
-        let ratio = velocity / distance
+        // d' = 1/(1 + ratio), ratio = (v₀ − c·sgn v₀)/D > 0; ln d' = −log1p(ratio) keeps
+        // precision near 1, and the amplitude v₀·d'/(1 − d') = v₀/ratio avoids 1 − d'.
+        let ratio = (velocity - (velocity > 0 ? cutoff : -cutoff)) / distance
         let rate = 1 / (1 + ratio)
-        let logRate = -log1p(ratio)
-        let duration = max(0, log(ScrollPhysics.restingDistance / abs(distance)) / logRate)
-        return ScrollMotion(curve: .decay(rate: rate, amplitude: distance), start: start, end: target,
+        guard rate <= ScrollPhysics.maximumRetimedRate else { return nil }
+        let duration = max(0, log(cutoff / abs(velocity)) / -log1p(ratio))
+        return ScrollMotion(curve: .decay(rate: rate, amplitude: velocity / ratio), start: start, end: target,
                             duration: duration, phase: .decelerating)
     }
 
@@ -398,8 +489,9 @@ public struct ScrollMotion: Hashable, Sendable {
 /// `distance/duration`, which a release then carries on).
 ///
 /// Positive `distance` increases the content offset (the finger moves towards the
-/// start: left or up). Past an edge of `range` the shown offset rubber-bands; a drag
-/// that starts already past an edge continues from the finger position that shows it.
+/// start: left or up). Past an edge of `range` the shown offset rubber-bands (without
+/// `bounces` it stops at the edge); a drag that starts already past an edge continues
+/// from the finger position that shows it.
 public struct DragGesture: Hashable, Sendable {
     /// The shown offset when the finger goes down.
     public let startOffset: Double
@@ -413,17 +505,23 @@ public struct DragGesture: Hashable, Sendable {
     public let dimension: Double
     /// The finger's (un-rubber-banded) offset at the start.
     public let fingerStart: Double
+    /// `UIScrollView.bounces`: rubber-band past the edges (true) or stop at them (false).
+    public let bounces: Bool
 
     /// A drag from the shown offset `startOffset` by `distance` over `duration` ms, in a
-    /// scroll view whose scrollable range is `range` and viewport extent `dimension`.
+    /// scroll view whose scrollable range is `range` and viewport extent `dimension`;
+    /// `bounces` false clamps the content to `range` instead of rubber-banding.
     public init(from startOffset: Double, by distance: Double, duration: Double,
-                range: ClosedRange<Double>, dimension: Double) {
+                range: ClosedRange<Double>, dimension: Double, bounces: Bool = true) {
         self.startOffset = startOffset
         self.distance = distance
         self.duration = max(0, duration)
         self.range = range
         self.dimension = dimension
-        self.fingerStart = ScrollPhysics.fingerOffset(shown: startOffset, range: range, dimension: dimension)
+        self.bounces = bounces
+        self.fingerStart = bounces
+            ? ScrollPhysics.fingerOffset(shown: startOffset, range: range, dimension: dimension)
+            : startOffset
     }
 
     /// The shown offset `time` ms after the finger went down.
@@ -431,6 +529,7 @@ public struct DragGesture: Hashable, Sendable {
         let progress = duration > 0 ? min(max(time / duration, 0), 1) : 1
         // Inside the range the content follows the finger 1:1.
         let finger = fingerStart + distance * progress
+        guard bounces else { return ScrollPhysics.clamp(finger, to: range) }
         return ScrollPhysics.rubberBandedOffset(finger, range: range, dimension: dimension)
     }
 

@@ -64,10 +64,16 @@ public struct Timeline: Hashable, Sendable {
     public var framesPerSecond: Double
     public var frames: [Frame]
     public var snaps: [SnapEvent]
+    /// The scenario that was run (its name and steps), when known.
+    public var scenario: Scenario?
+    /// Whether the effect has its own snapping rule (`targetContentOffset`); when false
+    /// every release rests where the scroll view's physics put it, and output says so
+    /// instead of calling it a snap.
+    public var hasSnapRule: Bool
 
     public init(scriptName: String, viewportSize: Size, configuration: FlowLayoutConfiguration,
                 contentSize: Size, framesPerSecond: Double, frames: [Frame] = [],
-                snaps: [SnapEvent] = []) {
+                snaps: [SnapEvent] = [], scenario: Scenario? = nil, hasSnapRule: Bool = true) {
         self.scriptName = scriptName
         self.viewportSize = viewportSize
         self.configuration = configuration
@@ -75,5 +81,44 @@ public struct Timeline: Hashable, Sendable {
         self.framesPerSecond = framesPerSecond
         self.frames = frames
         self.snaps = snaps
+        self.scenario = scenario
+        self.hasSnapRule = hasSnapRule
     }
+}
+
+/// Receives a run as it happens, so a caller need not hold every frame (a 60-second
+/// scenario at 120 fps is thousands of frames of dozens of items).
+///
+/// Calls come in order: ``begin(_:)`` once with the run's header (a ``Timeline`` with no
+/// frames and no snaps), then ``frame(_:)`` for each frame and ``snap(_:)`` for each
+/// release, interleaved as they happen (a release comes after the frame it was made in,
+/// before the frames of its motion), then ``end(_:)`` once with the header and every snap
+/// (still no frames) when the run succeeded. A run that throws never calls `end`.
+public protocol TimelineSink: AnyObject {
+    /// The run starts: script name, viewport, configuration, content size, fps, scenario.
+    func begin(_ header: Timeline) throws
+    /// One more frame.
+    func frame(_ frame: Frame) throws
+    /// A release and its target, after the frame it happened in.
+    func snap(_ snap: SnapEvent) throws
+    /// The run ended well; `summary.frames` is empty, `summary.snaps` holds every release.
+    func end(_ summary: Timeline) throws
+}
+
+extension TimelineSink {
+    public func snap(_ snap: SnapEvent) throws {}
+    public func end(_ summary: Timeline) throws {}
+}
+
+/// A sink that keeps everything: the whole ``Timeline`` (what ``ScenarioRunner/run(_:)``
+/// returns). Memory grows with frames × items.
+public final class TimelineCollector: TimelineSink {
+    /// What has been received so far.
+    public private(set) var timeline: Timeline?
+
+    public init() {}
+
+    public func begin(_ header: Timeline) throws { timeline = header }
+    public func frame(_ frame: Frame) throws { timeline?.frames.append(frame) }
+    public func snap(_ snap: SnapEvent) throws { timeline?.snaps.append(snap) }
 }

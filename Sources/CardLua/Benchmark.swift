@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Timing helpers for `cardlua bench` (design.md §7: measure with a benchmark, never a
+/// Timing helpers for `cardlua bench` (BENCHMARKS.md: measure with a benchmark, never a
 /// timed unit test), and what the stock-interpreter comparison needs from this module.
 public enum Benchmark {
     /// CPU time of this process in nanoseconds (`CLOCK_PROCESS_CPUTIME_ID`, the clock

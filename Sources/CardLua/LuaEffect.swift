@@ -2,10 +2,10 @@ import CLuaShims
 import CardLayout
 import Foundation
 
-/// An `Effect` defined by a Lua 5.4 script (the contract of design.md §4).
+/// An `Effect` defined by a Lua 5.4 script (the contract of docs/script-api.md).
 ///
 /// Every call goes through the C entry points of `CLuaShims`, each of which runs its
-/// Lua work under `lua_pcall`: no Lua error can unwind a Swift frame (design.md §6).
+/// Lua work under `lua_pcall`: no Lua error can unwind a Swift frame (Sources/CLuaShims/README.md).
 /// Swift passes numbers in and reads numbers back; it never calls the Lua API itself.
 public final class LuaEffect: Effect {
     /// The most items one `layout:layoutAttributesForElements(rect)` returns; a rect that
@@ -82,6 +82,13 @@ public final class LuaEffect: Effect {
         cardlua_set_check_mode(host, on ? 1 : 0)
     }
 
+    /// When above 0, `run` and `watch`'s lighter bookkeeping: check mode is on for one
+    /// `transform` call (one frame) in every `keyNoteInterval`, the first included, so
+    /// that unknown keys are noted without costing every frame (see
+    /// `ScriptChecker.warnings(after:path:)`). 0 (the default) leaves check mode alone.
+    public var keyNoteInterval = 0
+    private var transformCalls = 0
+
     // MARK: Effect
 
     public func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {
@@ -111,13 +118,17 @@ public final class LuaEffect: Effect {
         if input.count < count * inStride { input = [Double](repeating: 0, count: count * inStride) }
         if output.count < count * outStride { output = [Double](repeating: 0, count: count * outStride) }
         // Numbers in, numbers out, through raw buffers: this runs for every item of every
-        // frame (design.md §7).
+        // frame (BENCHMARKS.md).
         input.withUnsafeMutableBufferPointer { inp in
             attributes.withUnsafeBufferPointer { items in
                 for i in 0..<count { writeBase(items[i], to: inp.baseAddress! + i * inStride) }
             }
         }
         setState(context)
+        if keyNoteInterval > 0 {
+            cardlua_set_check_mode(host, transformCalls % keyNoteInterval == 0 ? 1 : 0)
+            transformCalls += 1
+        }
         // The layout is lent to the query callback for the call (a pointer: no copy).
         let status = withUnsafePointer(to: layout) { lent in
             query.layout = lent
@@ -223,8 +234,11 @@ public final class LuaEffect: Effect {
     }
 
     private func error(_ status: Int32) -> ScriptError {
-        ScriptError(kind: status == CARDLUA_LIMIT ? .limit : .failed,
-                    hostMessage: String(cString: cardlua_message(host)))
+        var error = ScriptError(kind: status == CARDLUA_LIMIT ? .limit : .failed,
+                                hostMessage: String(cString: cardlua_message(host)))
+        // A call of a misspelled helper: say which name was meant.
+        error.message = Suggest.withDidYouMean(error.message)
+        return error
     }
 }
 

@@ -1,11 +1,11 @@
-// The Lua prelude: the script API of design.md §4 (geometry, CATransform3D,
+// The Lua prelude: the script API of docs/script-api.md (geometry, CATransform3D,
 // CGAffineTransform, the layout object, scenario parsing, LuaCATS generation).
 // Kept in a Swift string so the `cardlua` binary carries it with no resource files.
 // swiftlint:disable file_length
 
 /// The prelude's Lua source, loaded (as text) into every state before the script.
 let preludeSource = #"""
--- cardlua prelude: the script API of design.md §4, written in Lua so that nothing a
+-- cardlua prelude: the script API of docs/script-api.md, written in Lua so that nothing a
 -- script calls is a Swift frame. Loaded once per state, before the script, as text.
 -- It receives the native (C) functions it needs and returns the host's internals.
 -- Every public name is registered with `define`, from which `cardlua types` writes the
@@ -16,7 +16,7 @@ local type, rawget, rawset, setmetatable, getmetatable, error, tostring, pairs, 
   type, rawget, rawset, setmetatable, getmetatable, error, tostring, pairs, ipairs
 local sqrt, cos, sin, abs, huge, floor = math.sqrt, math.cos, math.sin, math.abs, math.huge, math.floor
 local concat, sort = table.concat, table.sort
-local tonumber, smatch = tonumber, string.match
+local tonumber, smatch, gmatch, ssub, select = tonumber, string.match, string.gmatch, string.sub, select
 
 local I = {}          -- internals for the host (never reachable from scripts)
 local api = {}        -- the public API, in order, for `cardlua types`
@@ -30,6 +30,48 @@ end
 local function class(text) classes[#classes + 1] = text end
 
 local function isnumber(v) return type(v) == "number" and v == v and v - v == 0 end
+
+-- MARK: Argument checks -----------------------------------------------------------------
+
+-- Every helper tests its arguments inline (a type() or nil test each: this is the hot
+-- path) and, only when one is wrong, calls argError to say which, at the script's line
+-- (level 3: argError, the helper, its caller). `params` names them ("t, angle, x, y, z";
+-- a method's first is self and is not shown), `kinds` has one letter per parameter:
+-- n number, T CATransform3D, A CGAffineTransform, R CGRect, P CGPoint, S CGSize.
+-- The helper passes one more argument than it declares, so that an extra one is caught.
+local KIND_NAMES = { T = "a CATransform3D", A = "a CGAffineTransform", R = "a CGRect", P = "a CGPoint", S = "a CGSize" }
+local KIND_FIELD = { T = "m11", A = "a", R = "width", P = "x", S = "width" }
+local function argError(fn, params, kinds, ...)
+  local names = {}
+  for name in gmatch(params, "[%w_]+") do names[#names + 1] = name end
+  local method = smatch(fn, ":") ~= nil
+  local shown = concat(names, ", ", method and 2 or 1)
+  local expected = fn .. ": expected (" .. shown .. ")"
+  local count = select("#", ...)
+  for i = 1, #kinds do
+    local kind, v = ssub(kinds, i, i), (select(i, ...))
+    local ok
+    if kind == "n" then ok = type(v) == "number"
+    else ok = type(v) == "table" and v[KIND_FIELD[kind]] ~= nil end
+    if not ok then
+      local got
+      if v == nil then
+        local later = false
+        for j = i + 1, count do if select(j, ...) ~= nil then later = true end end
+        got = later and "nil" or "missing"
+      elseif type(v) == "table" and kind ~= "n" then got = "a table without ." .. KIND_FIELD[kind]
+      else got = "a " .. type(v) end
+      if kind == "n" then
+        -- "fn: expected (t, angle, x, y, z); x is missing"
+        error(expected .. "; " .. names[i] .. " is " .. got .. (v == nil and "" or ", not a number"), 3)
+      end
+      -- "fn: expected a CGRect as r, got nothing (fn(r))"
+      error(fn .. ": expected " .. KIND_NAMES[kind] .. " as " .. (method and i == 1 and "self" or names[i]) ..
+        ", got " .. (got == "missing" and "nothing" or got) .. " (" .. fn .. "(" .. shown .. "))", 3)
+    end
+  end
+  error(expected .. "; got more arguments", 3)
+end
 
 -- MARK: Geometry ------------------------------------------------------------------
 
@@ -45,8 +87,30 @@ local function point(x, y) return setmetatable({ x = x, y = y }, Point) end
 local function size(w, h) return setmetatable({ width = w, height = h }, Size) end
 local function rect(x, y, w, h) return setmetatable({ x = x, y = y, width = w, height = h }, Rect) end
 
--- Rects store x, y, width, height; the rest is computed (writes to `origin`/`size`
--- of a rect change a copy: assign `frame = CGRectMake(…)` or `frame.x = …`).
+-- `rect.origin` and `rect.size` are views of the rect, as in Swift, where
+-- `frame.origin.x = 10` changes the frame: their fields read and write the rect's own
+-- x, y, width and height (a copy would swallow the write silently).
+local VIEWED = {}  -- the key under which a view keeps its rect
+local OriginView = { __name = "CGPoint", __tostring = Point.__tostring }
+OriginView.__index = function(v, k)
+  local r = rawget(v, VIEWED)
+  if k == "x" then return r.x elseif k == "y" then return r.y end
+end
+OriginView.__newindex = function(v, k, value)
+  local r = rawget(v, VIEWED)
+  if k == "x" then r.x = value elseif k == "y" then r.y = value else rawset(v, k, value) end
+end
+local SizeView = { __name = "CGSize", __tostring = Size.__tostring }
+SizeView.__index = function(v, k)
+  local r = rawget(v, VIEWED)
+  if k == "width" then return r.width elseif k == "height" then return r.height end
+end
+SizeView.__newindex = function(v, k, value)
+  local r = rawget(v, VIEWED)
+  if k == "width" then r.width = value elseif k == "height" then r.height = value else rawset(v, k, value) end
+end
+
+-- Rects store x, y, width, height; the rest is computed.
 Rect.__index = function(r, k)
   local x, y, w, h = rawget(r, "x"), rawget(r, "y"), rawget(r, "width"), rawget(r, "height")
   if k == "minX" then return x
@@ -55,8 +119,8 @@ Rect.__index = function(r, k)
   elseif k == "minY" then return y
   elseif k == "midY" then return y + h / 2
   elseif k == "maxY" then return y + h
-  elseif k == "origin" then return point(x, y)
-  elseif k == "size" then return size(w, h)
+  elseif k == "origin" then return setmetatable({ [VIEWED] = r }, OriginView)
+  elseif k == "size" then return setmetatable({ [VIEWED] = r }, SizeView)
   end
 end
 Rect.__tostring = function(r)
@@ -80,7 +144,7 @@ class([[
 ---@field height number]])
 class([[
 ---A rectangle (`CGRect`): x, y, width, height are stored; the rest is computed.
----Assign `frame = CGRectMake(…)` or `frame.x = …`; writing to `frame.origin.x` changes a copy.
+---`origin` and `size` are views of the rect: `frame.origin.x = 10` sets `frame.x`, as in Swift.
 ---@class CGRect
 ---@field x number
 ---@field y number
@@ -108,38 +172,80 @@ class([[
 ---@field item integer
 ---@field row integer same as item]])
 
-define("CGPointMake", "fun(x: number, y: number): CGPoint", "A point.", point)
-define("CGSizeMake", "fun(width: number, height: number): CGSize", "A size.", size)
-define("CGRectMake", "fun(x: number, y: number, width: number, height: number): CGRect", "A rectangle.", rect)
+define("CGPointMake", "fun(x: number, y: number): CGPoint", "A point.", function(x, y, extra)
+  if type(x) ~= "number" or type(y) ~= "number" or extra ~= nil then argError("CGPointMake", "x, y", "nn", x, y, extra) end
+  return setmetatable({ x = x, y = y }, Point)
+end)
+define("CGSizeMake", "fun(width: number, height: number): CGSize", "A size.", function(w, h, extra)
+  if type(w) ~= "number" or type(h) ~= "number" or extra ~= nil then argError("CGSizeMake", "width, height", "nn", w, h, extra) end
+  return setmetatable({ width = w, height = h }, Size)
+end)
+define("CGRectMake", "fun(x: number, y: number, width: number, height: number): CGRect", "A rectangle.", function(x, y, w, h, extra)
+  if type(x) ~= "number" or type(y) ~= "number" or type(w) ~= "number" or type(h) ~= "number" or extra ~= nil then
+    argError("CGRectMake", "x, y, width, height", "nnnn", x, y, w, h, extra)
+  end
+  return setmetatable({ x = x, y = y, width = w, height = h }, Rect)
+end)
 define("UIEdgeInsetsMake", "fun(top: number, left: number, bottom: number, right: number): UIEdgeInsets",
-  "Insets from each edge.", function(t, l, b, r) return setmetatable({ top = t, left = l, bottom = b, right = r }, Insets) end)
-define("CGRectGetMinX", "fun(r: CGRect): number", "The rect's smallest x.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetMinX") end return r.x end)
-define("CGRectGetMidX", "fun(r: CGRect): number", "The rect's centre x.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetMidX") end return r.x + r.width / 2 end)
-define("CGRectGetMaxX", "fun(r: CGRect): number", "The rect's largest x.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetMaxX") end return r.x + r.width end)
-define("CGRectGetMinY", "fun(r: CGRect): number", "The rect's smallest y.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetMinY") end return r.y end)
-define("CGRectGetMidY", "fun(r: CGRect): number", "The rect's centre y.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetMidY") end return r.y + r.height / 2 end)
-define("CGRectGetMaxY", "fun(r: CGRect): number", "The rect's largest y.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetMaxY") end return r.y + r.height end)
-define("CGRectGetWidth", "fun(r: CGRect): number", "The rect's width.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetWidth") end return r.width end)
-define("CGRectGetHeight", "fun(r: CGRect): number", "The rect's height.", function(r) if type(r) ~= "table" then checkRect(r, "CGRectGetHeight") end return r.height end)
+  "Insets from each edge.", function(t, l, b, r, extra)
+    if type(t) ~= "number" or type(l) ~= "number" or type(b) ~= "number" or type(r) ~= "number" or extra ~= nil then
+      argError("UIEdgeInsetsMake", "top, left, bottom, right", "nnnn", t, l, b, r, extra)
+    end
+    return setmetatable({ top = t, left = l, bottom = b, right = r }, Insets)
+  end)
+define("CGRectGetMinX", "fun(r: CGRect): number", "The rect's smallest x.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMinX", "r", "R", r, extra) end return r.x end)
+define("CGRectGetMidX", "fun(r: CGRect): number", "The rect's centre x.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMidX", "r", "R", r, extra) end return r.x + r.width / 2 end)
+define("CGRectGetMaxX", "fun(r: CGRect): number", "The rect's largest x.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMaxX", "r", "R", r, extra) end return r.x + r.width end)
+define("CGRectGetMinY", "fun(r: CGRect): number", "The rect's smallest y.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMinY", "r", "R", r, extra) end return r.y end)
+define("CGRectGetMidY", "fun(r: CGRect): number", "The rect's centre y.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMidY", "r", "R", r, extra) end return r.y + r.height / 2 end)
+define("CGRectGetMaxY", "fun(r: CGRect): number", "The rect's largest y.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMaxY", "r", "R", r, extra) end return r.y + r.height end)
+define("CGRectGetWidth", "fun(r: CGRect): number", "The rect's width.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetWidth", "r", "R", r, extra) end return r.width end)
+define("CGRectGetHeight", "fun(r: CGRect): number", "The rect's height.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetHeight", "r", "R", r, extra) end return r.height end)
 define("CGRectIntersectsRect", "fun(a: CGRect, b: CGRect): boolean", "Whether the two rects overlap.",
-  function(a, b)
-    local ax, ay, aw, ah = checkRect(a, "CGRectIntersectsRect")
-    local bx, by, bw, bh = checkRect(b, "CGRectIntersectsRect")
+  function(a, b, extra)
+    if type(a) ~= "table" or type(b) ~= "table" or a.width == nil or b.width == nil or extra ~= nil then
+      argError("CGRectIntersectsRect", "a, b", "RR", a, b, extra)
+    end
+    local ax, ay, aw, ah = a.x, a.y, a.width, a.height
+    local bx, by, bw, bh = b.x, b.y, b.width, b.height
     return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
   end)
 define("CGRectContainsPoint", "fun(r: CGRect, p: CGPoint): boolean", "Whether the point lies in the rect.",
-  function(r, p)
-    local x, y, w, h = checkRect(r, "CGRectContainsPoint")
+  function(r, p, extra)
+    if type(r) ~= "table" or type(p) ~= "table" or r.width == nil or p.x == nil or extra ~= nil then
+      argError("CGRectContainsPoint", "r, p", "RP", r, p, extra)
+    end
+    local x, y, w, h = r.x, r.y, r.width, r.height
     return p.x >= x and p.x < x + w and p.y >= y and p.y < y + h
   end)
 define("CGRectInset", "fun(r: CGRect, dx: number, dy: number): CGRect", "The rect shrunk by dx, dy on each side.",
-  function(r, dx, dy) local x, y, w, h = checkRect(r, "CGRectInset"); return rect(x + dx, y + dy, w - 2 * dx, h - 2 * dy) end)
+  function(r, dx, dy, extra)
+    if type(r) ~= "table" or r.width == nil or type(dx) ~= "number" or type(dy) ~= "number" or extra ~= nil then
+      argError("CGRectInset", "r, dx, dy", "Rnn", r, dx, dy, extra)
+    end
+    return rect(r.x + dx, r.y + dy, r.width - 2 * dx, r.height - 2 * dy)
+  end)
 define("CGRectOffset", "fun(r: CGRect, dx: number, dy: number): CGRect", "The rect moved by dx, dy.",
-  function(r, dx, dy) local x, y, w, h = checkRect(r, "CGRectOffset"); return rect(x + dx, y + dy, w, h) end)
+  function(r, dx, dy, extra)
+    if type(r) ~= "table" or r.width == nil or type(dx) ~= "number" or type(dy) ~= "number" or extra ~= nil then
+      argError("CGRectOffset", "r, dx, dy", "Rnn", r, dx, dy, extra)
+    end
+    return rect(r.x + dx, r.y + dy, r.width, r.height)
+  end)
 define("CGRectEqualToRect", "fun(a: CGRect, b: CGRect): boolean", "Whether two rects are equal.",
-  function(a, b) return a.x == b.x and a.y == b.y and a.width == b.width and a.height == b.height end)
+  function(a, b, extra)
+    if type(a) ~= "table" or type(b) ~= "table" or a.width == nil or b.width == nil or extra ~= nil then
+      argError("CGRectEqualToRect", "a, b", "RR", a, b, extra)
+    end
+    return a.x == b.x and a.y == b.y and a.width == b.width and a.height == b.height
+  end)
 define("CGPointEqualToPoint", "fun(a: CGPoint, b: CGPoint): boolean", "Whether two points are equal.",
-  function(a, b) return a.x == b.x and a.y == b.y end)
+  function(a, b, extra)
+    if type(a) ~= "table" or type(b) ~= "table" or a.x == nil or b.x == nil or extra ~= nil then
+      argError("CGPointEqualToPoint", "a, b", "PP", a, b, extra)
+    end
+    return a.x == b.x and a.y == b.y
+  end)
 
 -- Names Objective-C and Swift ports use.
 define("M_PI", "number", "π.", math.pi)
@@ -176,12 +282,6 @@ local function identity3D()
                         m31 = 0, m32 = 0, m33 = 1, m34 = 0, m41 = 0, m42 = 0, m43 = 0, m44 = 1 }, T3)
 end
 
-local function checkT3(t, fn)
-  if type(t) ~= "table" or t.m11 == nil then
-    error(fn .. ": expected a CATransform3D, got " .. (type(t) == "table" and "a table without m11" or type(t)), 3)
-  end
-end
-
 -- a · b (points are row vectors: a applies first).
 local function concat3D(a, b)
   local a11, a12, a13, a14, a21, a22, a23, a24 = a.m11, a.m12, a.m13, a.m14, a.m21, a.m22, a.m23, a.m24
@@ -212,16 +312,25 @@ local function rotation3x3(angle, x, y, z)
          x * z * k + y * s, y * z * k - x * s, c + z * z * k
 end
 
-local function makeRotation(angle, x, y, z)
+local function makeRotation(angle, x, y, z, extra)
+  if type(angle) ~= "number" or type(x) ~= "number" or type(y) ~= "number" or type(z) ~= "number" or extra ~= nil then
+    argError("CATransform3DMakeRotation", "angle, x, y, z", "nnnn", angle, x, y, z, extra)
+  end
   local r11, r12, r13, r21, r22, r23, r31, r32, r33 = rotation3x3(angle, x, y, z)
   if not r11 then return identity3D() end
   return t3(r11, r12, r13, 0, r21, r22, r23, 0, r31, r32, r33, 0, 0, 0, 0, 1)
 end
 
 -- rotation · t, without building the rotation matrix. rotation3x3 and t3 written out
--- (the same arithmetic, so the same bits): this is the hot path of the seeds.
-local function rotate3D(t, angle, x, y, z)
-  if type(t) ~= "table" or t.m11 == nil then checkT3(t, "CATransform3DRotate") end
+-- (the same arithmetic, so the same bits): this is the hot path of the seeds. One
+-- closure per name (CATransform3DRotate, t:rotate), so that messages say which.
+local function rotator(fn, params)
+return function(t, angle, x, y, z, extra)
+  -- Only angle needs a type test up front: the principal-axis tests below prove x, y and
+  -- z numbers, and the general path tests them.
+  if type(t) ~= "table" or t.m11 == nil or type(angle) ~= "number" or extra ~= nil then
+    argError(fn, params, "Tnnnn", t, angle, x, y, z, extra)
+  end
   local a11, a12, a13, a14, a21, a22, a23, a24 = t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24
   local a31, a32, a33, a34 = t.m31, t.m32, t.m33, t.m34
   -- About a principal axis (carousels turn about y, flip about x, spin about z): the
@@ -257,6 +366,9 @@ local function rotate3D(t, angle, x, y, z)
       m41 = t.m41, m42 = t.m42, m43 = t.m43, m44 = t.m44,
     }, T3)
   end
+  if type(x) ~= "number" or type(y) ~= "number" or type(z) ~= "number" then
+    argError(fn, params, "Tnnnn", t, angle, x, y, z, extra)
+  end
   local len = x * x + y * y + z * z
   if len ~= 1 then len = sqrt(len) end  -- a unit axis (the usual case) needs no root: √1 = 1
   if not (len > 0) or len == huge then return t3(a11, a12, a13, a14, a21, a22, a23, a24, a31, a32, a33, a34, t.m41, t.m42, t.m43, t.m44) end
@@ -276,29 +388,43 @@ local function rotate3D(t, angle, x, y, z)
     m41 = t.m41, m42 = t.m42, m43 = t.m43, m44 = t.m44,
   }, T3)
 end
+end
+local rotate3D = rotator("CATransform3DRotate", "t, angle, x, y, z")
 
 -- scale · t
-local function scale3D(t, sx, sy, sz)
-  checkT3(t, "CATransform3DScale")
+local function scaler(fn, params)
+return function(t, sx, sy, sz, extra)
+  if type(t) ~= "table" or t.m11 == nil or type(sx) ~= "number" or type(sy) ~= "number" or type(sz) ~= "number"
+    or extra ~= nil then
+    argError(fn, params, "Tnnn", t, sx, sy, sz, extra)
+  end
   return t3(sx * t.m11, sx * t.m12, sx * t.m13, sx * t.m14,
             sy * t.m21, sy * t.m22, sy * t.m23, sy * t.m24,
             sz * t.m31, sz * t.m32, sz * t.m33, sz * t.m34,
             t.m41, t.m42, t.m43, t.m44)
 end
+end
+local scale3D = scaler("CATransform3DScale", "t, sx, sy, sz")
 
 -- translation · t
-local function translate3D(t, tx, ty, tz)
-  checkT3(t, "CATransform3DTranslate")
+local function translator(fn, params)
+return function(t, tx, ty, tz, extra)
+  if type(t) ~= "table" or t.m11 == nil or type(tx) ~= "number" or type(ty) ~= "number" or type(tz) ~= "number"
+    or extra ~= nil then
+    argError(fn, params, "Tnnn", t, tx, ty, tz, extra)
+  end
   return t3(t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24, t.m31, t.m32, t.m33, t.m34,
     tx * t.m11 + ty * t.m21 + tz * t.m31 + t.m41, tx * t.m12 + ty * t.m22 + tz * t.m32 + t.m42,
     tx * t.m13 + ty * t.m23 + tz * t.m33 + t.m43, tx * t.m14 + ty * t.m24 + tz * t.m34 + t.m44)
 end
+end
+local translate3D = translator("CATransform3DTranslate", "t, tx, ty, tz")
 
 -- The inverse by Gauss–Jordan elimination with partial pivoting; a singular matrix is
 -- returned unchanged, as CATransform3DInvert does.
 local keys3D = { "m11", "m12", "m13", "m14", "m21", "m22", "m23", "m24", "m31", "m32", "m33", "m34", "m41", "m42", "m43", "m44" }
-local function invert3D(t)
-  checkT3(t, "CATransform3DInvert")
+local function invert3D(t, extra, fn)
+  if type(t) ~= "table" or t.m11 == nil or extra ~= nil then argError(fn or "CATransform3DInvert", "t", "T", t, extra) end
   local a, inv = {}, {}
   for r = 0, 3 do
     a[r] = {}; inv[r] = {}
@@ -386,19 +512,37 @@ function CATransform3D:invert() end
 ---@return boolean
 function CATransform3D:isIdentity() end]])
 
-T3methods.rotate = rotate3D
-T3methods.scale = scale3D
-T3methods.translate = translate3D
-T3methods.concat = function(a, b) checkT3(a, "concat"); checkT3(b, "concat"); return concat3D(a, b) end
-T3methods.invert = invert3D
+local function checkedConcat3D(fn, params)
+  return function(a, b, extra)
+    if type(a) ~= "table" or type(b) ~= "table" or a.m11 == nil or b.m11 == nil or extra ~= nil then
+      argError(fn, params, "TT", a, b, extra)
+    end
+    return concat3D(a, b)
+  end
+end
+T3methods.rotate = rotator("t:rotate", "self, angle, x, y, z")
+T3methods.scale = scaler("t:scale", "self, sx, sy, sz")
+T3methods.translate = translator("t:translate", "self, tx, ty, tz")
+T3methods.concat = checkedConcat3D("t:concat", "self, other")
+T3methods.invert = function(t, extra) return invert3D(t, extra, "t:invert") end
 T3methods.isIdentity = function(t) return equal3D(t, identity3D()) end
 
 api[#api + 1] = { name = "CATransform3DIdentity", signature = "CATransform3D",
   doc = "The identity transform: a fresh value each time it is read, so changing it changes nothing else." }
 define("CATransform3DMakeTranslation", "fun(tx: number, ty: number, tz: number): CATransform3D", "A translation.",
-  function(tx, ty, tz) return t3(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, tx, ty, tz, 1) end)
+  function(tx, ty, tz, extra)
+    if type(tx) ~= "number" or type(ty) ~= "number" or type(tz) ~= "number" or extra ~= nil then
+      argError("CATransform3DMakeTranslation", "tx, ty, tz", "nnn", tx, ty, tz, extra)
+    end
+    return t3(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, tx, ty, tz, 1)
+  end)
 define("CATransform3DMakeScale", "fun(sx: number, sy: number, sz: number): CATransform3D", "A scale.",
-  function(sx, sy, sz) return t3(sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, sz, 0, 0, 0, 0, 1) end)
+  function(sx, sy, sz, extra)
+    if type(sx) ~= "number" or type(sy) ~= "number" or type(sz) ~= "number" or extra ~= nil then
+      argError("CATransform3DMakeScale", "sx, sy, sz", "nnn", sx, sy, sz, extra)
+    end
+    return t3(sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, sz, 0, 0, 0, 0, 1)
+  end)
 define("CATransform3DMakeRotation", "fun(angle: number, x: number, y: number, z: number): CATransform3D",
   "A rotation by angle radians about the axis (x, y, z); a zero axis gives the identity.", makeRotation)
 define("CATransform3DRotate", "fun(t: CATransform3D, angle: number, x: number, y: number, z: number): CATransform3D",
@@ -408,12 +552,20 @@ define("CATransform3DScale", "fun(t: CATransform3D, sx: number, sy: number, sz: 
 define("CATransform3DTranslate", "fun(t: CATransform3D, tx: number, ty: number, tz: number): CATransform3D",
   "t with a translation applied first (translation · t).", translate3D)
 define("CATransform3DConcat", "fun(a: CATransform3D, b: CATransform3D): CATransform3D", "a · b: a applies first.",
-  function(a, b) checkT3(a, "CATransform3DConcat"); checkT3(b, "CATransform3DConcat"); return concat3D(a, b) end)
+  checkedConcat3D("CATransform3DConcat", "a, b"))
 define("CATransform3DInvert", "fun(t: CATransform3D): CATransform3D", "The inverse; a singular t is returned unchanged.", invert3D)
 define("CATransform3DIsIdentity", "fun(t: CATransform3D): boolean", "Whether t is the identity.",
-  function(t) checkT3(t, "CATransform3DIsIdentity"); return equal3D(t, identity3D()) end)
+  function(t, extra)
+    if type(t) ~= "table" or t.m11 == nil or extra ~= nil then argError("CATransform3DIsIdentity", "t", "T", t, extra) end
+    return equal3D(t, identity3D())
+  end)
 define("CATransform3DEqualToTransform", "fun(a: CATransform3D, b: CATransform3D): boolean", "Whether a and b are equal.",
-  function(a, b) checkT3(a, "CATransform3DEqualToTransform"); checkT3(b, "CATransform3DEqualToTransform"); return equal3D(a, b) end)
+  function(a, b, extra)
+    if type(a) ~= "table" or type(b) ~= "table" or a.m11 == nil or b.m11 == nil or extra ~= nil then
+      argError("CATransform3DEqualToTransform", "a, b", "TT", a, b, extra)
+    end
+    return equal3D(a, b)
+  end)
 
 -- MARK: CGAffineTransform ---------------------------------------------------------
 
@@ -423,9 +575,6 @@ Affine.__index = AffineMethods
 local function affine(a, b, c, d, tx, ty)
   return setmetatable({ a = a, b = b, c = c, d = d, tx = tx, ty = ty }, Affine)
 end
-local function checkAffine(t, fn)
-  if type(t) ~= "table" or t.a == nil then error(fn .. ": expected a CGAffineTransform, got " .. type(t), 3) end
-end
 -- t1 · t2: t1 applies first.
 local function concatAffine(t1, t2)
   return affine(t1.a * t2.a + t1.b * t2.c, t1.a * t2.b + t1.b * t2.d,
@@ -433,11 +582,41 @@ local function concatAffine(t1, t2)
                 t1.tx * t2.a + t1.ty * t2.c + t2.tx, t1.tx * t2.b + t1.ty * t2.d + t2.ty)
 end
 local function rotationAffine(angle) local c, s = cos(angle), sin(angle); return affine(c, s, -s, c, 0, 0) end
-local function scaleAffine(t, sx, sy) checkAffine(t, "CGAffineTransformScale"); return concatAffine(affine(sx, 0, 0, sy, 0, 0), t) end
-local function rotateAffine(t, angle) checkAffine(t, "CGAffineTransformRotate"); return concatAffine(rotationAffine(angle), t) end
-local function translateAffine(t, tx, ty) checkAffine(t, "CGAffineTransformTranslate"); return concatAffine(affine(1, 0, 0, 1, tx, ty), t) end
-local function invertAffine(t)
-  checkAffine(t, "CGAffineTransformInvert")
+-- One closure per name (CGAffineTransformScale, t:scale), so that messages say which.
+local function affineScaler(fn, params)
+  return function(t, sx, sy, extra)
+    if type(t) ~= "table" or t.a == nil or type(sx) ~= "number" or type(sy) ~= "number" or extra ~= nil then
+      argError(fn, params, "Ann", t, sx, sy, extra)
+    end
+    return concatAffine(affine(sx, 0, 0, sy, 0, 0), t)
+  end
+end
+local function affineRotator(fn, params)
+  return function(t, angle, extra)
+    if type(t) ~= "table" or t.a == nil or type(angle) ~= "number" or extra ~= nil then
+      argError(fn, params, "An", t, angle, extra)
+    end
+    return concatAffine(rotationAffine(angle), t)
+  end
+end
+local function affineTranslator(fn, params)
+  return function(t, tx, ty, extra)
+    if type(t) ~= "table" or t.a == nil or type(tx) ~= "number" or type(ty) ~= "number" or extra ~= nil then
+      argError(fn, params, "Ann", t, tx, ty, extra)
+    end
+    return concatAffine(affine(1, 0, 0, 1, tx, ty), t)
+  end
+end
+local function affineConcatenator(fn, params)
+  return function(a, b, extra)
+    if type(a) ~= "table" or type(b) ~= "table" or a.a == nil or b.a == nil or extra ~= nil then
+      argError(fn, params, "AA", a, b, extra)
+    end
+    return concatAffine(a, b)
+  end
+end
+local function invertAffine(t, extra, fn)
+  if type(t) ~= "table" or t.a == nil or extra ~= nil then argError(fn or "CGAffineTransformInvert", "t", "A", t, extra) end
   local det = t.a * t.d - t.b * t.c
   if det == 0 then return affine(t.a, t.b, t.c, t.d, t.tx, t.ty) end
   return affine(t.d / det, -t.b / det, -t.c / det, t.a / det,
@@ -450,11 +629,11 @@ Affine.__eq = equalAffine
 Affine.__tostring = function(t)
   return "CGAffineTransform(" .. concat({ tostring(t.a), tostring(t.b), tostring(t.c), tostring(t.d), tostring(t.tx), tostring(t.ty) }, ", ") .. ")"
 end
-AffineMethods.scale = scaleAffine
-AffineMethods.rotate = rotateAffine
-AffineMethods.translate = translateAffine
-AffineMethods.concat = function(a, b) checkAffine(a, "concat"); checkAffine(b, "concat"); return concatAffine(a, b) end
-AffineMethods.invert = invertAffine
+AffineMethods.scale = affineScaler("t:scale", "self, sx, sy")
+AffineMethods.rotate = affineRotator("t:rotate", "self, angle")
+AffineMethods.translate = affineTranslator("t:translate", "self, tx, ty")
+AffineMethods.concat = affineConcatenator("t:concat", "self, other")
+AffineMethods.invert = function(t, extra) return invertAffine(t, extra, "t:invert") end
 AffineMethods.isIdentity = function(t) return equalAffine(t, affine(1, 0, 0, 1, 0, 0)) end
 
 class([[
@@ -495,37 +674,77 @@ function CGAffineTransform:isIdentity() end]])
 api[#api + 1] = { name = "CGAffineTransformIdentity", signature = "CGAffineTransform",
   doc = "The identity: a fresh value each time it is read." }
 define("CGAffineTransformMake", "fun(a: number, b: number, c: number, d: number, tx: number, ty: number): CGAffineTransform",
-  "An affine transform from its six numbers.", affine)
+  "An affine transform from its six numbers.", function(a, b, c, d, tx, ty, extra)
+    if type(a) ~= "number" or type(b) ~= "number" or type(c) ~= "number" or type(d) ~= "number"
+      or type(tx) ~= "number" or type(ty) ~= "number" or extra ~= nil then
+      argError("CGAffineTransformMake", "a, b, c, d, tx, ty", "nnnnnn", a, b, c, d, tx, ty, extra)
+    end
+    return affine(a, b, c, d, tx, ty)
+  end)
 define("CGAffineTransformMakeScale", "fun(sx: number, sy: number): CGAffineTransform", "A scale.",
-  function(sx, sy) return affine(sx, 0, 0, sy, 0, 0) end)
+  function(sx, sy, extra)
+    if type(sx) ~= "number" or type(sy) ~= "number" or extra ~= nil then
+      argError("CGAffineTransformMakeScale", "sx, sy", "nn", sx, sy, extra)
+    end
+    return setmetatable({ a = sx, b = 0, c = 0, d = sy, tx = 0, ty = 0 }, Affine)
+  end)
 define("CGAffineTransformMakeRotation", "fun(angle: number): CGAffineTransform",
-  "A rotation by angle radians (clockwise on screen for a positive angle).", rotationAffine)
+  "A rotation by angle radians (clockwise on screen for a positive angle).", function(angle, extra)
+    if type(angle) ~= "number" or extra ~= nil then argError("CGAffineTransformMakeRotation", "angle", "n", angle, extra) end
+    return rotationAffine(angle)
+  end)
 define("CGAffineTransformMakeTranslation", "fun(tx: number, ty: number): CGAffineTransform", "A translation.",
-  function(tx, ty) return affine(1, 0, 0, 1, tx, ty) end)
-define("CGAffineTransformScale", "fun(t: CGAffineTransform, sx: number, sy: number): CGAffineTransform", "t with a scale applied first.", scaleAffine)
-define("CGAffineTransformRotate", "fun(t: CGAffineTransform, angle: number): CGAffineTransform", "t with a rotation applied first.", rotateAffine)
-define("CGAffineTransformTranslate", "fun(t: CGAffineTransform, tx: number, ty: number): CGAffineTransform", "t with a translation applied first.", translateAffine)
+  function(tx, ty, extra)
+    if type(tx) ~= "number" or type(ty) ~= "number" or extra ~= nil then
+      argError("CGAffineTransformMakeTranslation", "tx, ty", "nn", tx, ty, extra)
+    end
+    return affine(1, 0, 0, 1, tx, ty)
+  end)
+define("CGAffineTransformScale", "fun(t: CGAffineTransform, sx: number, sy: number): CGAffineTransform", "t with a scale applied first.",
+  affineScaler("CGAffineTransformScale", "t, sx, sy"))
+define("CGAffineTransformRotate", "fun(t: CGAffineTransform, angle: number): CGAffineTransform", "t with a rotation applied first.",
+  affineRotator("CGAffineTransformRotate", "t, angle"))
+define("CGAffineTransformTranslate", "fun(t: CGAffineTransform, tx: number, ty: number): CGAffineTransform", "t with a translation applied first.",
+  affineTranslator("CGAffineTransformTranslate", "t, tx, ty"))
 define("CGAffineTransformConcat", "fun(t1: CGAffineTransform, t2: CGAffineTransform): CGAffineTransform", "t1 · t2: t1 applies first.",
-  function(a, b) checkAffine(a, "CGAffineTransformConcat"); checkAffine(b, "CGAffineTransformConcat"); return concatAffine(a, b) end)
+  affineConcatenator("CGAffineTransformConcat", "t1, t2"))
 define("CGAffineTransformInvert", "fun(t: CGAffineTransform): CGAffineTransform", "The inverse; a singular t is returned unchanged.", invertAffine)
 define("CGAffineTransformIsIdentity", "fun(t: CGAffineTransform): boolean", "Whether t is the identity.",
-  function(t) checkAffine(t, "CGAffineTransformIsIdentity"); return equalAffine(t, affine(1, 0, 0, 1, 0, 0)) end)
-define("CGAffineTransformEqualToTransform", "fun(a: CGAffineTransform, b: CGAffineTransform): boolean", "Whether a and b are equal.", equalAffine)
+  function(t, extra)
+    if type(t) ~= "table" or t.a == nil or extra ~= nil then argError("CGAffineTransformIsIdentity", "t", "A", t, extra) end
+    return equalAffine(t, affine(1, 0, 0, 1, 0, 0))
+  end)
+define("CGAffineTransformEqualToTransform", "fun(a: CGAffineTransform, b: CGAffineTransform): boolean", "Whether a and b are equal.",
+  function(a, b, extra)
+    if type(a) ~= "table" or type(b) ~= "table" or a.a == nil or b.a == nil or extra ~= nil then
+      argError("CGAffineTransformEqualToTransform", "a, b", "AA", a, b, extra)
+    end
+    return equalAffine(a, b)
+  end)
 define("CGPointApplyAffineTransform", "fun(p: CGPoint, t: CGAffineTransform): CGPoint", "The point transformed.",
-  function(p, t) return point(t.a * p.x + t.c * p.y + t.tx, t.b * p.x + t.d * p.y + t.ty) end)
+  function(p, t, extra)
+    if type(p) ~= "table" or type(t) ~= "table" or p.x == nil or t.a == nil or extra ~= nil then
+      argError("CGPointApplyAffineTransform", "p, t", "PA", p, t, extra)
+    end
+    return point(t.a * p.x + t.c * p.y + t.tx, t.b * p.x + t.d * p.y + t.ty)
+  end)
 define("CATransform3DMakeAffineTransform", "fun(t: CGAffineTransform): CATransform3D", "The affine transform as a 3D one.",
-  function(t) checkAffine(t, "CATransform3DMakeAffineTransform"); return t3(t.a, t.b, 0, 0, t.c, t.d, 0, 0, 0, 0, 1, 0, t.tx, t.ty, 0, 1) end)
+  function(t, extra)
+    if type(t) ~= "table" or t.a == nil or extra ~= nil then argError("CATransform3DMakeAffineTransform", "t", "A", t, extra) end
+    return t3(t.a, t.b, 0, 0, t.c, t.d, 0, 0, 0, 0, 1, 0, t.tx, t.ty, 0, 1) end)
 define("CATransform3DGetAffineTransform", "fun(t: CATransform3D): CGAffineTransform", "The affine part of a 3D transform.",
-  function(t) checkT3(t, "CATransform3DGetAffineTransform"); return affine(t.m11, t.m12, t.m21, t.m22, t.m41, t.m42) end)
+  function(t, extra)
+    if type(t) ~= "table" or t.m11 == nil or extra ~= nil then argError("CATransform3DGetAffineTransform", "t", "T", t, extra) end
+    return affine(t.m11, t.m12, t.m21, t.m22, t.m41, t.m42) end)
 define("CATransform3DIsAffine", "fun(t: CATransform3D): boolean", "Whether t has no 3D part.",
-  function(t)
-    checkT3(t, "CATransform3DIsAffine")
+  function(t, extra)
+    if type(t) ~= "table" or t.m11 == nil or extra ~= nil then argError("CATransform3DIsAffine", "t", "T", t, extra) end
     return t.m13 == 0 and t.m14 == 0 and t.m23 == 0 and t.m24 == 0 and t.m31 == 0 and t.m32 == 0
       and t.m33 == 1 and t.m34 == 0 and t.m43 == 0 and t.m44 == 1
   end)
 
 -- The identities read fresh every time: `t = CATransform3DIdentity; t.m34 = …` must
--- never change the identity (design.md §4). Only absent globals reach this.
+-- never change the identity (docs/script-api.md). Only absent globals reach this.
 setmetatable(G, { __index = function(_, k)
   if k == "CATransform3DIdentity" then  -- identity3D(), written out: the seeds' hot path
     return setmetatable({ m11 = 1, m12 = 0, m13 = 0, m14 = 0, m21 = 0, m22 = 1, m23 = 0, m24 = 0,

@@ -44,9 +44,9 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 /// What it finds: load and runtime errors (each once per callback and place, with the
 /// script's traceback), limit errors (the callback is then left out and the others are
 /// checked on a fresh state), NaN or infinite values, alpha outside 0…1, keys written on
-/// `attributes` or `layout` that the contract does not know (with a "did you mean"), and
-/// globals that look like a misspelled callback (`tranform`, `Prepare`), and broken
-/// `scenarios` tables.
+/// `attributes` or `layout` that the contract does not know (with a "did you mean"),
+/// transform results computed and dropped (`t:rotate(…)` as a statement), globals that
+/// look like a misspelled callback (`tranform`, `Prepare`), and broken `scenarios` tables.
 public struct ScriptChecker {
     /// The viewports `prepare` is called for: a phone and a tablet, portrait.
     public static let viewports = [Size(width: 414, height: 736), Size(width: 768, height: 1024)]
@@ -61,6 +61,62 @@ public struct ScriptChecker {
             return [Diagnostic(line: nil, message: reason, severity: .error)]
         }
         return check(source: source, chunkName: path, limits: limits)
+    }
+
+    /// The warnings `run` and `watch` print after a run of `effect` (loaded from `path`):
+    /// the keys written on `attributes` or `layout` that the contract does not know (as
+    /// far as the frames noted saw them: set `keyNoteInterval` before the run), and
+    /// transform results computed and dropped. Each once, by line.
+    public static func warnings(after effect: LuaEffect, path: String) -> [Diagnostic] {
+        let source = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let locator = SourceLocator(source: source)
+        let attributeKeys = (try? effect.internalString("attributeNotes")).map(Notes.attributeKeys) ?? []
+        let layoutKeys = (try? effect.internalString("layoutNotes")).map(Notes.layoutKeys) ?? []
+        let found = Notes.unknownKeyWarnings(attributeKeys: attributeKeys, layoutKeys: layoutKeys, locator: locator)
+            + droppedResults(in: source)
+        return found.enumerated().sorted { a, b in
+            let la = a.element.line ?? 0, lb = b.element.line ?? 0
+            return la != lb ? la < lb : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// Statements that compute a transform and drop it — `t:rotate(…)` or
+    /// `CATransform3DScale(t, …)` alone, whose value is a new transform — as warnings.
+    /// A source scan: a statement (at the start of a line that does not continue the one
+    /// before, or after `;`, `then`, `do`, `else`) that is only such a call.
+    public static func droppedResults(in source: String) -> [Diagnostic] {
+        let pattern = #"(?:^|;|\bthen\b|\bdo\b|\belse\b)\s*(?:([A-Za-z_][\w.]*)\s*:\s*(rotate|scale|translate|concat|invert)|((?:CATransform3D|CGAffineTransform)\w+))\s*\("#
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+        let continuation = try? NSRegularExpression(
+            pattern: #"(?:[=,(\[{+\-*/%^<>~]|\.\.|\b(?:and|or|not|return|local|in))\s*$"#)
+        var found: [Diagnostic] = []
+        var previous = ""
+        for (index, rawLine) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.range(of: "--").map { String(rawLine[..<$0.lowerBound]) } ?? String(rawLine)
+            defer { if !line.trimmingCharacters(in: .whitespaces).isEmpty { previous = line } }
+            let whole = NSRange(line.startIndex..., in: line)
+            let continues = continuation?.firstMatch(in: previous, range: NSRange(previous.startIndex..., in: previous)) != nil
+            for match in regex.matches(in: line, range: whole) {
+                // A call at the start of a line may be the tail of the previous line's
+                // expression (`t = a +⏎ CATransform3D…`): then its value is used.
+                guard let callStart = (Range(match.range(at: 1), in: line) ?? Range(match.range(at: 3), in: line))?
+                    .lowerBound else { continue }
+                if continues && line[..<callStart].allSatisfy(\.isWhitespace) { continue }
+                let message: String
+                if let receiverRange = Range(match.range(at: 1), in: line),
+                   let methodRange = Range(match.range(at: 2), in: line) {
+                    let receiver = line[receiverRange], method = line[methodRange]
+                    message = "\(receiver):\(method)(…) returns a new transform and leaves \(receiver) as it was; "
+                        + "its result is dropped (write \(receiver) = \(receiver):\(method)(…))"
+                } else if let nameRange = Range(match.range(at: 3), in: line) {
+                    let name = line[nameRange]
+                    message = "\(name)(…) returns a new value and changes nothing; its result is dropped "
+                        + "(assign it, like t = \(name)(t, …))"
+                } else { continue }
+                found.append(Diagnostic(line: index + 1, message: message, severity: .warning))
+            }
+        }
+        return found
     }
 
     /// Checks `source`, shown in messages as `chunkName`; an empty result means no problems.
@@ -121,26 +177,8 @@ private final class CheckSession {
     }
 
     func finish() -> [Diagnostic] {
-        for (key, item) in attributeKeys {
-            var message = "attributes.\(key) is not a field of attributes; cardlua ignores it (first written for item \(item))"
-            if let guess = Suggest.closest(to: key, in: Suggest.attributeKeys) { message += " — did you mean \(guess)?" }
-            let line = locator.assignment(to: key) ?? locator.definition(of: "transform")
-            diagnostics.append(Diagnostic(line: line, message: message, severity: .warning))
-        }
-        for path in layoutKeys {
-            let parts = path.split(separator: ".").map(String.init)
-            let key = parts.last ?? path
-            let onCollectionView = parts.count > 2
-            var message = onCollectionView
-                ? "\(path) is not a property cardlua reads; it is ignored"
-                : "\(path) is not a flow layout property cardlua knows; it is ignored"
-            let known = onCollectionView ? Suggest.collectionViewKeys : Suggest.layoutKeys
-            if let guess = Suggest.closest(to: key, in: known) {
-                message += " — did you mean \(onCollectionView ? "layout.collectionView." : "layout.")\(guess)?"
-            }
-            let line = locator.assignment(to: key) ?? locator.definition(of: "prepare")
-            diagnostics.append(Diagnostic(line: line, message: message, severity: .warning))
-        }
+        diagnostics += Notes.unknownKeyWarnings(attributeKeys: attributeKeys, layoutKeys: layoutKeys, locator: locator)
+        diagnostics += ScriptChecker.droppedResults(in: source)
         if let alpha {
             let times = alpha.count == 1 ? "once" : "\(alpha.count) times"
             let message = "transform: item \(alpha.item): attributes.alpha = \(Suggest.number(alpha.value)) is outside 0…1 "
@@ -372,18 +410,58 @@ private final class CheckSession {
     /// Collects the keys noted by the current state so far.
     private func harvestNotes() {
         guard let effect else { return }
-        if let text = try? effect.internalString("attributeNotes"), !text.isEmpty {
-            for entry in text.split(separator: "\n") {
-                let fields = entry.split(separator: "\t", maxSplits: 1).map(String.init)
-                guard let key = fields.first, !attributeKeys.contains(where: { $0.key == key }) else { continue }
-                attributeKeys.append((key, fields.count > 1 ? fields[1] : "?"))
+        if let text = try? effect.internalString("attributeNotes") {
+            for entry in Notes.attributeKeys(text) where !attributeKeys.contains(where: { $0.key == entry.key }) {
+                attributeKeys.append(entry)
             }
         }
-        if let text = try? effect.internalString("layoutNotes"), !text.isEmpty {
-            for path in text.split(separator: "\n").map(String.init) where !layoutKeys.contains(path) {
-                layoutKeys.append(path)
-            }
+        if let text = try? effect.internalString("layoutNotes") {
+            for path in Notes.layoutKeys(text) where !layoutKeys.contains(path) { layoutKeys.append(path) }
         }
+    }
+}
+
+/// The unknown keys a state noted, read and worded (shared by `check` and `run`).
+private enum Notes {
+    /// "key<TAB>item" lines → (key, item).
+    static func attributeKeys(_ text: String) -> [(key: String, item: String)] {
+        text.split(separator: "\n").compactMap { entry in
+            let fields = entry.split(separator: "\t", maxSplits: 1).map(String.init)
+            guard let key = fields.first else { return nil }
+            return (key, fields.count > 1 ? fields[1] : "?")
+        }
+    }
+
+    /// One "layout.itemsize" per line.
+    static func layoutKeys(_ text: String) -> [String] {
+        text.split(separator: "\n").map(String.init)
+    }
+
+    /// One warning per unknown key, at the line that assigns it (else the callback's).
+    static func unknownKeyWarnings(attributeKeys: [(key: String, item: String)], layoutKeys: [String],
+                                   locator: SourceLocator) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for (key, item) in attributeKeys {
+            var message = "attributes.\(key) is not a field of attributes; cardlua ignores it (first written for item \(item))"
+            if let guess = Suggest.closest(to: key, in: Suggest.attributeKeys) { message += " — did you mean \(guess)?" }
+            let line = locator.assignment(to: key) ?? locator.definition(of: "transform")
+            found.append(Diagnostic(line: line, message: message, severity: .warning))
+        }
+        for path in layoutKeys {
+            let parts = path.split(separator: ".").map(String.init)
+            let key = parts.last ?? path
+            let onCollectionView = parts.count > 2
+            var message = onCollectionView
+                ? "\(path) is not a property cardlua reads; it is ignored"
+                : "\(path) is not a flow layout property cardlua knows; it is ignored"
+            let known = onCollectionView ? Suggest.collectionViewKeys : Suggest.layoutKeys
+            if let guess = Suggest.closest(to: key, in: known) {
+                message += " — did you mean \(onCollectionView ? "layout.collectionView." : "layout.")\(guess)?"
+            }
+            let line = locator.assignment(to: key) ?? locator.definition(of: "prepare")
+            found.append(Diagnostic(line: line, message: message, severity: .warning))
+        }
+        return found
     }
 }
 
@@ -519,6 +597,38 @@ enum Suggest {
             }
         }
         return d[a.count][b.count]
+    }
+
+    /// Every global name a script finds defined: the prelude's API (read from its source,
+    /// where each is registered with `define` or listed in `api`) and the sandbox's base
+    /// library.
+    static let globalNames: [String] = {
+        var names: [String] = []
+        for marker in ["define(\"", "{ name = \""] {
+            var rest = Substring(preludeSource)
+            while let found = rest.range(of: marker) {
+                rest = rest[found.upperBound...]
+                let name = rest.prefix(while: { $0.isLetter || $0.isNumber || $0 == "_" })
+                if !name.isEmpty, !names.contains(String(name)) { names.append(String(name)) }
+            }
+        }
+        return names + ["assert", "error", "ipairs", "next", "pairs", "pcall", "print", "rawequal", "rawget",
+                        "rawlen", "rawset", "select", "setmetatable", "getmetatable", "tonumber", "tostring",
+                        "type", "xpcall", "warn", "string", "table", "math", "utf8", "coroutine"]
+    }()
+
+    /// Lua's `attempt to call a nil value (global 'CATransform3DRotat')` with
+    /// `; did you mean CATransform3DRotate?` added when a defined global is within two
+    /// edits of the name; any other message unchanged.
+    static func withDidYouMean(_ message: String) -> String {
+        let marker = "attempt to call a nil value (global '"
+        guard let start = message.range(of: marker) else { return message }
+        let name = message[start.upperBound...].prefix(while: { $0 != "'" })
+        let end = message.index(start.upperBound, offsetBy: name.count)
+        guard message[end...].hasPrefix("')"), !name.isEmpty,
+              let guess = closest(to: String(name), in: globalNames), guess != String(name) else { return message }
+        let close = message.index(end, offsetBy: 2)
+        return String(message[..<close]) + "; did you mean \(guess)?" + message[close...]
     }
 
     /// `alpha` in "attributes.alpha is NaN", `center` in "attributes.center.x is infinite".

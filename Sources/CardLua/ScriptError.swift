@@ -37,7 +37,7 @@ public struct ScriptError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String { message }
 }
 
-/// The limits every callback call runs under (design.md §6). The defaults are far above
+/// The limits every callback call runs under (Sources/CLuaShims/README.md). The defaults are far above
 /// what an honest effect needs (microseconds and a few hundred instructions per item).
 public struct ScriptLimits: Sendable, Equatable {
     /// Lua VM instructions per callback call (per item for `transform`); library functions

@@ -3,7 +3,7 @@ import CardLua
 import Foundation
 
 /// `cardlua bench SCRIPT… [options]`: what an effect costs, side by side in one run
-/// (design.md §7). For each script: the per-item cost of its `transform` through
+/// (BENCHMARKS.md). For each script: the per-item cost of its `transform` through
 /// cardlua, the same script's `transform` in the stock `lua5.4` interpreter (the Lua
 /// floor), the native Swift twin when the script is one of the seeds, and a whole frame.
 /// Once per run: a bare `lua_pcall` of an empty function (the floor of any call) and an

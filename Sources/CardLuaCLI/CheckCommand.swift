@@ -1,11 +1,11 @@
 import CardLua
 
-/// `cardlua check SCRIPT [--max-instructions N] [--max-memory SIZE]`: exercises every
+/// `cardlua check SCRIPT [--max-instructions N] [--max-memory SIZE] [--max-time S]`: exercises every
 /// callback and reports every problem, one `file:line: message` each, on standard output.
 /// Exit status 0 when clean, 1 otherwise.
 enum CheckCommand {
     static func main(_ words: [String]) throws(UsageError) -> Int32 {
-        let arguments = try Arguments(words, valued: ["max-instructions", "max-memory"], flags: ["help"],
+        let arguments = try Arguments(words, valued: ["max-instructions", "max-memory", "max-time"], flags: ["help"],
                                       command: "check")
         if CardLuaCommand.printedHelp(arguments, command: "check") { return 0 }
         guard let path = arguments.positional.first else {
@@ -14,7 +14,7 @@ enum CheckCommand {
         if arguments.positional.count > 1 {
             throw UsageError("unexpected argument '\(arguments.positional[1])' (one script at a time)", command: "check")
         }
-        let limits = try limits(arguments)
+        let limits = try RunOptions.limits(arguments.values, command: "check")
         let diagnostics = ScriptChecker.check(path: path, limits: limits)
         var report = ""
         for diagnostic in diagnostics {
@@ -37,23 +37,5 @@ enum CheckCommand {
         }
         Console.out(report)
         return diagnostics.isEmpty ? 0 : 1
-    }
-
-    /// `--max-instructions` and `--max-memory`, as `run` reads them.
-    private static func limits(_ arguments: Arguments) throws(UsageError) -> ScriptLimits {
-        var limits = ScriptLimits()
-        if let text = arguments.values["max-instructions"] {
-            guard let n = Int(text), n > 0 else {
-                throw UsageError("--max-instructions: expected a positive whole number (got '\(text)')", command: "check")
-            }
-            limits.maxInstructions = n
-        }
-        if let text = arguments.values["max-memory"] {
-            guard let bytes = RunOptions.parseBytes(text), bytes >= 1 << 20 else {
-                throw UsageError("--max-memory: expected a size of at least 1M, like 64M or 1G (got '\(text)')", command: "check")
-            }
-            limits.maxMemory = bytes
-        }
-        return limits
     }
 }

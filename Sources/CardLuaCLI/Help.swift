@@ -35,7 +35,9 @@ enum Help {
       --fps N                 frames per second of a timeline       (default 60)
       --format F              text | json | svg | html              (default text, or
                               from the -o file's extension)
-      -o, --output FILE       write there (atomically) instead of standard output
+      -o, --output FILE       write there (atomically) instead of standard output;
+                              - is standard output
+      --frames, --verbose     text: every frame, not the one-screen summary
       --max-instructions N    instruction budget per callback call  (default 10000000)
       --max-memory SIZE       memory cap of the script, like 64M    (default 64M)
       --max-time SECONDS      wall-clock limit per callback call    (default 2)
@@ -75,13 +77,14 @@ enum Help {
     static let check = """
     cardlua check — exercise every callback and report every problem
 
-    USAGE: cardlua check SCRIPT [--max-instructions N] [--max-memory SIZE]
+    USAGE: cardlua check SCRIPT [--max-instructions N] [--max-memory SIZE] [--max-time S]
 
     Loads the script, calls prepare for two viewports, transform across a sweep of
     offsets including both ends, and targetContentOffset with flings both ways. Reports
     errors, NaN or infinite values, alpha outside 0…1, unknown fields written on
-    attributes or layout, and globals that look like misspelled callbacks, each as
-    file:line: message on standard output. Exit status 0 when clean, 1 otherwise.
+    attributes or layout, transform results that are computed and dropped, and globals
+    that look like misspelled callbacks, each as file:line: message on standard output.
+    The limits are run's. Exit status 0 when clean, 1 otherwise.
     """
 
     static let new = """

@@ -64,6 +64,8 @@ enum NewCommand {
         var report = "wrote \(path) (from the \(template.name) template)\n"
 
         let definitionsPath = sibling(of: path, named: definitionsFileName)
+        // Whether cardlua.d.lua beside the script holds cardlua's definitions afterwards.
+        var definitionsAreCardlua = true
         if let existing = try? String(contentsOfFile: definitionsPath, encoding: .utf8) {
             if existing == definitions {
                 report += "kept \(definitionsPath) (up to date)\n"
@@ -72,16 +74,22 @@ enum NewCommand {
                     try writeAtomically(definitions, to: definitionsPath)
                     report += "updated \(definitionsPath) (the cardlua API definitions)\n"
                 } catch {
+                    definitionsAreCardlua = false
                     report += "could not update \(definitionsPath): \(error)\n"
                 }
             } else {
+                definitionsAreCardlua = false
                 report += "left \(definitionsPath) alone: it is not cardlua's (write the definitions elsewhere with cardlua types -o FILE)\n"
             }
         } else {
             switch createExclusively(definitionsPath, contents: definitions) {
             case .created: report += "wrote \(definitionsPath) (the cardlua API definitions, for your editor)\n"
-            case .exists: report += "left \(definitionsPath) alone: it appeared meanwhile\n"
-            case .failed(let reason): report += "could not write \(definitionsPath): \(reason)\n"
+            case .exists:
+                definitionsAreCardlua = false
+                report += "left \(definitionsPath) alone: it appeared meanwhile\n"
+            case .failed(let reason):
+                definitionsAreCardlua = false
+                report += "could not write \(definitionsPath): \(reason)\n"
             }
         }
 
@@ -90,7 +98,16 @@ enum NewCommand {
         case .created:
             report += "wrote \(luarcPath) (points the Lua language server at \(definitionsFileName))\n"
         case .exists:
-            report += "left \(luarcPath) alone: it exists (add \"\(definitionsFileName)\" to its \"workspace.library\")\n"
+            // Say what is true of the file that is there: advice to add the definitions only
+            // when it does not list them already, and only when they are cardlua's.
+            if Self.luarcLists(definitionsFileName, at: luarcPath) {
+                report += "kept \(luarcPath) (it already points the Lua language server at \(definitionsFileName))\n"
+            } else if definitionsAreCardlua {
+                report += "left \(luarcPath) alone: it exists; to get completion, add \"\(definitionsFileName)\" to its \"workspace.library\"\n"
+            } else {
+                report += "left \(luarcPath) alone: it exists; to get completion, write the definitions with "
+                    + "cardlua types -o FILE and add FILE to its \"workspace.library\"\n"
+            }
         case .failed(let reason):
             report += "could not write \(luarcPath): \(reason)\n"
         }
@@ -106,6 +123,19 @@ enum NewCommand {
         """
         Console.out(report)
         return 0
+    }
+
+    /// Whether the `.luarc.json` at `path` lists `library` in its workspace library, in
+    /// either spelling LuaLS reads (`"workspace.library"` or `"workspace": {"library"}`).
+    static func luarcLists(_ library: String, at path: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: path),
+              let settings = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+        let nested = (settings["workspace"] as? [String: Any])?["library"]
+        let entries = ((settings["workspace.library"] as? [Any]) ?? []) + ((nested as? [Any]) ?? [])
+        return entries.contains { entry in
+            guard let text = entry as? String else { return false }
+            return text == library || text == "./" + library
+        }
     }
 
     /// `name` in the folder of `path`, spelled the way `path` was (relative stays relative).

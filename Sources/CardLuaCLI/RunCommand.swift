@@ -1,31 +1,35 @@
 /// `cardlua run SCRIPT [options]`.
 enum RunCommand {
     static func main(_ words: [String]) throws(UsageError) -> Int32 {
-        let arguments = try Arguments(words, valued: RunOptions.valuedOptions, flags: ["help"], command: "run")
+        let arguments = try Arguments(words, valued: RunOptions.valuedOptions, flags: RunOptions.flagOptions, command: "run")
         if CardLuaCommand.printedHelp(arguments, command: "run") { return 0 }
         let options = try RunOptions(arguments, command: "run")
-        let timeline: Timeline
+        // The output is opened first, so a bad -o is reported before the script runs; a
+        // regular file only appears (atomically) when the whole run succeeded.
+        let output: OutputFile
         do {
-            timeline = try RunPipeline.timeline(options)
+            output = try options.outputPath.map(OutputFile.open) ?? OutputFile.standardOutput()
         } catch {
-            CardLuaCommand.report(error)
+            Console.error(error.description)
             return 1
         }
         let toTerminal = options.outputPath == nil
-        let text = RunPipeline.render(
-            timeline, format: options.format, color: toTerminal && Console.wantsColor,
-            columns: toTerminal ? Console.columns : 80,
-            singleFrame: options.offset != nil && options.flingVelocity == nil && options.scenarioName == nil)
-        if let path = options.outputPath {
-            do {
-                try writeAtomically(text, to: path)
-            } catch {
-                Console.error("cardlua: \(error)")
-                return 1
-            }
-        } else {
-            Console.out(text)
+        var warnings: [String] = []
+        do {
+            try RunPipeline.run(options, into: output, color: toTerminal && Console.wantsColor,
+                                columns: toTerminal ? Console.columns : 80, warnings: &warnings)
+            try output.commit()
+        } catch let error as RunFailure {
+            output.discard()
+            CardLuaCommand.report(error)
+            return 1
+        } catch {
+            output.discard()
+            Console.error("\(error)")
+            return 1
         }
+        // What `check` would warn about, on standard error: the output stays clean.
+        for warning in warnings { Console.error(warning) }
         return 0
     }
 }

@@ -6,7 +6,7 @@ enum OutputFormat: String, CaseIterable {
     case text, json, svg, html
 }
 
-/// What `cardlua run` and `cardlua watch` are asked to do (design.md §5).
+/// What `cardlua run` and `cardlua watch` are asked to do (README.md, "The command line").
 struct RunOptions {
     var scriptPath: String
     var viewportSize = Scenario.defaultViewportSize
@@ -18,12 +18,15 @@ struct RunOptions {
     var framesPerSecond: Double?
     var format: OutputFormat = .text
     var outputPath: String?
+    /// `--frames` (or `--verbose`): the text format lists every frame, not the summary.
+    var everyFrame = false
     var limits = ScriptLimits(maxRunTime: ScriptLimits.defaultRunTime)
 
     static let valuedOptions: Set<String> = [
         "viewport", "items", "offset", "fling", "scenario", "fps", "format", "o",
         "max-instructions", "max-memory", "max-time", "max-run-time",
     ]
+    static let flagOptions: Set<String> = ["help", "frames", "verbose"]
 
     init(_ arguments: Arguments, command: String) throws(UsageError) {
         guard let script = arguments.positional.first else {
@@ -60,7 +63,8 @@ struct RunOptions {
         if scenarioName != nil, offset != nil || flingVelocity != nil {
             throw UsageError("--scenario cannot be combined with --offset or --fling", command: command)
         }
-        outputPath = v["o"]
+        outputPath = v["o"] == "-" ? nil : v["o"]   // `-o -`: standard output
+        everyFrame = arguments.flags.contains("frames") || arguments.flags.contains("verbose")
         if let text = v["format"] {
             guard let f = OutputFormat(rawValue: text.lowercased()) else {
                 throw UsageError("--format: expected text, json, svg or html (got '\(text)')", command: command)
@@ -71,6 +75,12 @@ struct RunOptions {
         }) {
             format = inferred  // `-o preview.html` means HTML
         }
+        limits = try RunOptions.limits(v, command: command)
+    }
+
+    /// `--max-instructions`, `--max-memory`, `--max-time` and `--max-run-time` (shared with `check`).
+    static func limits(_ v: [String: String], command: String) throws(UsageError) -> ScriptLimits {
+        var limits = ScriptLimits(maxRunTime: ScriptLimits.defaultRunTime)
         if let text = v["max-instructions"] {
             guard let n = Int(text), n > 0 else {
                 throw UsageError("--max-instructions: expected a positive whole number (got '\(text)')", command: command)
@@ -95,6 +105,7 @@ struct RunOptions {
             }
             limits.maxRunTime = seconds
         }
+        return limits
     }
 
     static func parseViewport(_ text: String, command: String) throws(UsageError) -> Size {

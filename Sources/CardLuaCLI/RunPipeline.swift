@@ -11,11 +11,60 @@ struct RunFailure: Error {
     var details: String
 }
 
-/// Script + options → timeline → rendered text. Shared by `run` and `watch`.
+/// Script + options → a run streamed through a renderer into an output. Shared by `run`
+/// and `watch`.
+///
+/// Memory stays bounded whatever the run's length: the scenario runner hands each frame
+/// on as it is made; JSON and every-frame text are written frame by frame, the text
+/// summary keeps the releases, one entry per phase and the last frame, and the animated
+/// SVG and the HTML page (which need the whole timeline at once) keep at most
+/// ``TimelineThinner/defaultMaximumFrames`` frames, evenly thinned.
 enum RunPipeline {
-    static func timeline(_ options: RunOptions) throws(RunFailure) -> Timeline {
+    /// Whether the options ask for one frame (a still SVG, an HTML page opened at it).
+    static func isSingleFrame(_ options: RunOptions) -> Bool {
+        options.offset != nil && options.flingVelocity == nil && options.scenarioName == nil
+    }
+
+    /// Runs the script and writes the rendered output into `output` as the run goes.
+    /// Returns the number of frames made. The caller commits or discards `output`.
+    @discardableResult
+    ///
+    /// `warnings` receives the lines `check` would warn about that the run saw (unknown
+    /// keys, dropped transform results), each once, as `file:line: warning: …`. They
+    /// never fail the run.
+    static func run(_ options: RunOptions, into output: any TextOutput, color: Bool, columns: Int,
+                    reloadStamp: String? = nil, warnings: inout [String]) throws(RunFailure) -> Int {
+        let renderer: any TimelineSink
+        switch options.format {
+        case .text:
+            renderer = TextTimelineWriter(output: output, mode: options.everyFrame ? .everyFrame : .summary,
+                                          columns: max(20, min(columns, 160) - 2), color: color)
+        case .json:
+            renderer = JSONTimelineWriter(output: output)
+        case .svg, .html:
+            let single = isSingleFrame(options)
+            let format = options.format
+            renderer = WholeTimelineRenderer(output: output) { timeline in
+                render(timeline, format: format, singleFrame: single, reloadStamp: reloadStamp)
+            }
+        }
+        let sink = PipelineSink(renderer)
+        try run(options, into: sink, warnings: &warnings)
+        return sink.frames
+    }
+
+    private static func run(_ options: RunOptions, into sink: PipelineSink,
+                            warnings: inout [String]) throws(RunFailure) {
         do {
             let effect = try LuaEffect(path: options.scriptPath, limits: options.limits)
+            // Unknown keys are noted on one frame in four: cheap, and a typo shows up on
+            // any frame.
+            effect.keyNoteInterval = 4
+            defer {
+                warnings = ScriptChecker.warnings(after: effect, path: options.scriptPath)
+                    .map { $0.formatted(file: options.scriptPath) }
+            }
+            sink.hasSnapRule = effect.definesFunction("targetContentOffset")
             let name = (options.scriptPath as NSString).lastPathComponent
             let runner = ScenarioRunner(effect: effect, scriptName: name)
             let items = [options.numberOfItems ?? Scenario.defaultNumberOfItems[0]]
@@ -28,45 +77,42 @@ enum RunPipeline {
                 if options.viewportGiven { scenario.viewportSize = options.viewportSize }
                 if let n = options.numberOfItems { scenario.numberOfItems = [n] }
                 if let f = options.framesPerSecond { scenario.framesPerSecond = f }
-                return try runner.run(scenario)
+                return try runner.run(scenario, into: sink)
             }
             if let velocity = options.flingVelocity {
                 return try runner.run(.fling(from: options.offset ?? 0, velocity: velocity,
                                              viewportSize: options.viewportSize, numberOfItems: items,
-                                             framesPerSecond: fps))
+                                             framesPerSecond: fps), into: sink)
             }
             if let offset = options.offset {
                 return try runner.run(.single(offset: offset, viewportSize: options.viewportSize,
-                                              numberOfItems: items, framesPerSecond: fps))
+                                              numberOfItems: items, framesPerSecond: fps), into: sink)
             }
             return try runner.runDemo(viewportSize: options.viewportSize, numberOfItems: items,
-                                      framesPerSecond: fps)
+                                      framesPerSecond: fps, into: sink)
         } catch let error as ScriptError {
             throw RunFailure(message: located(error.message, options), details: error.details)
         } catch let error as ScenarioError {
             throw RunFailure(message: "\(options.scriptPath):\(scenarioLine(options)): \(error)", details: "")
+        } catch let error as OutputError {
+            throw RunFailure(message: error.description, details: "")
         } catch {
             throw RunFailure(message: "\(options.scriptPath): \(error)", details: "")
         }
     }
 
-    /// The output for `format`; `frameIndex` picks the frame of a single-frame SVG.
-    static func render(_ timeline: Timeline, format: OutputFormat, color: Bool, columns: Int,
-                       singleFrame: Bool, reloadStamp: String? = nil) -> String {
-        switch format {
-        case .text:
-            return TextRenderer.render(timeline, columns: max(20, min(columns, 160) - 2), color: color)
-        case .json:
-            return JSONRenderer.render(timeline)
-        case .svg:
-            if singleFrame, let frame = timeline.frames.first {
-                return SVGRenderer.render(frame: frame, timeline: timeline)
-            }
-            return SVGRenderer.renderAnimated(timeline: timeline)
-        case .html:
+    /// The animated or single-frame SVG, or the HTML page, of a whole (thinned) timeline;
+    /// `singleFrame` draws or opens at its first frame.
+    static func render(_ timeline: Timeline, format: OutputFormat, singleFrame: Bool,
+                       reloadStamp: String? = nil) -> String {
+        if format == .html {
             return HTMLRenderer.render(timeline: timeline, frameIndex: singleFrame ? 0 : nil,
                                        reloadStampFile: reloadStamp)
         }
+        if singleFrame, let frame = timeline.frames.first {
+            return SVGRenderer.render(frame: frame, timeline: timeline)
+        }
+        return SVGRenderer.renderAnimated(timeline: timeline)
     }
 
     /// Messages about a scenario carry no line from Lua; point at the scenario's
@@ -88,5 +134,56 @@ enum RunPipeline {
             if let index = lines.firstIndex(where: { $0.contains(pattern) }) { return index + 1 }
         }
         return 1
+    }
+}
+
+/// Between the runner and a renderer: marks whether the effect has a snap rule (the
+/// runner cannot know) and counts frames.
+private final class PipelineSink: TimelineSink {
+    let inner: any TimelineSink
+    var hasSnapRule = true
+    private(set) var frames = 0
+
+    init(_ inner: any TimelineSink) { self.inner = inner }
+
+    func begin(_ header: Timeline) throws {
+        var header = header
+        header.hasSnapRule = hasSnapRule
+        try inner.begin(header)
+    }
+
+    func frame(_ frame: Frame) throws {
+        frames += 1
+        try inner.frame(frame)
+    }
+
+    func snap(_ snap: SnapEvent) throws { try inner.snap(snap) }
+
+    func end(_ summary: Timeline) throws {
+        var summary = summary
+        summary.hasSnapRule = hasSnapRule
+        try inner.end(summary)
+    }
+}
+
+/// Renders formats that need the whole timeline (the animated SVG, the HTML page) from a
+/// bounded, evenly thinned sample of it (``TimelineThinner``), at the end of the run.
+private final class WholeTimelineRenderer: TimelineSink {
+    let output: any TextOutput
+    let thinner = TimelineThinner()
+    let render: (Timeline) -> String
+
+    init(output: any TextOutput, render: @escaping (Timeline) -> String) {
+        self.output = output
+        self.render = render
+    }
+
+    func begin(_ header: Timeline) throws { try thinner.begin(header) }
+    func frame(_ frame: Frame) throws { try thinner.frame(frame) }
+    func snap(_ snap: SnapEvent) throws { try thinner.snap(snap) }
+
+    func end(_ summary: Timeline) throws {
+        try thinner.end(summary)
+        if let timeline = thinner.timeline { try output.write(render(timeline)) }
     }
 }

@@ -20,7 +20,7 @@ import Foundation
 /// - Ctrl-C ends it with status 0.
 enum WatchCommand {
     static func main(_ words: [String]) throws(UsageError) -> Int32 {
-        let arguments = try Arguments(words, valued: RunOptions.valuedOptions, flags: ["help"], command: "watch")
+        let arguments = try Arguments(words, valued: RunOptions.valuedOptions, flags: RunOptions.flagOptions, command: "watch")
         if CardLuaCommand.printedHelp(arguments, command: "watch") { return 0 }
         let options = try RunOptions(arguments, command: "watch")
         let interrupt = InterruptFlag.install()
@@ -54,50 +54,71 @@ struct WatchSession {
     private var scriptName: String { (options.scriptPath as NSString).lastPathComponent }
 
     /// Runs the script once and shows the result, or the error (keeping the last output).
+    ///
+    /// The run streams into its output like `run`'s: with `-o` into a temporary file
+    /// renamed over the target only when the run succeeded.
     mutating func run() {
         let started = Date()
-        let timeline: Timeline
+        let isHTML = options.format == .html
+        let output: OutputFile
+        if let path = options.outputPath {
+            do {
+                output = try OutputFile.open(path)
+            } catch {
+                failing = true
+                Console.error("[\(Self.clock())] \(error)")
+                return
+            }
+        } else {
+            output = OutputFile.standardOutput()
+            // Clearing the screen goes out only with the run's text (both are buffered).
+            if redraws { try? output.write("\u{1B}[H\u{1B}[2J") }
+        }
+        let hashed = HashingOutput(output)
+        let stampName = options.outputPath.map(HTMLRenderer.stampFileName(forHTMLFile:))
+        let frames: Int
+        var warnings: [String] = []
         do {
-            timeline = try RunPipeline.timeline(options)
-        } catch {
+            frames = try RunPipeline.run(options, into: hashed, color: redraws && Console.wantsColor,
+                                         columns: redraws ? Console.columns : 80,
+                                         reloadStamp: isHTML ? stampName : nil, warnings: &warnings)
+            try output.commit()
+        } catch let error as RunFailure {
+            output.discard()
             failing = true
             let kept = goodRuns == 0 ? "no output yet" : "keeping the last good output"
             Console.error("[\(Self.clock())] \(scriptName) failed — \(kept); fix it and save again")
             CardLuaCommand.report(error)
             return
+        } catch {
+            output.discard()
+            failing = true
+            Console.error("[\(Self.clock())] \(error)")
+            return
         }
-        let singleFrame = options.offset != nil && options.flingVelocity == nil && options.scenarioName == nil
+        // What `check` would warn about, after the status line (a redraw clears the screen).
+        defer { for warning in warnings { Console.error(warning) } }
         guard let path = options.outputPath else {
-            let text = RunPipeline.render(timeline, format: options.format, color: redraws && Console.wantsColor,
-                                          columns: redraws ? Console.columns : 80, singleFrame: singleFrame)
             if redraws {
-                Console.out("\u{1B}[H\u{1B}[2J" + text)
                 Console.error("[\(Self.clock())] watching \(options.scriptPath) — save to run again, Ctrl-C to stop")
             } else {
-                Console.out(text)
                 Console.error("[\(Self.clock())] \(scriptName) ran\(recovered)")
             }
             goodRuns += 1
             failing = false
             return
         }
-        let isHTML = options.format == .html
-        let stampName = HTMLRenderer.stampFileName(forHTMLFile: path)
-        let text = RunPipeline.render(timeline, format: options.format, color: false, columns: 80,
-                                      singleFrame: singleFrame, reloadStamp: isHTML ? stampName : nil)
-        do {
-            try writeAtomically(text, to: path)
-            if isHTML {
-                let sidecar = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(stampName).path
-                try writeAtomically(HTMLRenderer.reloadStampScript(stamp: Self.stamp(of: text)), to: sidecar)
+        if isHTML, let stampName {
+            let sidecar = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(stampName).path
+            do {
+                try writeAtomically(HTMLRenderer.reloadStampScript(stamp: String(hashed.hash, radix: 16)), to: sidecar)
+            } catch {
+                failing = true
+                Console.error("[\(Self.clock())] \(error)")
+                return
             }
-        } catch {
-            failing = true
-            Console.error("[\(Self.clock())] cardlua: \(error)")
-            return
         }
         let milliseconds = Int((Date().timeIntervalSince(started) * 1000).rounded())
-        let frames = timeline.frames.count
         Console.error("[\(Self.clock())] \(scriptName) → \(path) (\(frames) frame\(frames == 1 ? "" : "s"), \(milliseconds) ms)\(recovered)")
         goodRuns += 1
         failing = false
@@ -125,11 +146,25 @@ struct WatchSession {
     /// A stamp for the live-reload sidecar: changes exactly when the page does (64-bit
     /// FNV-1a of its text).
     static func stamp(of text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        let output = HashingOutput(StringOutput())
+        try? output.write(text)
+        return String(output.hash, radix: 16)
+    }
+}
+
+/// Passes text on and hashes it on the way (64-bit FNV-1a), for the live-reload stamp of
+/// a page that was streamed rather than held.
+final class HashingOutput: TextOutput {
+    let inner: any TextOutput
+    private(set) var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    init(_ inner: any TextOutput) { self.inner = inner }
+
+    func write(_ text: String) throws {
         for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
-        return String(hash, radix: 16)
+        try inner.write(text)
     }
 }

@@ -8,13 +8,13 @@ import CardLayout
 /// browser window exactly the viewport's size shows the viewport alone. Each card is an
 /// absolutely positioned `<div>` of its untransformed size at its untransformed frame
 /// minus the content offset, with `transform: matrix3d(m11, m12, …, m44)` — the fields
-/// of `transform3D` in exactly that order (design.md §3) — and `transform-origin:
+/// of `transform3D` in exactly that order (docs/json.md) — and `transform-origin:
 /// 50% 50%`, which is Core Animation's anchor (0.5, 0.5). CSS maps a corner through the
 /// matrix about that origin and divides by w, exactly as
 /// `LayoutAttributes.projectedQuad` does; the container has neither `perspective` nor
 /// `transform-style: preserve-3d`, so each card is flattened on its own (no depth
 /// sorting) and painted by `z-index`, ties in document order, which is index-path
-/// order — the drawing order of design.md §3. Hidden cards and cards with a corner at
+/// order — the drawing order (zIndex ascending, ties by index path). Hidden cards and cards with a corner at
 /// or behind the eye are not shown, as in the SVG. Fills and labels come from `Palette`,
 /// the same as the SVG's.
 ///
@@ -178,7 +178,10 @@ public enum HTMLRenderer {
             [e.time, e.proposedContentOffset.x, e.proposedContentOffset.y, e.velocity.x, e.velocity.y,
              e.targetContentOffset.x, e.targetContentOffset.y].map(n).joined(separator: ",")
         }.map { "[\($0)]" }.joined(separator: ",")
-        out += "]}"
+        out += "]"
+        // Only written when false, so pages of effects with a snap rule are unchanged.
+        if !timeline.hasSnapRule { out += ",\"snapRule\":false" }
+        out += "}"
         return out
     }
 
@@ -253,7 +256,10 @@ public enum HTMLRenderer {
         info.textContent = "t = " + fixed(f.t, 3) + " s · offset " + point(f.o[0], f.o[1], 2) + " · " + f.p;
         var snap = null;
         for (var m = 0; m < D.snaps.length; m++) { if (D.snaps[m][0] <= f.t + 1e-9) { snap = D.snaps[m]; } }
-        snapLine.textContent = snap
+        snapLine.textContent = snap && D.snapRule === false
+          ? "release at " + fixed(snap[0], 3) + " s: rests at " + point(snap[5], snap[6], 2) +
+            " (no snap rule) · velocity " + point(snap[3], snap[4], 3) + " pt/ms"
+          : snap
           ? "snap at " + fixed(snap[0], 3) + " s: proposed " + point(snap[1], snap[2], 2) +
             " → target " + point(snap[5], snap[6], 2) + " · velocity " + point(snap[3], snap[4], 3) + " pt/ms"
           : (D.snaps.length ? "snap: none yet" : "snap: none");

@@ -1,6 +1,6 @@
 import CardLayout
 
-/// The JSON of design.md §5: the run's layout, every frame's items, every release.
+/// The JSON of docs/json.md (schema: docs/cardlua.schema.json): the run's layout, every frame's items, every release.
 ///
 /// Keys come in a fixed order and numbers in their shortest round-trip form, so the same
 /// run always gives byte-identical output. One item per line keeps it readable and
@@ -9,7 +9,19 @@ public enum JSONRenderer {
     /// The format version in the `"cardlua"` key.
     public static let formatVersion = 1
 
+    /// The whole timeline as one JSON document.
     public static func render(_ timeline: Timeline) -> String {
+        let output = StringOutput()
+        let writer = JSONTimelineWriter(output: output)
+        // Writing to a string cannot fail.
+        try? writer.begin(timeline)
+        for frame in timeline.frames { try? writer.frame(frame) }
+        try? writer.end(timeline)
+        return output.text
+    }
+
+    /// The document's opening, up to the frames array.
+    static func header(_ timeline: Timeline) -> String {
         var out = "{\n"
         out += "  \"cardlua\": \(formatVersion),\n"
         out += "  \"script\": \(RenderSupport.jsonString(timeline.scriptName)),\n"
@@ -18,31 +30,38 @@ public enum JSONRenderer {
         out += "  \"contentSize\": \(size(timeline.contentSize)),\n"
         out += "  \"fps\": \(RenderSupport.exact(timeline.framesPerSecond)),\n"
         out += "  \"frames\": ["
-        for (index, frame) in timeline.frames.enumerated() {
-            out += index == 0 ? "\n" : ",\n"
-            out += "    { \"time\": \(RenderSupport.exact(frame.time)), "
-            out += "\"contentOffset\": \(point(frame.contentOffset)), "
-            out += "\"phase\": \(RenderSupport.jsonString(frame.phase.rawValue)), "
-            if frame.viewportSize != timeline.viewportSize {
-                out += "\"viewport\": \(size(frame.viewportSize)), "
-            }
-            out += "\"items\": ["
-            for (itemIndex, item) in frame.items.enumerated() {
-                out += itemIndex == 0 ? "\n" : ",\n"
-                out += "        " + attributes(item)
-            }
-            out += frame.items.isEmpty ? "] }" : " ] }"
+        return out
+    }
+
+    /// One frame's object (without the separator before it).
+    static func frame(_ frame: Frame, viewportSize: Size) -> String {
+        var out = "    { \"time\": \(RenderSupport.exact(frame.time)), "
+        out += "\"contentOffset\": \(point(frame.contentOffset)), "
+        out += "\"phase\": \(RenderSupport.jsonString(frame.phase.rawValue)), "
+        if frame.viewportSize != viewportSize {
+            out += "\"viewport\": \(size(frame.viewportSize)), "
         }
-        out += timeline.frames.isEmpty ? "],\n" : "\n  ],\n"
+        out += "\"items\": ["
+        for (itemIndex, item) in frame.items.enumerated() {
+            out += itemIndex == 0 ? "\n" : ",\n"
+            out += "        " + attributes(item)
+        }
+        out += frame.items.isEmpty ? "] }" : " ] }"
+        return out
+    }
+
+    /// The end of the frames array, the snaps and the closing brace.
+    static func trailer(snaps: [SnapEvent], hadFrames: Bool) -> String {
+        var out = hadFrames ? "\n  ],\n" : "],\n"
         out += "  \"snaps\": ["
-        for (index, snap) in timeline.snaps.enumerated() {
+        for (index, snap) in snaps.enumerated() {
             out += index == 0 ? "\n" : ",\n"
             out += "    { \"time\": \(RenderSupport.exact(snap.time)), "
             out += "\"proposedContentOffset\": \(point(snap.proposedContentOffset)), "
             out += "\"velocity\": \(point(snap.velocity)), "
             out += "\"targetContentOffset\": \(point(snap.targetContentOffset)) }"
         }
-        out += timeline.snaps.isEmpty ? "]\n" : "\n  ]\n"
+        out += snaps.isEmpty ? "]\n" : "\n  ]\n"
         out += "}\n"
         return out
     }
@@ -81,5 +100,29 @@ public enum JSONRenderer {
 
     static func size(_ s: Size) -> String {
         "{ \"width\": \(RenderSupport.exact(s.width)), \"height\": \(RenderSupport.exact(s.height)) }"
+    }
+}
+
+/// ``JSONRenderer``'s document, written frame by frame as a run goes: the same bytes as
+/// `JSONRenderer.render` of the whole timeline, holding one frame at a time.
+public final class JSONTimelineWriter: TimelineSink {
+    private let output: any TextOutput
+    private var viewportSize = Size(width: 0, height: 0)
+    private var frames = 0
+
+    public init(output: any TextOutput) { self.output = output }
+
+    public func begin(_ header: Timeline) throws {
+        viewportSize = header.viewportSize
+        try output.write(JSONRenderer.header(header))
+    }
+
+    public func frame(_ frame: Frame) throws {
+        try output.write((frames == 0 ? "\n" : ",\n") + JSONRenderer.frame(frame, viewportSize: viewportSize))
+        frames += 1
+    }
+
+    public func end(_ summary: Timeline) throws {
+        try output.write(JSONRenderer.trailer(snaps: summary.snaps, hadFrames: frames > 0))
     }
 }

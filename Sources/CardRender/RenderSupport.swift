@@ -115,7 +115,7 @@ enum RenderSupport {
     /// The stroke width of card outlines, in points on the untransformed card.
     static let cardStrokeWidth = 2.0
 
-    /// `items` in drawing order: `zIndex` ascending, ties by index path (design.md §3).
+    /// `items` in drawing order: `zIndex` ascending, ties by index path, as UIKit draws them.
     static func drawingOrder(_ items: [LayoutAttributes]) -> [LayoutAttributes] {
         items.sorted { a, b in (a.zIndex, a.indexPath) < (b.zIndex, b.indexPath) }
     }

@@ -163,7 +163,7 @@ public enum SVGRenderer {
         let baseline = num(viewportHeight + 21)
         var changes: [(frame: Int, label: String)] = []
         for (i, f) in frames.enumerated() {
-            let label = caption(for: f, snaps: timeline.snaps)
+            let label = caption(for: f, snaps: timeline.snaps, hasSnapRule: timeline.hasSnapRule)
             if changes.last?.label != label { changes.append((i, label)) }
         }
         var labels: [String] = []
@@ -206,12 +206,15 @@ public enum SVGRenderer {
             + "\(RenderSupport.compact(o.x)), \(RenderSupport.compact(o.y))) · \(frame.phase.rawValue)"
     }
 
-    /// The caption of a frame in the animated SVG: its phase and the most recent snap.
-    static func caption(for frame: Frame, snaps: [SnapEvent]) -> String {
+    /// The caption of a frame in the animated SVG: its phase and the most recent
+    /// release's target — "snap → …" when the effect has a snap rule, "rests at …"
+    /// when the scroll view's physics alone decided.
+    static func caption(for frame: Frame, snaps: [SnapEvent], hasSnapRule: Bool = true) -> String {
         var s = frame.phase.rawValue
         if let snap = snaps.last(where: { $0.time <= frame.time + 1e-9 }) {
             let t = snap.targetContentOffset
-            s += " · snap → (\(RenderSupport.compact(t.x, decimals: 1)), \(RenderSupport.compact(t.y, decimals: 1)))"
+            let point = "(\(RenderSupport.compact(t.x, decimals: 1)), \(RenderSupport.compact(t.y, decimals: 1)))"
+            s += hasSnapRule ? " · snap → \(point)" : " · rests at \(point) (no snap rule)"
         }
         return s
     }

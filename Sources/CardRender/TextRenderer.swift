@@ -1,56 +1,99 @@
 import CardLayout
 import Foundation
 
-/// The human-readable table of design.md §5: per frame a header, a terminal strip, and a
-/// row per item with its centre, scale, rotation about x, y and z in degrees (decomposed
-/// from the matrix), alpha and zIndex.
+/// The human-readable text `cardlua run` prints, in two forms:
+///
+/// - **every frame** (``render(_:columns:color:)``, `cardlua run --frames`): per frame a
+///   header, a terminal strip, and a row per item with its centre, scale, rotation about
+///   x, y and z in degrees (decomposed from the matrix), alpha and zIndex;
+/// - **a summary** (``summary(_:columns:color:)``, `cardlua run`'s default): one screen
+///   with the scenario's steps, the motion phase by phase with each release (velocity →
+///   proposed → target), and the last frame drawn as the strip and the table.
+///
+/// Both are also written frame by frame by ``TextTimelineWriter``.
 public enum TextRenderer {
+    /// Every frame of `timeline`.
     /// - Parameters:
     ///   - columns: width of the terminal strip.
     ///   - color: ANSI colours in the strip (a terminal, `NO_COLOR` unset).
     public static func render(_ timeline: Timeline, columns: Int = 72, color: Bool = false) -> String {
+        replay(timeline, TextTimelineWriter(output: StringOutput(), mode: .everyFrame, columns: columns, color: color,
+                                            knownFrameCount: timeline.frames.count))
+    }
+
+    /// The one-screen summary of `timeline`.
+    public static func summary(_ timeline: Timeline, columns: Int = 72, color: Bool = false) -> String {
+        replay(timeline, TextTimelineWriter(output: StringOutput(), mode: .summary, columns: columns, color: color))
+    }
+
+    /// Feeds a whole timeline to a writer in run order (each snap after the frame it
+    /// happened in).
+    private static func replay(_ timeline: Timeline, _ writer: TextTimelineWriter) -> String {
+        let output = writer.output as! StringOutput
+        var snaps = timeline.snaps[...]
+        try? writer.begin(timeline)
+        for frame in timeline.frames {
+            try? writer.frame(frame)
+            while let snap = snaps.first, snap.time <= frame.time + 1e-9 {
+                try? writer.snap(snap)
+                snaps = snaps.dropFirst()
+            }
+        }
+        for snap in snaps { try? writer.snap(snap) }
+        var summary = timeline
+        summary.frames = []
+        try? writer.end(summary)
+        return output.text
+    }
+
+    /// A scenario step in words.
+    static func describe(_ step: ScenarioStep) -> String {
+        let n = { (x: Double) in RenderSupport.compact(x, decimals: 3) }
+        switch step {
+        case let .jump(offset): return "jump to \(n(offset))"
+        case let .drag(distance, seconds, velocity):
+            let release = velocity.map { ", released at \(n($0)) pt/ms" } ?? ""
+            return "drag \(n(distance)) pt over \(n(seconds)) s\(release)"
+        case let .fling(velocity): return "fling at \(n(velocity)) pt/ms"
+        case let .wait(seconds): return "wait \(n(seconds)) s"
+        case let .scrollToItem(indexPath, seconds):
+            let label = indexPath.section == 0 ? "\(indexPath.item)" : "\(indexPath.section).\(indexPath.item)"
+            return "scroll to item \(label) over \(n(seconds)) s"
+        case let .resize(size): return "resize to \(self.size(size))"
+        }
+    }
+
+    /// A release in an every-frame listing: velocity, proposal, target (marked when the
+    /// effect has no snap rule, so the target is the physics' own resting place).
+    static func release(_ snap: SnapEvent, _ c: FlowLayoutConfiguration, hasSnapRule: Bool) -> String {
+        var out = "release: velocity \(RenderSupport.fixed(axisValue(snap.velocity, c), 3)) pt/ms, "
+        out += "proposed \(RenderSupport.fixed(axisValue(snap.proposedContentOffset, c), 2)), "
+        out += "target \(RenderSupport.fixed(axisValue(snap.targetContentOffset, c), 2))"
+        return hasSnapRule ? out : out + " (no snap rule)"
+    }
+
+    /// A release in the summary: velocity → proposed → target, or where it rests when
+    /// the effect has no snap rule.
+    static func releaseArrow(_ snap: SnapEvent, _ c: FlowLayoutConfiguration, hasSnapRule: Bool) -> String {
+        var out = "release: velocity \(RenderSupport.fixed(axisValue(snap.velocity, c), 3)) pt/ms"
+        out += " → proposed \(RenderSupport.fixed(axisValue(snap.proposedContentOffset, c), 2))"
+        let target = RenderSupport.fixed(axisValue(snap.targetContentOffset, c), 2)
+        out += hasSnapRule ? " → target \(target)" : " → rests at \(target) (no snap rule)"
+        return out
+    }
+
+    static func frameHeader(_ frame: Frame, viewportSize: Size) -> String {
+        var out = "t=\(RenderSupport.fixed(frame.time, 3))s  offset (\(RenderSupport.fixed(frame.contentOffset.x, 2)), "
+        out += "\(RenderSupport.fixed(frame.contentOffset.y, 2)))  \(frame.phase.rawValue)"
+        if frame.viewportSize != viewportSize { out += "  viewport \(size(frame.viewportSize))" }
+        return out
+    }
+
+    static func runHeader(_ timeline: Timeline) -> String {
         let c = timeline.configuration
         var out = "\(timeline.scriptName): \(size(timeline.viewportSize)) viewport, "
         out += "\(c.scrollDirection.rawValue), item \(size(c.itemSize)), "
-        out += "content \(size(timeline.contentSize)), \(timeline.frames.count) frame"
-        out += timeline.frames.count == 1 ? "\n" : "s\n"
-        var snaps = timeline.snaps[...]
-        // Frames identical to the one before but for the time (at rest, say) are folded
-        // into one line, so a timeline stays readable.
-        var previous: Frame?
-        var repeats: (count: Int, until: Double) = (0, 0)
-        func flushRepeats() {
-            guard repeats.count > 0 else { return }
-            out += "  … the same for \(repeats.count) more frame\(repeats.count == 1 ? "" : "s"), "
-            out += "until t=\(RenderSupport.fixed(repeats.until, 3))s\n"
-            repeats = (0, 0)
-        }
-        for frame in timeline.frames {
-            let released = snaps.first.map { $0.time <= frame.time + 1e-9 } ?? false
-            if let previous, !released, previous.contentOffset == frame.contentOffset,
-               previous.phase == frame.phase, previous.viewportSize == frame.viewportSize,
-               previous.items == frame.items {
-                repeats = (repeats.count + 1, frame.time)
-                continue
-            }
-            flushRepeats()
-            previous = frame
-            out += "\n"
-            out += "t=\(RenderSupport.fixed(frame.time, 3))s  offset (\(RenderSupport.fixed(frame.contentOffset.x, 2)), "
-            out += "\(RenderSupport.fixed(frame.contentOffset.y, 2)))  \(frame.phase.rawValue)"
-            if frame.viewportSize != timeline.viewportSize { out += "  viewport \(size(frame.viewportSize))" }
-            out += "\n"
-            while let snap = snaps.first, snap.time <= frame.time + 1e-9 {
-                out += "  release: velocity \(RenderSupport.fixed(axisValue(snap.velocity, c), 3)) pt/ms, "
-                out += "proposed \(RenderSupport.fixed(axisValue(snap.proposedContentOffset, c), 2)), "
-                out += "target \(RenderSupport.fixed(axisValue(snap.targetContentOffset, c), 2))\n"
-                snaps = snaps.dropFirst()
-            }
-            out += TerminalStrip.render(frame: frame, columns: columns, color: color,
-                                        direction: c.scrollDirection) + "\n"
-            out += table(frame.items)
-        }
-        flushRepeats()
+        out += "content \(size(timeline.contentSize))"
         return out
     }
 
@@ -89,11 +132,11 @@ public enum TextRenderer {
         return out
     }
 
-    private static func axisValue(_ p: Point, _ c: FlowLayoutConfiguration) -> Double {
+    static func axisValue(_ p: Point, _ c: FlowLayoutConfiguration) -> Double {
         c.scrollDirection == .horizontal ? p.x : p.y
     }
 
-    private static func size(_ s: Size) -> String {
+    static func size(_ s: Size) -> String {
         "\(RenderSupport.compact(s.width, decimals: 2))x\(RenderSupport.compact(s.height, decimals: 2))"
     }
 }

@@ -1,7 +1,7 @@
 import Testing
 @testable import CardLayout
 
-// Golden numbers below are computed by hand from design.md §3; each comment shows the
+// Golden numbers below are computed by hand from UIKit's flow layout rules; each comment shows the
 // arithmetic. Nothing here is derived from the code under test.
 
 // MARK: - Helpers

@@ -4,7 +4,7 @@ import Testing
 
 // MARK: - Test effects
 
-/// A native twin of seed 000's layout and snapping (design.md §4): horizontal cards of
+/// A native twin of lol.lua's layout and snapping: horizontal cards of
 /// 300×500 at 414×736, insets 50 left/right and 200 top/bottom, no line spacing; on
 /// release, the item nearest the centre among the items in the proposed rect.
 /// It records what the runner asks of it.
@@ -91,9 +91,9 @@ private enum Seed {
     static func centre(_ item: Int) -> Double { 200 + 300 * Double(item) }
     static func centredOffset(_ item: Int) -> Double { centre(item) - width / 2 }
 
-    /// x0 + v0·d/(1 − d), clamped.
+    /// Where the fling stops, x0 + (v0 − 0.01·sgn v0)·d/(1 − d), clamped.
     static func proposed(_ x0: Double, _ v0: Double, rate d: Double = 0.998) -> Double {
-        min(max(x0 + v0 * d / (1 - d), 0), maxOffset)
+        min(max(x0 + (v0 - (v0 > 0 ? 0.01 : -0.01)) * d / (1 - d), 0), maxOffset)
     }
 
     /// Nearest centre to the proposal's midpoint among the items its rect meets.
@@ -150,10 +150,11 @@ struct ScenarioRunnerTests {
     @Test func flingMatchesTheClosedForms() throws {
         let effect = SnapEffect()
         let timeline = try ScenarioRunner(effect: effect, scriptName: "s").run(.fling(from: 0, velocity: 2))
-        // Proposal 0 + 2·0.998/0.002 = 998; the nearest centre to 1205 is item 3's (1100): 893.
+        // Proposal 0 + 1.99·0.998/0.002 = 993.01; the nearest centre to 1200.01 is item 3's
+        // (1100): 893.
         let proposed = Seed.proposed(0, 2)
         let target = Seed.snapped(proposed)
-        #expect(abs(proposed - 998) < 1e-9)
+        #expect(abs(proposed - 993.01) < 1e-9)
         #expect(abs(target - 893) < 1e-9)
         try #require(timeline.snaps.count == 1)
         let snap = timeline.snaps[0]
@@ -166,9 +167,10 @@ struct ScenarioRunnerTests {
         #expect(effect.targetCalls[0].context.bounds.origin == .zero)
         #expect(effect.targetCalls[0].context.isTracking == false)
 
-        // Re-timed decay: d' = D/(D + v0), x(t) = x0 + v0·d'·(1 − d'^t)/(1 − d'), until 0.5 pt short.
-        let d = target / (target + 2)
-        let duration = log(0.5 / target) / log(d)
+        // Re-timed decay: d' = D/(D + v0 − 0.01), x(t) = x0 + v0·d'·(1 − d'^t)/(1 − d'),
+        // until the speed v0·d'^t is 0.01, exactly on the target.
+        let d = target / (target + 2 - 0.01)
+        let duration = log(0.01 / 2) / log(d)
         let frames = timeline.frames
         #expect(frames.count == 1 + Int((duration * 60 / 1000).rounded(.up)))
         #expect(frames[0].contentOffset == .zero && frames[0].phase == .idle)
@@ -178,13 +180,15 @@ struct ScenarioRunnerTests {
             #expect(abs(frame.contentOffset.x - expected) < 1e-6)
             #expect(frame.phase == .decelerating)
         }
+        #expect(frames.last?.phase == .idle)
         // The landing frame is exactly the target, and the offsets never go back.
         #expect(frames.last?.contentOffset == Point(x: 893, y: 0))
         let xs = offsets(frames)
         #expect(zip(xs, xs.dropFirst()).allSatisfy { $0 <= $1 })
         #expect(xs.allSatisfy { $0 <= 893 })
-        // Deceleration is reported to the effect.
-        #expect(effect.transformContexts.dropFirst().allSatisfy { $0.isDecelerating && !$0.isTracking })
+        // Deceleration is reported to the effect, until the content rests.
+        #expect(effect.transformContexts.dropFirst().dropLast().allSatisfy { $0.isDecelerating && !$0.isTracking })
+        #expect(effect.transformContexts.last?.isDecelerating == false)
     }
 
     @Test func snapFlingsBothWaysAndNearBothEdges() throws {
@@ -232,7 +236,7 @@ struct ScenarioRunnerTests {
         #expect(xs.last == maxOffset)
         let phases = timeline.frames.map(\.phase)
         #expect(phases.first == .idle)
-        #expect(phases.contains(.decelerating) && phases.last == .settling)
+        #expect(phases.contains(.decelerating) && phases.dropLast().last == .settling && phases.last == .idle)
         // Every frame before the first settling one is short of the edge.
         let firstSettling = try #require(phases.firstIndex(of: .settling))
         #expect(xs[..<firstSettling].allSatisfy { $0 <= maxOffset })
@@ -251,7 +255,7 @@ struct ScenarioRunnerTests {
             #expect(effect.transformContexts[k].isTracking && effect.transformContexts[k].isDragging)
         }
         #expect(timeline.frames[60].contentOffset.x == 600)
-        // Released at 0.6 pt/ms: proposal 600 + 0.6·499 = 899.4 → item 3 (893).
+        // Released at 0.6 pt/ms: proposal 600 + 0.59·499 = 894.41 → item 3 (893).
         try #require(timeline.snaps.count == 1)
         #expect(timeline.snaps[0].time == 1)
         #expect(abs(timeline.snaps[0].velocity.x - 0.6) < 1e-12)
@@ -275,7 +279,8 @@ struct ScenarioRunnerTests {
         // Released out of range with the finger still pulling outwards: back to the edge.
         #expect(timeline.snaps.first?.targetContentOffset.x == 0)
         #expect(timeline.frames.last?.contentOffset.x == 0)
-        #expect(timeline.frames.last?.phase == .settling)
+        #expect(timeline.frames.dropLast().last?.phase == .settling)
+        #expect(timeline.frames.last?.phase == .idle)
     }
 
     // MARK: Paging
@@ -321,7 +326,8 @@ struct ScenarioRunnerTests {
         // 1 start frame + 18 + 1 + 30.
         #expect(timeline.frames.count == 50)
         let first = Array(timeline.frames[1...18])
-        #expect(first.allSatisfy { $0.phase == .settling })
+        #expect(first.dropLast().allSatisfy { $0.phase == .settling })
+        #expect(first.last?.phase == .idle)                             // at rest
         let xs = offsets(first)
         #expect(zip(xs, xs.dropFirst()).allSatisfy { $0 < $1 })
         #expect(xs.last == Seed.centredOffset(7))                       // 2093
@@ -384,7 +390,7 @@ struct ScenarioRunnerTests {
         #expect(timeline.frames.allSatisfy { $0.contentOffset.x == 0 })
         #expect(timeline.snaps.first?.velocity == Point(x: 0, y: 1.5))
         #expect(timeline.snaps.first?.proposedContentOffset.x == 0)
-        let target = 100 + 1.5 * 0.998 / 0.002
+        let target = 100 + (1.5 - 0.01) * 0.998 / 0.002
         #expect(abs(timeline.frames.last!.contentOffset.y - target) < 1e-9)
     }
 
@@ -528,7 +534,8 @@ struct ScenarioRunnerTests {
         let target = PassThroughEffect()
         target.targetAnswer = { _ in Point(x: 0, y: .nan) }
         let error = #expect(throws: ScenarioError.self) {
-            try ScenarioRunner(effect: target, scriptName: "s").run(.fling(from: 0, velocity: 1))
+            // 200 default items (50×50, 7 a row) are longer than the viewport: they scroll.
+            try ScenarioRunner(effect: target, scriptName: "s").run(.fling(from: 0, velocity: 1, numberOfItems: [200]))
         }
         // NaN never compares equal, so the case is taken apart.
         guard case let .invalidTargetContentOffset(scenario, stepIndex, kind, offset)? = error else {

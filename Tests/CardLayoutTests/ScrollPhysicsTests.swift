@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CardLayout
 
-// Golden values come from the closed forms of design.md §3, written out here again
+// Golden values come from the closed forms of docs/physics.md, written out here again
 // (never read back from the code under test).
 
 private func approx(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool {
@@ -30,8 +30,9 @@ struct ScrollPhysicsTests {
         #expect(approx(ScrollPhysics.restingOffset(from: 100, velocity: 2, rate: 0.998), 1098, 1e-6))
         // fast: 2·0.99/0.01 = 198.
         #expect(approx(ScrollPhysics.restingOffset(from: 0, velocity: 2, rate: 0.99), 198, 1e-9))
-        // Clamped to the scrollable range, both ways.
-        #expect(approx(ScrollPhysics.proposedOffset(from: 100, velocity: 2, rate: 0.998, range: 0...5000), 1098, 1e-6))
+        // The proposal is where the fling stops (speed 0.01 pt/ms): 100 + 1.99·499 = 1093.01;
+        // clamped to the scrollable range, both ways.
+        #expect(approx(ScrollPhysics.proposedOffset(from: 100, velocity: 2, rate: 0.998, range: 0...5000), 1093.01, 1e-6))
         #expect(ScrollPhysics.proposedOffset(from: 100, velocity: 2, rate: 0.998, range: 0...600) == 600)
         #expect(ScrollPhysics.proposedOffset(from: 100, velocity: -2, rate: 0.998, range: 0...600) == 0)
         #expect(ScrollPhysics.proposedOffset(from: 300, velocity: 0, rate: 0.998, range: 0...600) == 300)
@@ -50,23 +51,24 @@ struct ScrollPhysicsTests {
         let x0 = 120.0, v0 = 1.5, target = 900.0
         let motion = try #require(ScrollMotion.decay(from: x0, velocity: v0, to: target))
         #expect(motion.phase == .decelerating)
-        // d' = D/(D + v0); duration = ln(0.5/|D|)/ln d'.
+        // d' = D/(D + v0 − 0.01); duration = ln(0.01/v0)/ln d' (the stop rule's cut-off).
         let d = target - x0
-        let rate = d / (d + v0)
+        let rate = d / (d + v0 - 0.01)
         guard case let .decay(actualRate, amplitude) = motion.curve else {
             Issue.record("expected a decay"); return
         }
         #expect(approx(actualRate, rate, 1e-12))
-        #expect(amplitude == d)
-        #expect(approx(motion.duration, log(0.5 / d) / log(rate), 1e-6))
+        #expect(approx(amplitude, v0 * rate / (1 - rate), 1e-6))
+        #expect(approx(motion.duration, log(0.01 / v0) / log(rate), 1e-6))
         // x(t) = x0 + v0·d'·(1 − d'^t)/(1 − d') at a few moments.
         for t in [0.0, 16.0, 100.0, 500.0] {
             let expected = x0 + v0 * rate * (1 - pow(rate, t)) / (1 - rate)
             #expect(approx(motion.offset(at: t), expected, 1e-6))
         }
-        // Velocity starts at v0 and the remaining distance at the end is half a point.
+        // Velocity starts at v0 and falls to 0.01 exactly on the target.
         #expect(approx(motion.velocity(at: 0), v0, 1e-9))
-        #expect(approx(target - motion.offset(at: motion.duration - 1e-9), 0.5, 1e-6))
+        #expect(approx(motion.velocity(at: motion.duration), 0.01, 1e-9))
+        #expect(approx(target - motion.offset(at: motion.duration - 1e-9), 0, 1e-6))
         #expect(motion.offset(at: motion.duration) == target)
         #expect(motion.offset(at: motion.duration + 1000) == target)
     }
@@ -90,10 +92,12 @@ struct ScrollPhysicsTests {
         #expect(ScrollMotion.decay(from: 0, velocity: -2, to: 100) == nil)     // behind
         #expect(ScrollMotion.decay(from: 50, velocity: 2, to: 50) == nil)      // D = 0
         #expect(ScrollMotion.decay(from: 0, velocity: 0, to: 100) == nil)      // no velocity
-        // Time constant D/v0 = 2000 ms > 1 s: the velocity is tiny for the distance.
+        // d' = 100/100.04 = 0.9996 > 0.999 (a time constant of 2.5 s): it would creep.
         #expect(ScrollMotion.decay(from: 0, velocity: 0.05, to: 100) == nil)
-        // Time constant 500 ms (the normal rate's) decays.
+        // d' = 100/100.19 = 0.9981, about the normal rate: decays.
         #expect(ScrollMotion.decay(from: 0, velocity: 0.2, to: 100) != nil)
+        // No faster than the stop speed: nothing to re-time.
+        #expect(ScrollMotion.decay(from: 0, velocity: 0.01, to: 1) == nil)
     }
 
     // MARK: Spring

@@ -2,7 +2,7 @@ import CardLayout
 import Foundation
 import Testing
 
-/// Core Animation's conventions (design.md §3), checked against matrices written out by
+/// Core Animation's conventions (row vectors, `op · t`, docs/script-api.md), checked against matrices written out by
 /// hand from the definitions.
 @Suite struct Transform3DTests {
     static func close(_ a: Transform3D, _ b: Transform3D, _ tolerance: Double = 1e-12) -> Bool {

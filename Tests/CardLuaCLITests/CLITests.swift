@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `cardlua run` end to end: the contracts of design.md §5 and the bad-input promises.
+/// `cardlua run` end to end: the contracts of README.md and docs/json.md, and the bad-input promises.
 @Suite struct CLITests {
     @Test func helpAndVersion() throws {
         let help = try CLI.run(["--help"])
@@ -12,7 +12,7 @@ import Testing
         #expect(version.status == 0 && version.stdout.hasPrefix("cardlua "))
     }
 
-    /// `--offset 150 --format json` is the JSON of design.md §5 with the seed's numbers.
+    /// `--offset 150 --format json` is the JSON of docs/json.md with the seed's numbers.
     @Test func lolJSONAtOffset150() throws {
         let result = try CLI.run(["run", CLI.script("lol.lua"), "--offset", "150", "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -75,11 +75,12 @@ import Testing
         #expect(offsets.count == frames.count && offsets.count > 10)
         // Slowing down: never moving back, steps shrinking at the end.
         #expect(zip(offsets, offsets.dropFirst()).allSatisfy { $0 <= $1 })
-        // proposed 2·0.998/0.002 = 998 → nearest centre to 998 + 207 is item 3's 1100 → 893.
+        // proposed where the fling stops, (2 − 0.01)·0.998/0.002 = 993.01 → nearest centre to
+        // 993.01 + 207 is item 3's 1100 → 893.
         #expect(offsets.last == 893)
         let snaps = try #require(json["snaps"] as? [[String: Any]])
         #expect(snaps.count == 1)
-        #expect(abs(((snaps[0]["proposedContentOffset"] as? [String: Double])?["x"] ?? 0) - 998) < 1e-9)
+        #expect(abs(((snaps[0]["proposedContentOffset"] as? [String: Double])?["x"] ?? 0) - 993.01) < 1e-9)
         #expect((snaps[0]["targetContentOffset"] as? [String: Double])?["x"] == 893)
     }
 
@@ -137,7 +138,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let (source, expected) = Self.scriptFailures[index]
         let path = try CLI.write(source, named: "bad.lua", in: directory)
-        let result = try CLI.run(["run", "bad.lua", "--fling", "1"], directory: directory)
+        // 200 default items (50×50) are longer than the viewport, so the fling scrolls and
+        // asks targetContentOffset (content that fits does not move, as in UIKit).
+        let result = try CLI.run(["run", "bad.lua", "--fling", "1", "--items", "200"], directory: directory)
         #expect(result.status == 1)
         #expect(!result.signalled)
         #expect(result.stderr.hasPrefix(expected), "\(result.stderr)")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The rule that keeps the host alive (design.md §6), checked on the sources: Swift
+/// The rule that keeps the host alive (Sources/CLuaShims/README.md), checked on the sources: Swift
 /// never calls the Lua API (a Lua error unwinding a Swift frame is undefined behaviour);
 /// it calls the entry points of CLuaShims, each audited in Sources/CLuaShims/README.md.
 @Suite struct AuditTests {

@@ -3,7 +3,7 @@ import CardLua
 import Foundation
 import Testing
 
-/// No crash on any input (design.md §6): random hostile scripts from a fixed seed, and
+/// No crash on any input (Sources/CLuaShims/README.md): random hostile scripts from a fixed seed, and
 /// the counted pattern matcher against the stock `lua5.4` on random patterns.
 ///
 /// Sized for CI (a few seconds). A longer run: `CARDLUA_FUZZ_SCRIPTS=20000

@@ -3,7 +3,7 @@ import CardLua
 import Foundation
 import Testing
 
-/// The limits of design.md §6 through LuaEffect: the instruction budget (count hook, plus
+/// The limits of Sources/CLuaShims/README.md through LuaEffect: the instruction budget (count hook, plus
 /// the C work library functions charge to it), the memory cap, the time limit, and Lua's
 /// stack and C-call limits. Each ends the call with one clear line and leaves the host
 /// alive; a limit discards the state.

@@ -3,7 +3,7 @@ import CardLua
 import Foundation
 import Testing
 
-/// The script contract (design.md §4) through LuaEffect: what a script can read and
+/// The script contract (docs/script-api.md) through LuaEffect: what a script can read and
 /// write, and how bad values are reported.
 @Suite struct LuaEffectTests {
     static let viewport = Size(width: 400, height: 600)

@@ -63,7 +63,7 @@ enum Safety {
     }
 
     /// Whether `message` is one line that starts `name:LINE: ` (the contract of every
-    /// script error, design.md §5).
+    /// script error, README.md).
     static func isLocated(_ message: String, name: String = "hostile.lua") -> Bool {
         guard !message.contains("\n"), message.hasPrefix(name + ":") else { return false }
         let rest = message.dropFirst(name.count + 1)

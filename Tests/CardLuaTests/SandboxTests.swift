@@ -3,7 +3,7 @@ import CardLua
 import Foundation
 import Testing
 
-/// The sandbox of design.md §6 and the checks on every value that crosses from Lua.
+/// The sandbox of Sources/CLuaShims/README.md and the checks on every value that crosses from Lua.
 @Suite struct SandboxTests {
     /// Runs `body` inside transform; the test passes when it sets attributes.alpha = 1.
     static func check(_ body: String, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {

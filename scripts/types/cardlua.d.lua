@@ -13,7 +13,7 @@
 ---@field height number
 
 ---A rectangle (`CGRect`): x, y, width, height are stored; the rest is computed.
----Assign `frame = CGRectMake(…)` or `frame.x = …`; writing to `frame.origin.x` changes a copy.
+---`origin` and `size` are views of the rect: `frame.origin.x = 10` sets `frame.x`, as in Swift.
 ---@class CGRect
 ---@field x number
 ---@field y number

@@ -3,7 +3,7 @@
 // Lua raises errors with longjmp, and unwinding a Swift frame that way is undefined
 // behaviour. So Swift never calls the Lua API itself: it calls these functions, each of
 // which does its Lua work inside lua_pcall and reports a status. Nothing here raises.
-// (design.md §6; the audit of every entry point is in Sources/CLuaShims/README.md.)
+// (the audit of every entry point is in Sources/CLuaShims/README.md.)
 #ifndef CARDLUA_SHIMS_H
 #define CARDLUA_SHIMS_H
 
