@@ -816,6 +816,7 @@ static int guarded_xpcall(lua_State *L) {
 /// (a string gets the caller's position). Unlike Lua's, a coroutine stopped by a limit
 /// is not closed: its __close metamethods would run with hooks off.
 static int resume_wrapped(lua_State *L) {
+    if (shims_limit_reached(L)) shims_charge(L, 0);  // nothing runs again after a limit
     int n = lua_gettop(L);
     lua_pushvalue(L, lua_upvalueindex(2));
     lua_insert(L, 1);
@@ -852,6 +853,15 @@ static int sandboxed_wrap(lua_State *L) {
     lua_pushvalue(L, lua_upvalueindex(2));
     lua_pushcclosure(L, resume_wrapped, 3);
     return 1;
+}
+
+/// coroutine.resume(co, ...): refused once a limit is reached. Otherwise a coroutine
+/// between the one the limit stopped and the main thread could catch the error (resume
+/// returns false) and start more work before its own hook fires: retrying at every level
+/// of a nest of coroutines grows the work exponentially.
+static int guarded_resume(lua_State *L) {
+    if (shims_limit_reached(L)) shims_charge(L, 0);  // raises the limit error again
+    return call_original(L);
 }
 
 /// coroutine.close(co): refused once a limit is reached (a coroutine the limit stopped
@@ -944,6 +954,7 @@ void shims_install_sandbox(lua_State *L) {
     lua_pushcclosure(L, sandboxed_wrap, 2);
     lua_setfield(L, -2, "wrap");
     wrap(L, -1, "close", guarded_close);
+    wrap(L, -1, "resume", guarded_resume);
     lua_pop(L, 1);
 
     lua_getfield(L, G, "math");

@@ -43,6 +43,15 @@
 /// Budget units a print or warn costs (each writes to standard error).
 #define PRINT_FEE 1000
 
+/// Bytes of a script's own text (an error message, a traceback line) kept in a message;
+/// the rest is counted ("… (N more bytes)"). A message is one line for a terminal, not a
+/// channel for megabytes.
+#define MESSAGE_CAP 1000
+
+/// Bytes `print` and `warn` may write per state (one run): past it, one notice and
+/// silence. The budget bounds lines per call; this bounds bytes per run.
+#define PRINT_CAP ((size_t)1 << 20)
+
 /// The budget for loading the prelude (a fixed amount of work, whatever the script's
 /// budget).
 #define SETUP_BUDGET 1000000000LL
@@ -72,6 +81,14 @@ struct cardlua_host {
     // and by large charges. The clock of a call starts at its first check.
     long long time_limit_ns;     // 0: no time limit
     long long deadline_ns;       // 0: not started for this call
+    // Time limit of the whole run (every call from cardlua_set_run_time_limit on).
+    long long run_limit_ns;      // 0: none
+    long long run_deadline_ns;
+    int run_timed_out;           // the limit reached was the run's
+
+    // Bytes print and warn wrote so far (PRINT_CAP).
+    size_t printed;
+    int print_silenced;
 
     // After a limit the state is not trusted again.
     int poisoned;
@@ -89,6 +106,7 @@ struct cardlua_host {
     int ref_internals;
     int ref_attributes;
     int ref_layout;
+    int ref_layout_lines;    // during prepare: layout key → line of its last assignment
     // Made on first use (the per-frame and per-item hot path, BENCHMARKS.md): registry
     // references to the attributes pool tables (center, frame, size, indexPath), to the
     // keys the per-item code reads, and more.
@@ -219,13 +237,27 @@ static long long monotonic_ns(void) {
 /// Whether the call has run past its time limit; the first check of a call starts its
 /// clock.
 static int out_of_time(cardlua_host *h) {
-    if (h->time_limit_ns <= 0) return 0;
+    if (h->time_limit_ns <= 0 && h->run_limit_ns <= 0) return 0;
     long long now = monotonic_ns();
+    if (h->run_limit_ns > 0 && now >= h->run_deadline_ns) {
+        h->run_timed_out = 1;
+        return 1;
+    }
+    if (h->time_limit_ns <= 0) return 0;
     if (h->deadline_ns == 0) {
         h->deadline_ns = now + h->time_limit_ns;
         return 0;
     }
     return now >= h->deadline_ns;
+}
+
+/// "the frame at t=0.50 s, offset 412.5" during transform (the offset on the axis that
+/// moved: x when it is not 0), else "".
+static void frame_place(const cardlua_host *h, char *out, size_t size) {
+    out[0] = '\0';
+    if (h->state == NULL || h->callback == NULL || strcmp(h->callback, "transform") != 0) return;
+    double ox = h->state[CARDLUA_STATE_OFFSET_X], oy = h->state[CARDLUA_STATE_OFFSET_Y];
+    snprintf(out, size, "the frame at t=%.2f s, offset %.10g", h->state[CARDLUA_STATE_TIME], ox != 0 ? ox : oy);
 }
 
 /// Whether the memory cap was reached (a request given up, even if a pcall caught it).
@@ -253,9 +285,20 @@ static void note_limit(cardlua_host *h, int timed_out) {
     } else if (memory_given_up(h)) {
         describe_memory_limit(h);
     } else if (timed_out) {
-        snprintf(h->limit_text, sizeof h->limit_text,
-                 "exceeded the time limit of %g s per call (a long computation in a library function?)",
-                 (double)h->time_limit_ns / 1e9);
+        char place[96];
+        frame_place(h, place, sizeof place);
+        if (h->run_timed_out)
+            snprintf(h->limit_text, sizeof h->limit_text, "exceeded the time limit of %g s per run%s%s%s",
+                     (double)h->run_limit_ns / 1e9, place[0] ? " (at " : "", place, place[0] ? ")" : "");
+        else if (place[0])
+            // transform is one call per frame: the limit covers all the frame's items.
+            snprintf(h->limit_text, sizeof h->limit_text,
+                     "exceeded the time limit of %g s per call (all the items of %s together)",
+                     (double)h->time_limit_ns / 1e9, place);
+        else
+            snprintf(h->limit_text, sizeof h->limit_text,
+                     "exceeded the time limit of %g s per call (a long computation in a library function?)",
+                     (double)h->time_limit_ns / 1e9);
     } else {
         describe_limit(h, "stopped by a limit");
     }
@@ -346,6 +389,70 @@ static int script_line(lua_State *L, cardlua_host *h) {
     return 0;
 }
 
+/// Appends s[i..end) to the buffer with control characters escaped (`\n`, `\27`, C1
+/// controls as `\u{9b}`), stopping once `cap` bytes are written (on a character
+/// boundary). Returns where it stopped.
+static size_t add_escaped(luaL_Buffer *b, const char *s, size_t i, size_t end, size_t cap) {
+    size_t kept = 0;
+    while (i < end) {
+        unsigned char c = (unsigned char)s[i];
+        if (kept >= cap && (c & 0xC0) != 0x80) break;
+        char esc[12];
+        size_t len = 0, used = 1;
+        if (c == '\n') len = (size_t)snprintf(esc, sizeof esc, "\\n");
+        else if (c == '\r') len = (size_t)snprintf(esc, sizeof esc, "\\r");
+        else if (c == '\t') len = (size_t)snprintf(esc, sizeof esc, "\\t");
+        else if (c < 0x20 || c == 0x7f) len = (size_t)snprintf(esc, sizeof esc, "\\%u", c);
+        else if (c == 0xC2 && i + 1 < end && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9F) {
+            len = (size_t)snprintf(esc, sizeof esc, "\\u{%x}", (unsigned char)s[i + 1]);
+            used = 2;
+        }
+        if (len > 0) luaL_addlstring(b, esc, len); else luaL_addchar(b, (char)c);
+        kept += len > 0 ? len : 1;
+        i += used;
+    }
+    return i;
+}
+
+/// Appends s[0..n) escaped (add_escaped), at most about `cap` bytes of it: a longer text
+/// keeps its first two thirds and its last third around "… (N more bytes) …", so that
+/// both how it starts and how it ends (often the point) stay visible. A script's text
+/// cannot start a line, steer the terminal or flood the screen through a message.
+static void add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap) {
+    if (n <= cap) {  // whole (escapes may make it up to four times longer)
+        add_escaped(b, s, 0, n, (size_t)-1);
+        return;
+    }
+    size_t head = add_escaped(b, s, 0, n, cap * 2 / 3);
+    size_t tail = n - cap / 3;
+    if (tail < head) tail = head;
+    while (tail < n && ((unsigned char)s[tail] & 0xC0) == 0x80) tail++;  // a character boundary
+    char more[64];
+    snprintf(more, sizeof more, " \xE2\x80\xA6 (%zu more bytes) \xE2\x80\xA6 ", tail - head);
+    luaL_addstring(b, more);
+    add_escaped(b, s, tail, n, cap);
+}
+
+/// For an error about `layout.<key>…` after prepare (readLayout, which runs after the
+/// script's frames are gone): the line where prepare last assigned layout.<key>, or 0.
+static int layout_line(lua_State *L, cardlua_host *h, const char *rest) {
+    if (h->callback == NULL || strcmp(h->callback, "prepare") != 0 || h->ref_layout_lines == LUA_NOREF) return 0;
+    if (strncmp(rest, "layout.", 7) != 0) return 0;
+    const char *key = rest + 7;
+    size_t n = 0;
+    while (isalnum((unsigned char)key[n]) || key[n] == '_') n++;
+    if (n == 0 || !lua_checkstack(L, 2)) return 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout_lines);
+    int line = 0;
+    if (lua_type(L, -1) == LUA_TTABLE) {
+        lua_pushlstring(L, key, n);
+        if (lua_rawget(L, -2) == LUA_TNUMBER) line = (int)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return line;
+}
+
 /// The message handler: one line `file:line: callback: item N: message`, then the
 /// script's own frames of the traceback. Runs at the error, before the stack unwinds.
 static int message_handler(lua_State *L) {
@@ -371,6 +478,7 @@ static int message_handler(lua_State *L) {
         size_t prelude = location_prefix(msg, PRELUDE_DISPLAY);
         if (prelude > 0) rest = msg + prelude;
         line = script_line(L, h);
+        if (line == 0) line = layout_line(L, h, rest);
         if (line == 0) line = h->callback_line > 0 ? h->callback_line : 1;
     }
     if (h->budget_exhausted)
@@ -387,13 +495,14 @@ static int message_handler(lua_State *L) {
         context = lua_pushfstring(L, "%s: item %I: ", h->callback, (lua_Integer)h->item_number);
     else if (h->callback)
         context = lua_pushfstring(L, "%s: ", h->callback);
-    const char *first = lua_pushfstring(L, "%s:%d: %s%s", h->chunkname, line, context, rest);
+    const char *first = lua_pushfstring(L, "%s:%d: %s", h->chunkname, line, context);
     luaL_traceback(L, L, NULL, 1);
     const char *tb = lua_tostring(L, -1);
 
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     luaL_addstring(&b, first);
+    add_clean(&b, rest, strlen(rest), MESSAGE_CAP);
     // Keep only the script's own frames: the prelude's and the host's say nothing to
     // the script's author. (Lua names them by the short name.)
     size_t name_length = strlen(h->short_name);
@@ -410,9 +519,17 @@ static int message_handler(lua_State *L) {
                 luaL_addstring(&b, "\nscript traceback:");
             }
             luaL_addstring(&b, "\n\t");
-            luaL_addlstring(&b, q, (size_t)(p + len - q));
+            add_clean(&b, q, (size_t)(p + len - q), MESSAGE_CAP);
         }
         p = end ? end + 1 : NULL;
+    }
+    // During a frame, which one, after the traceback: a scenario's error names its
+    // moment, not just the item (the first line keeps its shape).
+    char place[96];
+    frame_place(h, place, sizeof place);
+    if (place[0] && h->has_item) {
+        luaL_addstring(&b, "\nin ");
+        luaL_addstring(&b, place);
     }
     luaL_pushresult(&b);
     return 1;
@@ -767,12 +884,43 @@ static int attributes_index(lua_State *L) {
     return 0;
 }
 
+/// The value written to attributes.<k>, checked at the assignment so that an error names
+/// its line (read_item checks again whatever later writes, which bypass the metamethod,
+/// leave). The messages are read_item's. nil is always fine (it clears the field).
+static void check_written(lua_State *L, const char *k, size_t n) {
+    int t = lua_type(L, 3);
+    if (t == LUA_TNIL) return;
+    const char *expected = NULL;
+    if (n == 6 && memcmp(k, "center", 6) == 0) expected = "CGPoint";
+    else if (n == 5 && memcmp(k, "frame", 5) == 0) expected = "CGRect";
+    else if (n == 4 && memcmp(k, "size", 4) == 0) expected = "CGSize";
+    else if (n == 11 && memcmp(k, "transform3D", 11) == 0) expected = "CATransform3D";
+    else if (n == 9 && memcmp(k, "transform", 9) == 0) expected = "CGAffineTransform";
+    if (expected) {
+        if (t != LUA_TTABLE) luaL_error(L, "attributes.%s is a %s, expected a %s", k, luaL_typename(L, 3), expected);
+    } else if (n == 5 && memcmp(k, "alpha", 5) == 0) {
+        if (t != LUA_TNUMBER) luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, 3));
+        double a = lua_tonumber(L, 3);
+        if (a != a || a - a != 0) luaL_error(L, "attributes.alpha is %s", a != a ? "NaN" : "infinite");
+    } else if (n == 6 && memcmp(k, "zIndex", 6) == 0) {
+        if (t != LUA_TNUMBER) luaL_error(L, "attributes.zIndex is a %s, expected an integer", luaL_typename(L, 3));
+        int isInteger = 0;
+        lua_Integer zi = lua_tointegerx(L, 3, &isInteger);
+        if (!isInteger || zi > 2147483647 || zi < -2147483647 - 1)
+            luaL_error(L, "attributes.zIndex is %s, expected a whole number from -2147483648 to 2147483647",
+                       lua_tostring(L, 3));
+    } else if ((n == 6 && memcmp(k, "hidden", 6) == 0) || (n == 8 && memcmp(k, "isHidden", 8) == 0)) {
+        if (t != LUA_TBOOLEAN) luaL_error(L, "attributes.hidden is a %s, expected a boolean", luaL_typename(L, 3));
+    }
+}
+
 /// attributes.<key> = value for a key not present: `transform` and `transform3D`
 /// replace each other (the later assignment wins, as in UIKit); `isHidden` is `hidden`.
 static int attributes_newindex(lua_State *L) {
     if (lua_type(L, 2) == LUA_TSTRING) {
         size_t n = 0;
         const char *k = lua_tolstring(L, 2, &n);
+        check_written(L, k, n);
         if (n == 9 && memcmp(k, "transform", 9) == 0) {
             lua_pushliteral(L, "transform3D"); lua_pushnil(L); lua_rawset(L, 1);
         } else if (n == 11 && memcmp(k, "transform3D", 11) == 0) {
@@ -976,16 +1124,27 @@ static int native_query(lua_State *L) {
     double x = luaL_checknumber(L, 1), y = luaL_checknumber(L, 2);
     double w = luaL_checknumber(L, 3), ht = luaL_checknumber(L, 4);
     if (h->query == NULL) { lua_createtable(L, 0, 0); return 1; }
+    // The host's enumeration is work done for the script: a flat fee, then a unit per
+    // number handed over. The query stops counting past CARDLUA_QUERY_MAX.
+    shims_charge(L, 100);
     long n = h->query(h->query_context, x, y, w, ht, h->query_buffer, h->query_capacity);
+    if (n > CARDLUA_QUERY_MAX)
+        return luaL_error(L, "layoutAttributesForElements: the rect meets more than %d items, the most "
+                             "one query returns (ask for a smaller rect)", CARDLUA_QUERY_MAX);
+    if (n < 0) n = 0;
+    shims_charge(L, (long long)n * CARDLUA_IN_STRIDE);
     if (n > h->query_capacity) {
-        double *grown = (double *)realloc(h->query_buffer, (size_t)n * CARDLUA_IN_STRIDE * sizeof(double));
+        // Grown through the capped allocator: the buffer counts against --max-memory.
+        size_t old = (size_t)h->query_capacity * CARDLUA_IN_STRIDE * sizeof(double);
+        size_t size = (size_t)n * CARDLUA_IN_STRIDE * sizeof(double);
+        double *grown = (double *)capped_alloc(h, h->query_buffer, old, size);
+        if (grown == NULL) shims_charge(L, 0);  // the allocator noted the refusal: a memory limit
         if (grown == NULL) return luaL_error(L, "not enough memory for %I items", (lua_Integer)n);
         h->query_buffer = grown;
         h->query_capacity = n;
         n = h->query(h->query_context, x, y, w, ht, h->query_buffer, h->query_capacity);
         if (n > h->query_capacity) n = h->query_capacity;
     }
-    if (n < 0) n = 0;
     lua_createtable(L, (int)(n * CARDLUA_IN_STRIDE), 0);
     for (long i = 0; i < n * CARDLUA_IN_STRIDE; i++) {
         lua_pushnumber(L, h->query_buffer[i]);
@@ -1001,20 +1160,36 @@ static int native_print(lua_State *L) {
     // A write to standard error per call: charged, so that a print in a loop ends at
     // the budget after 10000 lines or so, not at the time limit after a million.
     shims_charge(L, PRINT_FEE);
+    if (h->print_silenced) return 0;
+    // The line is one line (control characters escaped: a print cannot forge the host's
+    // own lines or steer the terminal) and counts against PRINT_CAP (warn's escapes may
+    // have run a few bytes past it).
+    size_t room = h->printed < PRINT_CAP ? PRINT_CAP - h->printed : 0;
+    for (int i = 1; i <= n; i++) {  // strings first: the buffer wants the stack top
+        luaL_tolstring(L, i, NULL);
+        lua_replace(L, i);
+    }
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     luaL_addstring(&b, h->chunkname);
     luaL_addstring(&b, ": ");
     for (int i = 1; i <= n; i++) {
         if (i > 1) luaL_addchar(&b, '\t');
-        luaL_tolstring(L, i, NULL);
-        luaL_addvalue(&b);
+        size_t len;
+        const char *text = lua_tolstring(L, i, &len);
+        add_clean(&b, text, len, room);
     }
-    luaL_addchar(&b, '\n');
     luaL_pushresult(&b);
     size_t len;
     const char *s = lua_tolstring(L, -1, &len);
-    fwrite(s, 1, len, stderr);
+    if (len >= room) {
+        h->print_silenced = 1;
+        fprintf(stderr, "%s: print: output past %zu MiB per run is dropped\n", h->chunkname, PRINT_CAP >> 20);
+    } else {
+        h->printed += len + 1;
+        fwrite(s, 1, len, stderr);
+        fputc('\n', stderr);
+    }
     fflush(stderr);
     return 0;
 }
@@ -1024,9 +1199,19 @@ static void warning_function(void *ud, const char *msg, int tocont) {
     static int continuing = 0;
     cardlua_host *h = (cardlua_host *)ud;
     if (!continuing && !tocont && msg[0] == '@') return;  // control messages (@on, @off)
+    if (h->print_silenced) { continuing = tocont; return; }
     if (!continuing) fprintf(stderr, "%s: warning: ", h->chunkname);
-    fputs(msg, stderr);
-    if (!tocont) fputc('\n', stderr);
+    // As print: control characters escaped, within PRINT_CAP.
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+        if (h->printed >= PRINT_CAP) {
+            h->print_silenced = 1;
+            fprintf(stderr, "\n%s: warn: output past %zu MiB per run is dropped", h->chunkname, PRINT_CAP >> 20);
+            break;
+        }
+        if (*p < 0x20 || *p == 0x7f) h->printed += (size_t)fprintf(stderr, "\\%u", *p);
+        else { fputc(*p, stderr); h->printed++; }
+    }
+    if (!tocont || h->print_silenced) fputc('\n', stderr);
     continuing = tocont;
 }
 
@@ -1112,7 +1297,7 @@ cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t me
     h->budget = instruction_budget > 0 ? instruction_budget : 1;
     h->hook_step = h->budget < HOOK_PERIOD ? (int)h->budget : HOOK_PERIOD;
     h->time_limit_ns = CARDLUA_DEFAULT_TIME_LIMIT_MS * 1000000LL;
-    h->ref_internals = h->ref_attributes = h->ref_layout = LUA_NOREF;
+    h->ref_internals = h->ref_attributes = h->ref_layout = h->ref_layout_lines = LUA_NOREF;
     snprintf(h->chunkname, sizeof h->chunkname, "%s", "script");
     set_short_name(h);
     h->L = lua_newstate(capped_alloc, h);
@@ -1167,6 +1352,11 @@ void cardlua_set_query(cardlua_host *h, cardlua_query_fn query, void *context) {
 }
 
 void cardlua_set_check_mode(cardlua_host *h, int on) { h->check_mode = on; }
+
+void cardlua_set_run_time_limit(cardlua_host *h, double seconds) {
+    h->run_limit_ns = seconds > 0 ? (long long)(seconds * 1e9) : 0;
+    h->run_deadline_ns = h->run_limit_ns > 0 ? monotonic_ns() + h->run_limit_ns : 0;
+}
 
 void cardlua_set_time_limit(cardlua_host *h, double seconds) {
     if (!(seconds > 0)) seconds = 0;        // NaN or not positive: no time limit
@@ -1255,6 +1445,21 @@ static void check_layout_magnitudes(lua_State *L, const double *config) {
     }
 }
 
+/// The stand-in layout's __newindex during prepare (upvalues: the layout, the lines
+/// table): notes the assignment's line, then writes to the layout.
+static int layout_newindex(lua_State *L) {
+    cardlua_host *h = host_of(L);
+    if (lua_type(L, 2) == LUA_TSTRING) {
+        int line = script_line(L, h);
+        lua_pushvalue(L, 2);
+        lua_pushinteger(L, line);
+        lua_rawset(L, lua_upvalueindex(2));
+    }
+    lua_settop(L, 3);
+    lua_rawset(L, lua_upvalueindex(1));
+    return 0;
+}
+
 static int body_prepare(lua_State *L) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
@@ -1263,8 +1468,27 @@ static int body_prepare(lua_State *L) {
     int layout = lua_gettop(L);
     h->callback = "prepare";
     if (push_callback(L, h, "prepare")) {
+        // prepare gets a stand-in for the layout: reads go to the layout itself (__index),
+        // writes are forwarded after noting their line, so that readLayout's complaint
+        // about layout.itemSize names the line that assigned it (prepare has returned by
+        // then; its frames are gone).
+        lua_newtable(L);  // key → line
+        lua_pushvalue(L, -1);
+        if (h->ref_layout_lines == LUA_NOREF) h->ref_layout_lines = luaL_ref(L, LUA_REGISTRYINDEX);
+        else lua_rawseti(L, LUA_REGISTRYINDEX, h->ref_layout_lines);
+        int lines = lua_gettop(L);
+        lua_newtable(L);  // the stand-in
+        lua_createtable(L, 0, 2);  // its metatable
         lua_pushvalue(L, layout);
+        lua_setfield(L, -2, "__index");
+        lua_pushvalue(L, layout);
+        lua_pushvalue(L, lines);
+        lua_pushcclosure(L, layout_newindex, 2);
+        lua_setfield(L, -2, "__newindex");
+        lua_setmetatable(L, -2);
+        lua_remove(L, lines);  // prepare, then the stand-in
         lua_call(L, 1, 0);
+        lua_settop(L, layout);
     } else {
         lua_pop(L, 1);
     }
@@ -1324,7 +1548,10 @@ static int body_transform(lua_State *L) {
         h->item_number = (long)b[1];
         h->has_item = 1;
         if (hasTransform) {
-            reset_budget(h);
+            // The budget is per item; the clock runs for the whole frame (run_protected
+            // started it): a frame of many items each just inside the time limit would
+            // otherwise take minutes.
+            h->budget_left = h->budget;
             lua_pushvalue(L, F);
             lua_pushvalue(L, A);
             lua_pushvalue(L, Lo);
@@ -1354,7 +1581,9 @@ int cardlua_transform(cardlua_host *h, const double *state, const double *input,
     h->item_index = -1;
     h->callback = "transform";
     h->callback_line = 1;
-    return run_protected(h, body_transform);
+    int status = run_protected(h, body_transform);
+    h->state = NULL;  // the caller's buffer: not read after the call (frame_place)
+    return status;
 }
 
 static int body_target(lua_State *L) {

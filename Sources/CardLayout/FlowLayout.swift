@@ -321,6 +321,23 @@ public struct FlowLayout: Sendable {
         return result
     }
 
+    /// `layoutAttributesForElements(in:)`, or nil when more than `limit` items meet the
+    /// rect: enumeration stops at the first item past the limit, so neither the work nor
+    /// the array grows with a rect that meets millions of items.
+    public func layoutAttributesForElements(in rect: Rect, limit: Int) -> [LayoutAttributes]? {
+        var result: [LayoutAttributes] = []
+        result.reserveCapacity(4)
+        do {
+            try forEachItem(in: rect) { item in
+                guard result.count < limit else { throw EnumerationStopped() }
+                result.append(item)
+            }
+        } catch {
+            return nil
+        }
+        return result
+    }
+
     /// Calls `body` with the same items as `layoutAttributesForElements(in:)`, in the same
     /// order, without building an array (the per-frame hot path).
     public func forEachItem(in rect: Rect, _ body: (LayoutAttributes) throws -> Void) rethrows {
@@ -477,3 +494,6 @@ public struct FlowLayout: Sendable {
         return result
     }
 }
+
+/// Thrown by a `forEachItem` body to stop the enumeration early.
+struct EnumerationStopped: Error {}

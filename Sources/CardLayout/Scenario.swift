@@ -34,6 +34,17 @@ public struct Scenario: Hashable, Sendable {
     /// The CLI's default frame rate.
     public static let defaultFramesPerSecond: Double = 60
 
+    /// The most items a scenario may have, all sections together (the host's layout work
+    /// and memory stay bounded whatever a script asks for).
+    public static let maxItems = 1_000_000
+    /// The most items one frame may show (tiny items in a big viewport): the runner
+    /// refuses the frame before building it.
+    public static let maxItemsPerFrame = 10_000
+    /// The most steps a script's scenario may have.
+    public static let maxSteps = 10_000
+    /// The smallest and largest viewport side, points.
+    public static let viewportExtentRange: ClosedRange<Double> = 1...100_000
+
     /// A scenario; the defaults are the CLI's (414×736, 20 items, 60 fps).
     public init(name: String, viewportSize: Size = Scenario.defaultViewportSize,
                 numberOfItems: [Int] = Scenario.defaultNumberOfItems,
@@ -58,6 +69,14 @@ public struct Scenario: Hashable, Sendable {
         }
         for (section, count) in numberOfItems.enumerated() where count < 0 {
             throw .negativeItemCount(scenario: name, section: section, count: count)
+        }
+        var total = 0
+        for count in numberOfItems {
+            let (sum, overflow) = total.addingReportingOverflow(count)
+            guard !overflow, sum <= Scenario.maxItems else {
+                throw .tooManyItems(scenario: name, limit: Scenario.maxItems)
+            }
+            total = sum
         }
         for (index, step) in steps.enumerated() {
             func finite(_ value: Double, _ field: String) throws(ScenarioError) {
@@ -100,7 +119,7 @@ public struct Scenario: Hashable, Sendable {
     }
 
     static func isValidViewport(_ size: Size) -> Bool {
-        size.width.isFinite && size.height.isFinite && size.width > 0 && size.height > 0
+        viewportExtentRange.contains(size.width) && viewportExtentRange.contains(size.height)
     }
 }
 
@@ -185,6 +204,10 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidTargetContentOffset(scenario: String, stepIndex: Int, kind: String, offset: Point)
     /// The timeline would exceed the runner's frame cap.
     case tooManyFrames(scenario: String, stepIndex: Int, kind: String, limit: Int)
+    /// The sections hold more than ``Scenario/maxItems`` items together.
+    case tooManyItems(scenario: String, limit: Int)
+    /// A frame would show more than ``Scenario/maxItemsPerFrame`` items.
+    case tooManyItemsInFrame(scenario: String, time: Double, offset: Double, limit: Int)
 
     public var description: String {
         switch self {
@@ -192,7 +215,9 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(Self.location(scenario)): frames per second must be a positive number (got \(Self.format(value)))"
         case let .invalidViewportSize(scenario, stepIndex, size):
             let place = stepIndex.map { Self.location(scenario, $0, "resize") } ?? Self.location(scenario)
-            return "\(place): viewport must have a positive width and height "
+            return "\(place): viewport must have a positive width and height, "
+                + "from \(Self.format(Scenario.viewportExtentRange.lowerBound)) to "
+                + "\(Self.format(Scenario.viewportExtentRange.upperBound)) points "
                 + "(got \(Self.format(size.width))x\(Self.format(size.height)))"
         case let .negativeItemCount(scenario, section, count):
             return "\(Self.location(scenario)): section \(section) has a negative number of items (\(count))"
@@ -216,15 +241,44 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .tooManyFrames(scenario, stepIndex, kind, limit):
             return "\(Self.location(scenario, stepIndex, kind)): the timeline would exceed \(limit) frames; "
                 + "shorten the scenario or lower the frame rate"
+        case let .tooManyItems(scenario, limit):
+            return "\(Self.location(scenario)): items: more than \(limit) items in all"
+        case let .tooManyItemsInFrame(scenario, time, offset, limit):
+            return "\(Self.location(scenario)): the frame at t=\(String(format: "%.2f", time)) s, offset "
+                + "\(Self.format(offset)) would show more than \(limit) items; use larger items or a smaller viewport"
         }
     }
 
     private static func location(_ scenario: String) -> String {
-        "scenario \"\(scenario)\""
+        "scenario \"\(clean(scenario))\""
     }
 
     private static func location(_ scenario: String, _ stepIndex: Int, _ kind: String) -> String {
-        "scenario \"\(scenario)\", step \(stepIndex + 1) (\(kind))"
+        "scenario \"\(clean(scenario))\", step \(stepIndex + 1) (\(clean(kind)))"
+    }
+
+    /// A name as it may appear in a one-line message: control characters escaped
+    /// (`\n`, `\27`), at most 200 characters kept.
+    public static func clean(_ name: String) -> String {
+        var out = ""
+        var kept = 0
+        for scalar in name.unicodeScalars {
+            if kept >= 200 {
+                let rest = name.unicodeScalars.count - kept
+                out += "… (\(rest) more characters)"
+                break
+            }
+            switch scalar.value {
+            case 0x0a: out += "\\n"
+            case 0x0d: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0..<0x20, 0x7f: out += "\\\(scalar.value)"
+            case 0x80...0x9f: out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+            kept += 1
+        }
+        return out
     }
 
     /// Integral values without a trailing ".0".

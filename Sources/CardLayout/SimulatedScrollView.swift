@@ -95,7 +95,11 @@ struct SimulatedScrollView {
     /// `transform`.
     func frame(offset: Double, time: Double, phase: ScrollPhase, activity: Activity) throws -> Frame {
         let bounds = Rect(origin: axis.point(offset), size: viewportSize)
-        var items = layout.layoutAttributesForElements(in: bounds)
+        // Capped before the frame is built (tiny items in a big viewport).
+        guard var items = layout.layoutAttributesForElements(in: bounds, limit: Scenario.maxItemsPerFrame) else {
+            throw ScenarioError.tooManyItemsInFrame(scenario: scenarioName, time: time,
+                                                    offset: offset, limit: Scenario.maxItemsPerFrame)
+        }
         let context = ScrollContext(bounds: bounds, contentSize: contentSize, time: time,
                                     isTracking: activity.isTracking, isDragging: activity.isDragging,
                                     isDecelerating: activity.isDecelerating)

@@ -8,6 +8,10 @@ import Foundation
 /// Lua work under `lua_pcall`: no Lua error can unwind a Swift frame (Sources/CLuaShims/README.md).
 /// Swift passes numbers in and reads numbers back; it never calls the Lua API itself.
 public final class LuaEffect: Effect {
+    /// The most items one `layout:layoutAttributesForElements(rect)` returns; a rect that
+    /// meets more is a script error.
+    public static let maxQueryItems = Int(CARDLUA_QUERY_MAX)
+
     /// The name shown in messages: the script's path as given.
     public let chunkName: String
     public let limits: ScriptLimits
@@ -29,13 +33,24 @@ public final class LuaEffect: Effect {
         }
         guard let opened else {
             let why = failure.map { String(cString: $0) } ?? "could not create a Lua state"
-            throw ScriptError(kind: .limit, message: "\(chunkName):1: \(why) (memory limit \(limits.maxMemory) bytes)")
+            // Only a memory failure is a limit; a prelude that fails to load is a bug.
+            let memory = why.contains("memory")
+            throw ScriptError(kind: memory ? .limit : .failed,
+                              message: "\(chunkName):1: \(why)" + (memory ? " (memory limit \(limits.maxMemory) bytes)" : ""))
         }
         host = opened
         cardlua_set_time_limit(host, limits.maxTime)
+        cardlua_set_run_time_limit(host, limits.maxRunTime)
         cardlua_set_query(host, layoutQueryCallback, Unmanaged.passUnretained(query).toOpaque())
-        let status = source.withCString { text in
-            cardlua_load_script(host, text, strlen(text), chunkName)
+        // The whole text, NUL bytes included (strlen would stop at the first one, and a
+        // script Lua rejects would pass for a shorter one).
+        var bytes = Array(source.utf8)
+        let length = bytes.count
+        bytes.append(0)  // never empty: a base address to pass
+        let status = bytes.withUnsafeBufferPointer { text in
+            text.withMemoryRebound(to: CChar.self) { chars in
+                cardlua_load_script(host, chars.baseAddress!, length, chunkName)
+            }
         }
         if status != CARDLUA_OK { throw error(status) }
     }
@@ -232,6 +247,8 @@ private func callWithOptionalCString<R>(_ string: String?, _ body: (UnsafePointe
     return body(nil)
 }
 
+private struct QueryStopped: Error {}
+
 /// The layout that answers `layout:layoutAttributesForElements(rect)` during a call.
 final class LayoutQuery {
     /// Valid only during the call that set it (withUnsafePointer).
@@ -247,9 +264,12 @@ private let layoutQueryCallback: cardlua_query_fn = { context, x, y, width, heig
     let rect = Rect(x: x, y: y, width: width, height: height)
     var count = 0
     let stride = Int(CARDLUA_IN_STRIDE)
-    layout.pointee.forEachItem(in: rect) { item in
+    let most = Int(CARDLUA_QUERY_MAX)
+    // Stops one past the maximum: the enumeration is bounded whatever the rect.
+    try? layout.pointee.forEachItem(in: rect) { item in
         if count < capacity, let buffer { writeBase(item, to: buffer + count * stride) }
         count += 1
+        if count > most { throw QueryStopped() }
     }
     return count
 }

@@ -16,12 +16,21 @@ extension LuaEffect {
     public func scenario(named name: String, defaults: Scenario) throws(ScriptError) -> Scenario {
         let n = try internalNumbers("scenario", argument: name)
         func value(_ i: Int) -> Double? { i < n.count && !n[i].isNaN ? n[i] : nil }
+        // The prelude checks these; checked again before any conversion to Int (which
+        // traps on a value out of range), so no number a script writes can crash the host.
+        func whole(_ v: Double, _ field: String, most: Int) throws(ScriptError) -> Int {
+            guard v >= 0, v <= Double(most), v == v.rounded() else {
+                throw ScriptError(kind: .failed, message: "\(chunkName):1: scenario '\(ScenarioError.clean(name))': "
+                                  + "\(field) must be a whole number from 0 to \(most) (got \(v))")
+            }
+            return Int(v)
+        }
         var scenario = defaults
         scenario.name = name
         if let w = value(0), let h = value(1) { scenario.viewportSize = Size(width: w, height: h) }
-        if let items = value(2) { scenario.numberOfItems = [Int(items)] }
+        if let items = value(2) { scenario.numberOfItems = [try whole(items, "items", most: Scenario.maxItems)] }
         if let fps = value(3) { scenario.framesPerSecond = fps }
-        let count = Int(value(4) ?? 0)
+        let count = try whole(value(4) ?? 0, "steps", most: min(Scenario.maxSteps, max(0, (n.count - 5) / 4)))
         var steps: [ScenarioStep] = []
         for index in 0..<count {
             let base = 5 + index * 4
@@ -32,7 +41,8 @@ extension LuaEffect {
             case 2: steps.append(.drag(by: a, duration: duration ?? 0.5))
             case 3: steps.append(.fling(velocity: a))
             case 4: steps.append(.wait(duration: a))
-            case 5: steps.append(.scrollToItem(IndexPath(item: Int(a), section: Int(b ?? 0)),
+            case 5: steps.append(.scrollToItem(IndexPath(item: try whole(a, "scrollToItem", most: Scenario.maxItems),
+                                                         section: try whole(b ?? 0, "section", most: Scenario.maxItems)),
                                                duration: duration ?? ScrollPhysics.defaultScrollAnimationDuration))
             default: steps.append(.resize(Size(width: a, height: b ?? 0)))
             }

@@ -288,10 +288,13 @@ private final class CheckSession {
     }
 
     /// Every scenario in the script's `scenarios` table, read and validated (not run).
+    /// Each is read the way `run` reads it: from a state just loaded, before any callback
+    /// (a scenario table's metamethods may behave differently after them).
     private func checkScenarios() {
-        guard let effect = currentEffect(), let names = try? effect.scenarioNames() else { return }
+        guard let listing = load(), let names = try? listing.scenarioNames() else { return }
         for name in names {
             do {
+                let effect = try LuaEffect(source: source, chunkName: chunkName, limits: limits)
                 let scenario = try effect.scenario(named: name, defaults: Scenario(name: name, steps: []))
                 try scenario.validate()
             } catch let error as ScriptError {

@@ -47,11 +47,22 @@ public struct ScriptLimits: Sendable, Equatable {
     public var maxMemory: Int
     /// Seconds of wall-clock time per callback call: a backstop for C work the budget
     /// cannot see. Zero or less: none.
+    /// `transform` is one call per frame: the whole frame, all its items, gets this much.
     public var maxTime: Double
+    /// Seconds of wall-clock time for everything the effect runs, from its creation:
+    /// a run of many frames each within `maxTime` still ends. Zero or less: none (the
+    /// default here, for effects that live long, like the benchmark's;
+    /// `cardlua run`/`watch` default to ``ScriptLimits/defaultRunTime``).
+    public var maxRunTime: Double
 
-    public init(maxInstructions: Int = 10_000_000, maxMemory: Int = 64 << 20, maxTime: Double = 2) {
+    /// `cardlua run` and `watch`'s time limit for a whole run (`--max-run-time`).
+    public static let defaultRunTime: Double = 60
+
+    public init(maxInstructions: Int = 10_000_000, maxMemory: Int = 64 << 20, maxTime: Double = 2,
+                maxRunTime: Double = 0) {
         self.maxInstructions = maxInstructions
         self.maxMemory = maxMemory
         self.maxTime = maxTime
+        self.maxRunTime = maxRunTime
     }
 }

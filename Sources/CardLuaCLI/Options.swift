@@ -28,7 +28,8 @@ struct OptionSpec {
 
 /// The option tables of every subcommand.
 enum OptionTable {
-    /// `--max-instructions`, `--max-memory`, `--max-time`: the script's limits (run, watch, check).
+    /// `--max-instructions`, `--max-memory`, `--max-time`, `--max-run-time`: the script's
+    /// limits (run, watch, check).
     static let limits: [OptionSpec] = {
         let defaults = ScriptLimits()
         return [
@@ -36,19 +37,19 @@ enum OptionTable {
                        defaultText: String(defaults.maxInstructions)),
             OptionSpec(name: "max-memory", value: "SIZE", summary: "memory cap of the script, like 64M",
                        defaultText: byteSize(defaults.maxMemory)),
-            OptionSpec(name: "max-time", value: "SECONDS", summary: "wall-clock limit per callback call",
+            OptionSpec(name: "max-time", value: "SECONDS",
+                       summary: "wall-clock limit per callback call (transform: per frame, all items together)",
                        defaultText: number(defaults.maxTime)),
+            OptionSpec(name: "max-run-time", value: "SECONDS", summary: "wall-clock limit of the whole run",
+                       defaultText: number(ScriptLimits.defaultRunTime)),
         ]
     }()
-
-    /// The total wall-clock time a whole run may take (`--max-run-time`), in seconds.
-    static let defaultMaxRunTime: Double = 60
 
     /// `run` and `watch`.
     static let run: [OptionSpec] = [
         OptionSpec(name: "viewport", value: "WxH", summary: "collection view size in points",
                    defaultText: viewport(Scenario.defaultViewportSize)),
-        OptionSpec(name: "items", value: "N", summary: "number of items in section 0",
+        OptionSpec(name: "items", value: "N", summary: "number of items in section 0 (at most \(Scenario.maxItems))",
                    defaultText: Scenario.defaultNumberOfItems.map(String.init).joined(separator: ",")),
         OptionSpec(name: "offset", value: "X", summary: "one frame at content offset X on the scroll axis"),
         OptionSpec(name: "fling", value: "V",
@@ -63,10 +64,7 @@ enum OptionTable {
         OptionSpec(name: "o", aliases: ["output"], value: "FILE",
                    summary: "write there (atomically) instead of standard output; - is standard output"),
         OptionSpec(name: "frames", aliases: ["verbose"], summary: "text: every frame, not the one-screen summary"),
-    ] + limits + [
-        OptionSpec(name: "max-run-time", value: "SECONDS", summary: "wall-clock limit of the whole run",
-                   defaultText: number(defaultMaxRunTime)),
-    ]
+    ] + limits
 
     /// `check`.
     static let check: [OptionSpec] = limits

@@ -20,10 +20,7 @@ struct RunOptions {
     var outputPath: String?
     /// `--frames` (or `--verbose`): the text format lists every frame, not the summary.
     var everyFrame = false
-    var limits = ScriptLimits()
-    /// `--max-run-time`: the whole run's wall-clock limit in seconds. Parsed and checked
-    /// here; the run pipeline does not enforce it yet.
-    var maxRunTime = OptionTable.defaultMaxRunTime
+    var limits = ScriptLimits(maxRunTime: ScriptLimits.defaultRunTime)
 
     init(_ arguments: Arguments, command: String) throws(UsageError) {
         guard let script = arguments.positional.first else {
@@ -42,8 +39,8 @@ struct RunOptions {
             guard let n = Int(text), n >= 0 else {
                 throw UsageError("--items: expected a whole number of zero or more (got '\(text)')", command: command)
             }
-            guard n <= 100_000_000 else {
-                throw UsageError("--items: at most 100000000 items (got \(n))", command: command)
+            guard n <= Scenario.maxItems else {
+                throw UsageError("--items: at most \(Scenario.maxItems) items (got \(n))", command: command)
             }
             numberOfItems = n
         }
@@ -73,18 +70,11 @@ struct RunOptions {
             format = inferred  // `-o preview.html` means HTML
         }
         limits = try RunOptions.limits(v, command: command)
-        if let text = v["max-run-time"] {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-                throw UsageError("--max-run-time: expected seconds above 0 and at most 86400, like 60 (got '\(text)')",
-                                 command: command)
-            }
-            maxRunTime = seconds
-        }
     }
 
-    /// `--max-instructions`, `--max-memory` and `--max-time` (shared with `check`).
+    /// `--max-instructions`, `--max-memory`, `--max-time` and `--max-run-time` (shared with `check`).
     static func limits(_ v: [String: String], command: String) throws(UsageError) -> ScriptLimits {
-        var limits = ScriptLimits()
+        var limits = ScriptLimits(maxRunTime: ScriptLimits.defaultRunTime)
         if let text = v["max-instructions"] {
             guard let n = Int(text), n > 0 else {
                 throw UsageError("--max-instructions: expected a positive whole number (got '\(text)')", command: command)
@@ -103,14 +93,20 @@ struct RunOptions {
             }
             limits.maxTime = seconds
         }
+        if let text = v["max-run-time"] {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                throw UsageError("--max-run-time: expected seconds above 0 and at most 86400, like 60 (got '\(text)')", command: command)
+            }
+            limits.maxRunTime = seconds
+        }
         return limits
     }
 
     static func parseViewport(_ text: String, command: String) throws(UsageError) -> Size {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
-              w.isFinite, h.isFinite, w > 0, h > 0, w <= 100_000, h <= 100_000 else {
-            throw UsageError("--viewport: expected WxH with positive sizes, like 414x736 (got '\(text)')", command: command)
+              Scenario.viewportExtentRange.contains(w), Scenario.viewportExtentRange.contains(h) else {
+            throw UsageError("--viewport: expected WxH with sizes from 1 to 100000, like 414x736 (got '\(text)')", command: command)
         }
         return Size(width: w, height: h)
     }

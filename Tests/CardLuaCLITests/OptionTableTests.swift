@@ -22,8 +22,8 @@ import Testing
     @Test func maxRunTimeIsDeclaredWithItsDefault() throws {
         let declared = try #require(OptionTable.run.first { $0.name == "max-run-time" })
         #expect(declared.defaultText == "60")
-        #expect(try RunOptions(Arguments(["x.lua"], command: "run"), command: "run").maxRunTime == 60)
-        #expect(try RunOptions(Arguments(["x.lua", "--max-run-time", "2.5"], command: "run"), command: "run").maxRunTime == 2.5)
+        #expect(try RunOptions(Arguments(["x.lua"], command: "run"), command: "run").limits.maxRunTime == 60)
+        #expect(try RunOptions(Arguments(["x.lua", "--max-run-time", "2.5"], command: "run"), command: "run").limits.maxRunTime == 2.5)
         #expect(throws: UsageError.self) {
             try RunOptions(Arguments(["x.lua", "--max-run-time", "0"], command: "run"), command: "run")
         }

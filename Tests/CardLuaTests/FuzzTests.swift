@@ -35,7 +35,7 @@ import Testing
             }
             let seconds = Date().timeIntervalSince(start)
             let context: Comment = "script \(index) (seed \(Self.seed)):\n\(source)"
-            #expect(seconds < 4, context)
+            #expect(seconds < 20, context)  // a hang guard, not a speed claim
             if let error = outcome.error {
                 failures += 1
                 #expect(Safety.isLocated(error.message, name: "fuzz.lua"), "\(error.message)\n\(context)")

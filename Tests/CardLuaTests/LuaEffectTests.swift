@@ -119,7 +119,8 @@ import Testing
 
     @Test func contractErrorsNameCallbackItemAndField() throws {
         let nan = Self.failure(Self.horizontal + "function transform(a)\n  a.alpha = 0/0\nend")
-        #expect(nan?.message == "test.lua:6: transform: item 0: attributes.alpha is NaN")
+        // Reported at the assignment (line 7), not at the function (line 6).
+        #expect(nan?.message == "test.lua:7: transform: item 0: attributes.alpha is NaN")
         let string = Self.failure(Self.horizontal + "function transform(a)\n  return 'big'\nend")
         #expect(string?.message.hasPrefix("test.lua:6: transform: item 0: returned a string") == true)
         let matrix = Self.failure(Self.horizontal + "function transform(a)\n  local t = CATransform3DIdentity\n  t.m34 = 0/0\n  return t\nend")
@@ -128,7 +129,8 @@ import Testing
         #expect(runtime?.message.hasPrefix("test.lua:8: transform: item 1: attempt to perform arithmetic") == true)
         #expect(runtime?.details.contains("test.lua:8") == true)
         let size = Self.failure("function prepare(layout)\n  layout.itemSize = { width = -3, height = 10 }\nend")
-        #expect(size?.message == "test.lua:1: prepare: layout.itemSize.width must be positive (got -3)")
+        // At the assignment (line 2), not at `function prepare` (line 1).
+        #expect(size?.message == "test.lua:2: prepare: layout.itemSize.width must be positive (got -3)")
         let syntax = Self.failure("function transform(\n")
         #expect(syntax?.message.hasPrefix("test.lua:2:") == true)
     }

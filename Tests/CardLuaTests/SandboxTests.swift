@@ -91,7 +91,7 @@ import Testing
         let outcome = Safety.run("\(call)\nfunction transform() end\n")
         #expect(outcome.failure.kind == .failed)
         #expect(outcome.failure.message == "hostile.lua:1: setmetatable: __gc metamethods are not allowed in cardlua scripts (a finalizer runs outside the limits)")
-        #expect(outcome.seconds < 5)
+        #expect(outcome.seconds < 20)  // a hang guard, not a speed claim
     }
 
     /// A __gc added after setmetatable never runs (Lua marks objects when the metatable
@@ -106,7 +106,7 @@ import Testing
             """, chunkName: "hostile.lua")
             #expect(effect.definesFunction("transform") == false)
         }
-        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(Date().timeIntervalSince(start) < 20)  // a hang guard
     }
 
     // MARK: Scripts that break their own environment break only themselves

@@ -61,9 +61,14 @@ typedef struct cardlua_host cardlua_host;
 #define CARDLUA_ERROR 1   /* the script failed: message in cardlua_message() */
 #define CARDLUA_LIMIT 2   /* a limit stopped the script: the state is no longer usable */
 
+/// The most items one layout:layoutAttributesForElements query returns; a rect that
+/// meets more is an error (the host's work and memory for a query stay bounded).
+#define CARDLUA_QUERY_MAX 10000
+
 /// The base-layout query a script reaches through layout:layoutAttributesForElements.
 /// Fills up to `capacity` items (CARDLUA_IN_STRIDE numbers each) and returns how many
-/// items meet the rect (possibly more than capacity: the caller grows and asks again).
+/// items meet the rect (possibly more than capacity: the caller grows and asks again),
+/// counting at most CARDLUA_QUERY_MAX + 1 (it stops enumerating there).
 /// Must not raise, throw or call into Lua.
 typedef long (*cardlua_query_fn)(void *context, double x, double y, double width,
                                  double height, double *buffer, long capacity);
@@ -81,6 +86,10 @@ void cardlua_close(cardlua_host *host);
 /// Sets the time limit per callback call (seconds; 0 or less: none). Checked whenever the
 /// count hook fires; reaching it is a limit (CARDLUA_LIMIT), like the budget.
 void cardlua_set_time_limit(cardlua_host *host, double seconds);
+
+/// Sets the time limit of the whole run (seconds; 0 or less: none) and starts its clock:
+/// every later call is stopped (CARDLUA_LIMIT) once that much wall-clock time has passed.
+void cardlua_set_run_time_limit(cardlua_host *host, double seconds);
 
 /// Sets the function that answers layout:layoutAttributesForElements(rect).
 void cardlua_set_query(cardlua_host *host, cardlua_query_fn query, void *context);

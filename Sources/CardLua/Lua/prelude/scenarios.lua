@@ -3,6 +3,9 @@
 local STEP_KINDS = { "jump", "drag", "fling", "wait", "scrollToItem", "resize" }
 local STEP_CODE = { jump = 1, drag = 2, fling = 3, wait = 4, scrollToItem = 5, resize = 6 }
 local NOT_SET = 0 / 0
+-- Scenario.maxItems and Scenario.maxSteps on the Swift side: counts are checked here,
+-- before the host converts them, and read by their entries (never by a __len).
+local MAX_ITEMS, MAX_STEPS = 1000000, 10000
 
 local function viewportOf(v, where)
   if v == nil then return NOT_SET, NOT_SET end
@@ -47,8 +50,8 @@ function I.scenario(name)
   local out = {}
   out[1], out[2] = viewportOf(s.viewport, where)
   local items = s.items
-  if items ~= nil and (not isnumber(items) or items < 0 or items ~= floor(items)) then
-    fail(where .. "items must be a whole number of zero or more (got " .. tostring(items) .. ")")
+  if items ~= nil and (not isnumber(items) or items < 0 or items ~= floor(items) or items > MAX_ITEMS) then
+    fail(where .. "items must be a whole number from 0 to " .. MAX_ITEMS .. " (got " .. tostring(items) .. ")")
   end
   out[3] = items or NOT_SET
   local fps = s.fps
@@ -56,8 +59,10 @@ function I.scenario(name)
   out[4] = fps or NOT_SET
   local steps = s.steps
   if type(steps) ~= "table" then fail(where .. "steps must be a list of steps") end
-  out[5] = #steps
+  local count = 0
   for i, step in ipairs(steps) do
+    if i > MAX_STEPS then fail(where .. "steps: more than " .. MAX_STEPS .. " steps") end
+    count = i
     local at = where .. "step " .. i .. ": "
     if type(step) ~= "table" then fail(at .. "expected a table like { fling = 2 }, got a " .. type(step)) end
     local kind
@@ -78,8 +83,12 @@ function I.scenario(name)
     if kind == "resize" then
       a, b = viewportOf(v, at .. "resize: ")
     elseif kind == "scrollToItem" then
-      if not isnumber(v) or v < 0 or v ~= floor(v) then fail(at .. "scrollToItem must be an item number (got " .. tostring(v) .. ")") end
-      a, b = v, step.section or 0
+      if not isnumber(v) or v < 0 or v ~= floor(v) or v > MAX_ITEMS then fail(at .. "scrollToItem must be an item number (got " .. tostring(v) .. ")") end
+      local section = step.section
+      if section ~= nil and (not isnumber(section) or section < 0 or section ~= floor(section) or section > MAX_ITEMS) then
+        fail(at .. "section must be a section number, 0 or more (got " .. tostring(section) .. ")")
+      end
+      a, b = v, section or 0
     else
       if not isnumber(v) then fail(at .. kind .. " must be a finite number (got " .. tostring(v) .. ")") end
       if kind == "wait" and v < 0 then fail(at .. "wait must be zero or more seconds (got " .. tostring(v) .. ")") end
@@ -88,6 +97,7 @@ function I.scenario(name)
     local base = 5 + (i - 1) * 4
     out[base + 1], out[base + 2], out[base + 3], out[base + 4] = STEP_CODE[kind], a, b, c
   end
+  out[5] = count
   return out
 end
 
