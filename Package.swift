@@ -37,7 +37,7 @@ let package = Package(
         // What the test targets share: the package root, temporary directories, running a
         // process (the built `cardlua`, luacheck, Chromium) with a hang guard.
         .target(name: "CardLuaTestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CardLayoutTests", dependencies: ["CardLayout"]),
+        .testTarget(name: "CardLayoutTests", dependencies: ["CardLayout", "CardLuaTestSupport"]),
         .testTarget(name: "CardLuaTests", dependencies: ["CardLua", "CardLayout", "CardLuaTestSupport"]),
         .testTarget(name: "CardRenderTests", dependencies: ["CardRender", "CardLayout", "CardLuaTestSupport"]),
         // End-to-end: runs the built `cardlua` executable.
