@@ -1,5 +1,6 @@
--- luacheck configuration for cardlua effect scripts (scripts/test runs
--- `luacheck scripts/*.lua`). The `cardlua` std is the script API (docs/script-api.md):
+-- luacheck configuration for cardlua effect scripts (scripts/lint-lua, which scripts/test
+-- runs, checks scripts/*.lua and the `cardlua new` templates with it). The `cardlua` std
+-- is the script API (docs/script-api.md):
 --   read_globals  what the prelude defines: the names `cardlua types` lists (a test in
 --                 Tests/CardLuaCLITests/TypesTests.swift keeps the two the same);
 --   globals       the callbacks and the scenarios table, which a script sets.

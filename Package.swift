@@ -37,12 +37,15 @@ let package = Package(
         // binary needs no files beside it. Each target lists its files in */embed.list.
         .executableTarget(name: "EmbedText", path: "Sources/EmbedText"),
         .plugin(name: "EmbedPlugin", capability: .buildTool(), dependencies: ["EmbedText"]),
-        .testTarget(name: "CardLayoutTests", dependencies: ["CardLayout"]),
-        .testTarget(name: "CardLuaTests", dependencies: ["CardLua", "CardLayout"]),
-        .testTarget(name: "CardRenderTests", dependencies: ["CardRender", "CardLayout"]),
+        // What the test targets share: the package root, temporary directories, running a
+        // process (the built `cardlua`, luacheck, Chromium) with a hang guard.
+        .target(name: "CardLuaTestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "CardLayoutTests", dependencies: ["CardLayout", "CardLuaTestSupport"]),
+        .testTarget(name: "CardLuaTests", dependencies: ["CardLua", "CardLayout", "CardLuaTestSupport"]),
+        .testTarget(name: "CardRenderTests", dependencies: ["CardRender", "CardLayout", "CardLuaTestSupport"]),
         .testTarget(name: "CardServeTests", dependencies: ["CardServe"]),
         // End-to-end: runs the built `cardlua` executable.
-        .testTarget(name: "CardLuaCLITests", dependencies: ["CardLuaCLI", "CardLayout"]),
+        .testTarget(name: "CardLuaCLITests", dependencies: ["CardLuaCLI", "CardLayout", "CardLuaTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -192,17 +192,7 @@ enum BenchProcesses {
         defer { try? FileManager.default.removeItem(at: directory) }
         let scriptPath = directory.appendingPathComponent((script as NSString).lastPathComponent).path
         let outputPath = directory.appendingPathComponent("out.json").path
-        let changed = original + """
-
-            -- cardlua bench: an edit that changes the output
-            local benchTransform = transform
-            function transform(attributes, layout)
-              local result = benchTransform and benchTransform(attributes, layout)
-              attributes.zIndex = 7
-              return result
-            end
-
-            """
+        let changed = original + "\n" + benchEditSource  // Templates/bench-edit.lua
         guard write(original, to: scriptPath) else {
             table.missing(what, reason: "cannot write the script's copy")
             return

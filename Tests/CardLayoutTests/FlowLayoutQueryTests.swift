@@ -1,20 +1,11 @@
+import CardLuaTestSupport
 import Testing
 @testable import CardLayout
 
 // Rect queries against brute force, layouts of a million items, and nonsense inputs.
 
-/// FlowSplitMix64: a small deterministic generator, so randomised tests replay exactly.
-struct FlowSplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A small deterministic generator, so randomised tests replay exactly.
+typealias FlowSplitMix64 = SplitMix64
 
 /// Every item whose frame intersects `rect`, found the slow way: all items, one by one.
 func flowBruteForce(_ layout: FlowLayout, _ rect: Rect) -> [LayoutAttributes] {

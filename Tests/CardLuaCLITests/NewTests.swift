@@ -1,3 +1,4 @@
+import CardLuaTestSupport
 import Foundation
 import Testing
 
@@ -120,22 +121,11 @@ import Testing
 
     // MARK: Helpers
 
-    static func executable(named name: String) -> String? {
-        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return paths.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static func executable(named name: String) -> String? { TestSupport.which(name) }
 
+    /// Runs a tool (luacheck) in `directory`; `output` is what it wrote on both streams.
     static func runTool(_ path: String, _ arguments: [String], directory: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try TestSupport.run(URL(fileURLWithPath: path), arguments, directory: directory)
+        return (result.status, result.stdout + result.stderr)
     }
 }

@@ -1,3 +1,4 @@
+import CardLuaTestSupport
 import Foundation
 import Testing
 
@@ -5,8 +6,7 @@ import Testing
 /// never calls the Lua API (a Lua error unwinding a Swift frame is undefined behaviour);
 /// it calls the entry points of CLuaShims, each audited in Sources/CLuaShims/README.md.
 @Suite struct AuditTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let root = TestSupport.packageRoot
 
     static func sources(_ folder: String, _ ext: String) throws -> [URL] {
         let directory = root.appendingPathComponent(folder)

@@ -1,5 +1,6 @@
 import CardLayout
 import CardLua
+import CardLuaTestSupport
 import Foundation
 import Testing
 
@@ -100,20 +101,7 @@ import Testing
 }
 
 /// SplitMix64: small, fast, and the same on every platform.
-struct FuzzRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-}
+typealias FuzzRandom = SplitMix64
 
 /// Random scripts built from hostile fragments: loops, deep and cyclic tables, huge
 /// strings, coroutines and yields, metatables whose metamethods error or loop, odd error

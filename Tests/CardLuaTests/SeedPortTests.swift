@@ -1,13 +1,12 @@
 import CardLayout
 import CardLua
+import CardLuaTestSupport
 import Foundation
 import Testing
 
 /// The Lua ports in scripts/ against their native Swift twins and the seeds' closed forms.
 @Suite struct SeedPortTests {
-    static let scriptsFolder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("scripts")
+    static let scriptsFolder = TestSupport.packageRoot.appendingPathComponent("scripts")
 
     static func lua(_ name: String) throws -> LuaEffect {
         try LuaEffect(path: scriptsFolder.appendingPathComponent(name).path)

@@ -1,28 +1,14 @@
 import CardLayout
+import CardLuaTestSupport
 import Foundation
 import Testing
 
 @testable import CardRender
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A headless Chromium and python3 (which decodes the screenshots: PNG → PPM with its
 /// zlib), found on `PATH`; the browser tests run only when both exist.
 enum Browser {
-    static func which(_ names: [String]) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for name in names {
-            for directory in path.split(separator: ":") {
-                let candidate = "\(directory)/\(name)"
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            }
-        }
-        return nil
-    }
+    static func which(_ names: [String]) -> String? { TestSupport.which(names) }
 
     static let chromium = which(["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"])
     static let python = which(["python3"])
@@ -32,31 +18,9 @@ enum Browser {
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], in directory: URL,
                     timeout: TimeInterval = 60) throws -> (status: Int32, stdout: String, stderr: String) {
-        let out = directory.appendingPathComponent("stdout-\(UUID().uuidString).txt")
-        let err = directory.appendingPathComponent("stderr-\(UUID().uuidString).txt")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
-        defer { try? outHandle.close(); try? errHandle.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            process.terminate()
-            usleep(500_000)
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            Issue.record("\(executable) timed out after \(Int(timeout)) s")
-        }
-        process.waitUntilExit()
-        let stdout = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
-        let stderr = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
-        return (process.terminationStatus, stdout, stderr)
+        let result = try TestSupport.run(URL(fileURLWithPath: executable), arguments, timeout: timeout)
+        if result.timedOut { Issue.record("\(executable) timed out after \(Int(timeout)) s") }
+        return (result.status, result.stdout, result.stderr)
     }
 
     static func chromiumArguments(profile: URL) -> [String] {
@@ -85,12 +49,7 @@ enum Browser {
         return (result.stdout, result.stderr)
     }
 
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("cardrender-browser-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() throws -> URL { try TestSupport.temporaryDirectory(prefix: "cardrender-browser") }
 }
 
 /// An 8-bit RGB image decoded from a PNG by python3 (zlib; filters None, Sub, Up,

@@ -1,0 +1,24 @@
+/// SplitMix64: a small deterministic generator, the same on every platform, so that
+/// randomised tests replay exactly from their seed.
+public struct SplitMix64: RandomNumberGenerator {
+    public var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A whole number in 0..<n (n > 0).
+    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+
+    /// One of `options` (not empty).
+    public mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
+
+    /// True `percent` times in a hundred.
+    public mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+}
