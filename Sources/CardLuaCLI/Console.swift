@@ -101,8 +101,15 @@ final class OutputFile: TextOutput {
     private var descriptor: Int32
     private var buffer: [UInt8] = []
     private var finished = false
+    /// Bytes accepted so far (written or buffered).
+    private var byteCount = 0
     /// Flushed when the buffer holds this much.
     private static let blockSize = 1 << 16
+    /// The default of ``byteLimit``: 1 GiB (`--max-output`).
+    static let defaultByteLimit = 1 << 30
+    /// The most this output accepts: a longer run stops with an ``OutputError`` (and a
+    /// regular file is left as it was), so no script can fill a disk.
+    var byteLimit = OutputFile.defaultByteLimit
 
     private init(path: String, mode: Mode, descriptor: Int32) {
         self.path = path
@@ -199,6 +206,10 @@ final class OutputFile: TextOutput {
     /// Appends `text` to the buffer, writing the buffer out when it is full.
     func writeText(_ text: String) throws(OutputError) {
         var text = text
+        byteCount += text.utf8.count
+        guard byteCount <= byteLimit else {
+            throw OutputError(path: path, reason: "the output would exceed \(OptionTable.byteSize(byteLimit)) (--max-output)")
+        }
         text.withUTF8 { buffer.append(contentsOf: $0) }
         if buffer.count >= Self.blockSize { try flush() }
     }

@@ -64,6 +64,8 @@ enum OptionTable {
         OptionSpec(name: "o", aliases: ["output"], value: "FILE",
                    summary: "write there (atomically) instead of standard output; - is standard output"),
         OptionSpec(name: "frames", aliases: ["verbose"], summary: "text: every frame, not the one-screen summary"),
+        OptionSpec(name: "max-output", value: "SIZE", summary: "the most output a run may write, like 1G",
+                   defaultText: byteSize(OutputFile.defaultByteLimit)),
     ] + limits
 
     /// `check`.

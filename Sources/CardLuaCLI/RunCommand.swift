@@ -7,6 +7,7 @@ enum RunCommand {
         // The output is opened first, so a bad -o is reported before the script runs; a
         // regular file only appears (atomically) when the whole run succeeded.
         let output = try options.outputPath.map(OutputFile.open) ?? OutputFile.standardOutput()
+        output.byteLimit = options.maxOutputBytes
         let toTerminal = options.outputPath == nil
         var warnings: [String] = []
         do {

@@ -20,6 +20,8 @@ struct RunOptions {
     var outputPath: String?
     /// `--frames` (or `--verbose`): the text format lists every frame, not the summary.
     var everyFrame = false
+    /// `--max-output`: the most a run may write (a longer one fails, leaving no file).
+    var maxOutputBytes = OutputFile.defaultByteLimit
     var limits = ScriptLimits(maxRunTime: ScriptLimits.defaultRunTime)
 
     init(_ arguments: Arguments, command: String) throws(UsageError) {
@@ -70,6 +72,12 @@ struct RunOptions {
             format = inferred  // `-o preview.html` means HTML
         }
         limits = try RunOptions.limits(v, command: command)
+        if let text = v["max-output"] {
+            guard let bytes = RunOptions.parseBytes(text), bytes >= 1 << 10 else {
+                throw UsageError("--max-output: expected a size of at least 1K, like 100M or 1G (got '\(text)')", command: command)
+            }
+            maxOutputBytes = bytes
+        }
     }
 
     /// `--max-instructions`, `--max-memory`, `--max-time` and `--max-run-time` (shared with `check`).

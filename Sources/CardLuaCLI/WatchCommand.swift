@@ -74,6 +74,7 @@ struct WatchSession {
             // Clearing the screen goes out only with the run's text (both are buffered).
             if redraws { try? output.write("\u{1B}[H\u{1B}[2J") }
         }
+        output.byteLimit = options.maxOutputBytes
         let hashed = HashingOutput(output)
         let stampName = options.outputPath.map(HTMLRenderer.stampFileName(forHTMLFile:))
         let frames: Int

@@ -199,4 +199,27 @@ import Testing
         #expect(b.status == 1 && b.stderr == "\(directory.path): is a directory\n", "\(b.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
+
+    /// Output is bounded (`--max-output`, 1G by default): a run that would write more
+    /// stops with exit 1 and one line, the previous file untouched, no temporary left.
+    @Test func outputBeyondItsLimitFailsAndLeavesThePreviousFile() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 100 s at 60 fps of idle frames: about 6,000 frames of JSON, far more than 100K.
+        let script = try CLI.write("scenarios = { long = { steps = { { wait = 100 } } } }\n",
+                                   named: "long.lua", in: directory)
+        let target = directory.appendingPathComponent("out.json").path
+        try "previous".write(toFile: target, atomically: false, encoding: .utf8)
+        let result = try CLI.run(["run", script, "--scenario", "long", "--format", "json",
+                                  "-o", target, "--max-output", "100K"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "\(target): the output would exceed 100K (--max-output)\n", "\(result.stderr)")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "previous")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["long.lua", "out.json"])
+        let usage = try CLI.run(["run", script, "--max-output", "lots"])
+        #expect(usage.status == 2 && usage.stderr.contains("--max-output"))
+        // Within the limit the same run succeeds.
+        let fits = try CLI.run(["run", script, "--scenario", "long", "--format", "json", "-o", target])
+        #expect(fits.status == 0, "\(fits.stderr)")
+    }
 }
