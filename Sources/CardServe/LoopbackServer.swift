@@ -161,28 +161,25 @@ public final class LoopbackServer: @unchecked Sendable {
 
     // MARK: - Control (any thread)
 
+    /// Moves a ready server to running; false if it was already started or stopped.
+    private func beginRunning() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard state == .ready else { return false }
+        state = .running
+        return true
+    }
+
     /// Serves on the calling thread until `stop()` is called (from the handler or another
     /// thread). Returns at once if the server was already started or stopped.
     public func run() {
-        condition.lock()
-        guard state == .ready else {
-            condition.unlock()
-            return
-        }
-        state = .running
-        condition.unlock()
+        guard beginRunning() else { return }
         loop()
     }
 
     /// Serves on a new thread and returns at once.
     public func start() {
-        condition.lock()
-        guard state == .ready else {
-            condition.unlock()
-            return
-        }
-        state = .running
-        condition.unlock()
+        guard beginRunning() else { return }
         let thread = Thread { [self] in self.loop() }
         thread.name = "CardServe"
         thread.start()
