@@ -16,7 +16,7 @@
 #include <lua.h>
 #include <lualib.h>
 
-static int native_print(lua_State *L) {
+int native_print(lua_State *L) {
     cardlua_host *h = host_of(L);
     int n = lua_gettop(L);
     // A write to standard error per call: charged, so that a print in a loop ends at
@@ -89,38 +89,8 @@ static int body_setup(lua_State *L) {
     const char *prelude = h->load_source;
     size_t prelude_length = h->load_length;
 
-    // The allowlist (Sources/CLuaShims/README.md): base, string, table, math, utf8, coroutine. No io, os,
-    // package or debug: nothing of the host's files, environment or processes.
-    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
-    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
-    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
-    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
-    luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 1);
-    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
-    lua_settop(L, 0);
-    // Base functions that reach files (dofile, loadfile), load code that may be bytecode
-    // (load), reach modules (require), or steer the collector (collectgarbage).
-    static const char *const removed[] = {"dofile", "loadfile", "load", "require", "collectgarbage", NULL};
-    for (int i = 0; removed[i]; i++) {
-        lua_pushnil(L);
-        lua_setglobal(L, removed[i]);
-    }
-    // string.dump makes bytecode, which can crash the VM when loaded.
-    lua_getglobal(L, LUA_STRLIBNAME);
-    lua_pushnil(L);
-    lua_setfield(L, -2, "dump");
-    lua_pop(L, 1);
-    // Hide the string metatable so scripts cannot change how every string behaves.
-    lua_pushliteral(L, "");
-    if (lua_getmetatable(L, -1)) {
-        lua_pushboolean(L, 0);
-        lua_setfield(L, -2, "__metatable");
-    }
-    lua_settop(L, 0);
-    lua_pushcfunction(L, native_print);
-    lua_setglobal(L, "print");
-    // Library functions that keep their C work inside the limits, setmetatable without
-    // __gc, and a fixed random seed (sandbox.c).
+    // The libraries, and of them only what the allowlist keeps, as it keeps it
+    // (sandbox.c).
     shims_install_sandbox(L);
     lua_settop(L, 0);
 

@@ -153,10 +153,9 @@ void shims_charge_for(lua_State *L, long long units, const char *reason);
 /// Whether a limit has been reached in this state (from then on every hook raises).
 int shims_limit_reached(lua_State *L);
 
-/// Installs the sandbox's replacements for library functions (the counted pattern
-/// matcher, guarded table/string/utf8 functions, setmetatable without `__gc`, a
-/// reproducible math.randomseed). Runs protected, after the libraries are open and
-/// before the prelude. May raise.
+/// Opens the libraries and applies the sandbox's allowlist (sandbox.c: a table of every
+/// function a script can call, with what is done to it); anything unlisted is removed.
+/// Runs protected, before the prelude. May raise.
 void shims_install_sandbox(lua_State *L);
 
 /// Bytes scanned or copied per unit of budget (sandbox.c, pattern.c).
@@ -193,6 +192,7 @@ static inline cardlua_host *host_of(lua_State *L) {
 /* errors.c */ int message_handler(lua_State *L);
 /* errors.c */ int run_protected(cardlua_host *h, lua_CFunction body);
 /* errors.c */ int script_line(lua_State *L, cardlua_host *h);
+/* host.c */ int native_print(lua_State *L);
 /* host.c */ void set_short_name(cardlua_host *h);
 /* host.c */ void silent_warnings(void *ud, const char *msg, int tocont);
 /* limits.c */ void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize);

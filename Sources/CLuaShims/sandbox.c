@@ -36,6 +36,7 @@
 
 #include <lauxlib.h>
 #include <lua.h>
+#include <lualib.h>
 
 /// The fixed seed of math.random (reproducible runs: the same script, the same output).
 #define RANDOM_SEED 20160119
@@ -306,97 +307,239 @@ static int guarded_close(lua_State *L) {
     return call_original(L);
 }
 
-// MARK: - Installation
+// MARK: - The allowlist
 
-/// Replaces table[name] (a stock C function) by the closure `wrapper(original)`. With
-/// `direct`, the wrapper calls the original's C pointer (call_original), which is only
-/// right for a function without upvalues: checked, so that another Lua release fails
-/// here, loudly, rather than later.
-static void wrap_as(lua_State *L, int table, const char *name, lua_CFunction wrapper, int direct) {
-    table = lua_absindex(L, table);
-    lua_getfield(L, table, name);
-    if (!lua_iscfunction(L, -1)) luaL_error(L, "sandbox: %s is not a C function", name);
+/// What the sandbox does with a library function.
+typedef enum {
+    SB_KEEP,     /* the stock function (behind a flat fee when `fee` > 0) */
+    SB_REMOVE,   /* gone: the script sees nil */
+    SB_REPLACE,  /* ours (`function`), the stock one is not used */
+    SB_WRAP,     /* ours around the stock one (upvalue 1, called directly: call_original) */
+    SB_WRAP_CALL,/* ours around a stock function with upvalues (upvalue 1, called with lua_call) */
+    SB_BUILD,    /* ours, made by `build` from the stock library (a closure over stock functions) */
+} sandbox_action;
+
+/// One function of the allowlist. Any function of an opened library that has no entry is
+/// removed, so the table below is the whole of what a script can call.
+typedef struct {
+    const char *library;     /* NULL: the globals (base library) */
+    const char *name;
+    sandbox_action action;
+    lua_CFunction function;  /* SB_REPLACE, SB_WRAP, SB_WRAP_CALL */
+    void (*build)(lua_State *L, int library);  /* SB_BUILD: pushes the new value */
+    int fee;                 /* SB_KEEP: units charged per call (0: none) */
+    const char *reason;
+} sandbox_entry;
+
+/// coroutine.wrap: our own (see resume_wrapped), over the stock resume and close.
+static void build_wrap(lua_State *L, int library) {
+    lua_getfield(L, library, "resume");
+    lua_getfield(L, library, "close");
+    lua_pushcclosure(L, sandboxed_wrap, 2);
+}
+
+#define KEEP(lib, name, reason) {lib, name, SB_KEEP, NULL, NULL, 0, reason}
+#define FEE(lib, name, fee, reason) {lib, name, SB_KEEP, NULL, NULL, fee, reason}
+#define REMOVE(lib, name, reason) {lib, name, SB_REMOVE, NULL, NULL, 0, reason}
+#define REPLACE(lib, name, f, reason) {lib, name, SB_REPLACE, f, NULL, 0, reason}
+#define WRAP(lib, name, f, reason) {lib, name, SB_WRAP, f, NULL, 0, reason}
+
+#define PURE "no I/O, bounded C work"
+#define BOUNDED "bounded by its arguments' size, which the budget already paid for"
+
+/// Processed in order (coroutine.wrap is built before resume and close are wrapped: it
+/// closes over the stock ones).
+static const sandbox_entry SANDBOX[] = {
+    // Base library.
+    KEEP(NULL, "assert", PURE),
+    REMOVE(NULL, "collectgarbage", "steers the collector (and could stop it)"),
+    REMOVE(NULL, "dofile", "reads files"),
+    FEE(NULL, "error", 50, "a longjmp: fixed C cost"),
+    KEEP(NULL, "getmetatable", PURE),
+    KEEP(NULL, "ipairs", PURE),
+    REMOVE(NULL, "load", "loads code that may be bytecode (crashes the VM)"),
+    REMOVE(NULL, "loadfile", "reads files"),
+    KEEP(NULL, "next", PURE),
+    KEEP(NULL, "pairs", PURE),
+    FEE(NULL, "pcall", 10, "a setjmp: fixed C cost"),
+    REPLACE(NULL, "print", native_print, "to standard error, escaped, one line per call, capped (host.c)"),
+    KEEP(NULL, "rawequal", PURE),
+    KEEP(NULL, "rawget", PURE),
+    KEEP(NULL, "rawlen", PURE),
+    KEEP(NULL, "rawset", PURE),
+    REMOVE(NULL, "require", "reaches modules and files"),
+    KEEP(NULL, "select", PURE),
+    WRAP(NULL, "setmetatable", sandboxed_setmetatable, "refuses __gc: finalizers run with hooks off"),
+    WRAP(NULL, "tonumber", charged_by_string, "converts a string of any length"),
+    FEE(NULL, "tostring", 10, "formats: fixed C cost"),
+    KEEP(NULL, "type", PURE),
+    FEE(NULL, "warn", 1000, "writes to standard error, like print"),
+    WRAP(NULL, "xpcall", guarded_xpcall, "its handler is skipped after a limit"),
+    // string
+    WRAP("string", "byte", charged_by_results, "as many results as asked"),
+    WRAP("string", "char", charged_by_arguments, "as many bytes as arguments"),
+    REMOVE("string", "dump", "makes bytecode, which can crash the VM when loaded"),
+    REPLACE("string", "find", counted_find, "the counted pattern matcher (pattern.c)"),
+    WRAP("string", "format", charged_format, "10 + 5 per argument"),
+    REPLACE("string", "gmatch", counted_gmatch, "the counted pattern matcher (pattern.c)"),
+    REPLACE("string", "gsub", counted_gsub, "the counted pattern matcher (pattern.c)"),
+    KEEP("string", "len", PURE),
+    KEEP("string", "lower", "allocates: charged by the allocator"),
+    REPLACE("string", "match", counted_match, "the counted pattern matcher (pattern.c)"),
+    KEEP("string", "pack", "allocates: charged by the allocator"),
+    KEEP("string", "packsize", PURE),
+    FEE("string", "rep", 10, "allocates (charged by the allocator) plus a fixed cost"),
+    KEEP("string", "reverse", "allocates: charged by the allocator"),
+    KEEP("string", "sub", "allocates: charged by the allocator"),
+    KEEP("string", "unpack", BOUNDED),
+    KEEP("string", "upper", "allocates: charged by the allocator"),
+    // table
+    WRAP("table", "concat", guarded_concat, "charged by the element count"),
+    WRAP("table", "insert", guarded_insert, "charged by the element count; refuses __len"),
+    WRAP("table", "move", guarded_move, "charged by the element count"),
+    KEEP("table", "pack", BOUNDED),
+    WRAP("table", "remove", guarded_remove, "charged by the element count; refuses __len"),
+    WRAP("table", "sort", guarded_sort, "charged n log n + n; refuses __len"),
+    WRAP("table", "unpack", guarded_unpack, "charged by the element count"),
+    // math: pure functions of numbers, except the seed.
+    KEEP("math", "abs", PURE), KEEP("math", "acos", PURE), KEEP("math", "asin", PURE),
+    KEEP("math", "atan", PURE), KEEP("math", "atan2", PURE), KEEP("math", "ceil", PURE),
+    KEEP("math", "cos", PURE), KEEP("math", "cosh", PURE), KEEP("math", "deg", PURE),
+    KEEP("math", "exp", PURE), KEEP("math", "floor", PURE), KEEP("math", "fmod", PURE),
+    KEEP("math", "frexp", PURE), KEEP("math", "ldexp", PURE), KEEP("math", "log", PURE),
+    KEEP("math", "log10", PURE), KEEP("math", "max", PURE), KEEP("math", "min", PURE),
+    KEEP("math", "modf", PURE), KEEP("math", "pow", PURE), KEEP("math", "rad", PURE),
+    KEEP("math", "random", PURE),
+    {"math", "randomseed", SB_WRAP_CALL, reproducible_randomseed, NULL, 0,
+     "a fixed seed, also without arguments: reproducible runs"},
+    KEEP("math", "sin", PURE), KEEP("math", "sinh", PURE), KEEP("math", "sqrt", PURE),
+    KEEP("math", "tan", PURE), KEEP("math", "tanh", PURE), KEEP("math", "tointeger", PURE),
+    KEEP("math", "type", PURE), KEEP("math", "ult", PURE),
+    // utf8
+    WRAP("utf8", "char", charged_by_arguments, "as many characters as arguments"),
+    WRAP("utf8", "codepoint", charged_by_results, "as many results as asked"),
+    KEEP("utf8", "codes", "an iterator: one Lua call per character"),
+    WRAP("utf8", "len", charged_by_string, "scans the string"),
+    WRAP("utf8", "offset", charged_by_string, "scans the string"),
+    // coroutine
+    {"coroutine", "wrap", SB_BUILD, NULL, build_wrap, 0,
+     "does not close a coroutine a limit stopped"},
+    WRAP("coroutine", "close", guarded_close, "refused after a limit"),
+    KEEP("coroutine", "create", PURE),
+    KEEP("coroutine", "isyieldable", PURE),
+    WRAP("coroutine", "resume", guarded_resume, "refused after a limit"),
+    KEEP("coroutine", "running", PURE),
+    KEEP("coroutine", "status", PURE),
+    KEEP("coroutine", "yield", PURE),
+};
+
+#define SANDBOX_COUNT (sizeof SANDBOX / sizeof SANDBOX[0])
+
+/// The libraries opened (base, string, table, math, utf8, coroutine: no io, os, package,
+/// debug), in the order their tables are walked.
+static const char *const LIBRARIES[] = {NULL, "string", "table", "math", "utf8", "coroutine"};
+
+/// Pushes the table of `library` (NULL: the globals).
+static void push_library(lua_State *L, const char *library) {
+    if (library == NULL) lua_pushglobaltable(L);
+    else lua_getglobal(L, library);
+}
+
+static int same_library(const char *a, const char *b) {
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/// Whether `name` of `library` has an entry.
+static int listed(const char *library, const char *name) {
+    for (size_t i = 0; i < SANDBOX_COUNT; i++)
+        if (same_library(SANDBOX[i].library, library) && strcmp(SANDBOX[i].name, name) == 0) return 1;
+    return 0;
+}
+
+/// Applies one entry to the library table at index `library`.
+static void apply_entry(lua_State *L, int library, const sandbox_entry *e) {
+    if (e->action == SB_REMOVE) {
+        lua_pushnil(L);
+        lua_setfield(L, library, e->name);
+        return;
+    }
+    if (e->action == SB_REPLACE) {
+        lua_pushcfunction(L, e->function);
+        lua_setfield(L, library, e->name);
+        return;
+    }
+    if (e->action == SB_BUILD) {
+        e->build(L, library);
+        lua_setfield(L, library, e->name);
+        return;
+    }
+    if (lua_getfield(L, library, e->name) == LUA_TNIL) {  // not in this Lua build
+        lua_pop(L, 1);
+        return;
+    }
+    if (e->action == SB_KEEP && e->fee == 0) {
+        lua_pop(L, 1);
+        return;
+    }
+    // A wrapper over the stock function (upvalue 1). Calling it directly is only right
+    // for a function without upvalues: checked, so that another Lua release fails here,
+    // loudly, rather than later.
+    if (!lua_iscfunction(L, -1)) luaL_error(L, "sandbox: %s is not a C function", e->name);
+    int direct = e->action != SB_WRAP_CALL;
     if (direct && lua_getupvalue(L, -1, 1) != NULL)
-        luaL_error(L, "sandbox: %s has upvalues and cannot be called directly", name);
-    lua_pushcclosure(L, wrapper, 1);
-    lua_setfield(L, table, name);
-}
-
-static void wrap(lua_State *L, int table, const char *name, lua_CFunction wrapper) {
-    wrap_as(L, table, name, wrapper, 1);
-}
-
-/// Wraps table[name] with a flat fee per call.
-static void wrap_fee(lua_State *L, int table, const char *name, lua_Integer fee) {
-    table = lua_absindex(L, table);
-    lua_getfield(L, table, name);
-    if (!lua_iscfunction(L, -1) || lua_getupvalue(L, -1, 1) != NULL)
-        luaL_error(L, "sandbox: %s is not a C function without upvalues", name);
-    lua_pushinteger(L, fee);
-    lua_pushcclosure(L, charged_flat, 2);
-    lua_setfield(L, table, name);
-}
-
-/// Replaces table[name] by a function of our own.
-static void replace(lua_State *L, int table, const char *name, lua_CFunction function) {
-    table = lua_absindex(L, table);
-    lua_pushcfunction(L, function);
-    lua_setfield(L, table, name);
+        luaL_error(L, "sandbox: %s has upvalues and cannot be called directly", e->name);
+    if (e->action == SB_KEEP) {  // with a flat fee
+        lua_pushinteger(L, e->fee);
+        lua_pushcclosure(L, charged_flat, 2);
+    } else {
+        lua_pushcclosure(L, e->function, 1);
+    }
+    lua_setfield(L, library, e->name);
 }
 
 void shims_install_sandbox(lua_State *L) {
-    lua_pushglobaltable(L);
-    int G = lua_gettop(L);
-    wrap(L, G, "setmetatable", sandboxed_setmetatable);
-    wrap(L, G, "tonumber", charged_by_string);
-    wrap_fee(L, G, "error", 50);
-    wrap_fee(L, G, "pcall", 10);
-    wrap_fee(L, G, "tostring", 10);
-    wrap_fee(L, G, "warn", 1000);  // writes to standard error, like print (shims.c)
+    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
+    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
+    luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 1);
+    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
+    lua_settop(L, 0);
 
-    lua_getfield(L, G, "string");
-    replace(L, -1, "find", counted_find);
-    replace(L, -1, "match", counted_match);
-    replace(L, -1, "gmatch", counted_gmatch);
-    replace(L, -1, "gsub", counted_gsub);
-    wrap(L, -1, "byte", charged_by_results);
-    wrap(L, -1, "char", charged_by_arguments);
-    wrap(L, -1, "format", charged_format);
-    wrap_fee(L, -1, "rep", 10);
-    lua_pop(L, 1);
+    for (size_t i = 0; i < SANDBOX_COUNT; i++) {
+        push_library(L, SANDBOX[i].library);
+        apply_entry(L, lua_gettop(L), &SANDBOX[i]);
+        lua_pop(L, 1);
+    }
+    // Anything not listed goes: a new Lua release's new function is not reachable until
+    // it has an entry.
+    for (size_t l = 0; l < sizeof LIBRARIES / sizeof LIBRARIES[0]; l++) {
+        push_library(L, LIBRARIES[l]);
+        int t = lua_gettop(L);
+        lua_pushnil(L);
+        while (lua_next(L, t)) {
+            int unlisted = lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TFUNCTION &&
+                           !listed(LIBRARIES[l], lua_tostring(L, -2));
+            lua_pop(L, 1);
+            if (unlisted) {  // assigning nil to an existing field is allowed during lua_next
+                lua_pushvalue(L, -1);
+                lua_pushnil(L);
+                lua_rawset(L, t);
+            }
+        }
+        lua_pop(L, 1);
+    }
 
-    lua_getfield(L, G, "table");
-    wrap(L, -1, "concat", guarded_concat);
-    wrap(L, -1, "unpack", guarded_unpack);
-    wrap(L, -1, "move", guarded_move);
-    wrap(L, -1, "insert", guarded_insert);
-    wrap(L, -1, "remove", guarded_remove);
-    wrap(L, -1, "sort", guarded_sort);
-    lua_pop(L, 1);
+    // Hide the string metatable so scripts cannot change how every string behaves.
+    lua_pushliteral(L, "");
+    if (lua_getmetatable(L, -1)) {
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_settop(L, 0);
 
-    lua_getfield(L, G, "utf8");
-    wrap(L, -1, "len", charged_by_string);
-    wrap(L, -1, "offset", charged_by_string);
-    wrap(L, -1, "codepoint", charged_by_results);
-    wrap(L, -1, "char", charged_by_arguments);
-    lua_pop(L, 1);
-
-    wrap(L, G, "xpcall", guarded_xpcall);
-
-    lua_getfield(L, G, "coroutine");
-    lua_getfield(L, -1, "resume");
-    lua_getfield(L, -2, "close");
-    lua_pushcclosure(L, sandboxed_wrap, 2);
-    lua_setfield(L, -2, "wrap");
-    wrap(L, -1, "close", guarded_close);
-    wrap(L, -1, "resume", guarded_resume);
-    lua_pop(L, 1);
-
-    lua_getfield(L, G, "math");
-    wrap_as(L, -1, "randomseed", reproducible_randomseed, 0);
+    lua_getglobal(L, LUA_MATHLIBNAME);
     lua_getfield(L, -1, "randomseed");
     lua_call(L, 0, 0);  // the fixed seed
-    lua_pop(L, 1);
-
-    lua_pop(L, 1);  // the globals
+    lua_settop(L, 0);
 }
