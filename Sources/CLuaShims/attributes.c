@@ -147,8 +147,10 @@ static double field_number(lua_State *L, int table, const hot_slots *s, int key,
         luaL_error(L, "%s.%s is %s, expected a number", what, SLOT_KEYS[key],
                    t == LUA_TNIL ? "missing" : luaL_typename(L, -1));
     double v = lua_tonumberx(L, -1, NULL);
-    if (v != v) luaL_error(L, "%s.%s is NaN", what, SLOT_KEYS[key]);
-    if (v - v != 0) luaL_error(L, "%s.%s is infinite", what, SLOT_KEYS[key]);
+    if (v != v || v - v != 0) {
+        note_field(host_of(L), what);
+        luaL_error(L, "%s.%s is %s", what, SLOT_KEYS[key], v != v ? "NaN" : "infinite");
+    }
     if (v > MAX_MAGNITUDE || v < -MAX_MAGNITUDE)
         luaL_error(L, "%s.%s is %f, beyond the largest magnitude allowed (1e15)", what, SLOT_KEYS[key],
                    (lua_Number)v);
@@ -298,7 +300,10 @@ static void check_written(lua_State *L, const char *k, size_t n) {
     } else if (n == 5 && memcmp(k, "alpha", 5) == 0) {
         if (t != LUA_TNUMBER) luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, 3));
         double a = lua_tonumber(L, 3);
-        if (a != a || a - a != 0) luaL_error(L, "attributes.alpha is %s", a != a ? "NaN" : "infinite");
+        if (a != a || a - a != 0) {
+            note_field(host_of(L), "attributes.alpha");
+            luaL_error(L, "attributes.alpha is %s", a != a ? "NaN" : "infinite");
+        }
     } else if (n == 6 && memcmp(k, "zIndex", 6) == 0) {
         if (t != LUA_TNUMBER) luaL_error(L, "attributes.zIndex is a %s, expected an integer", luaL_typename(L, 3));
         int isInteger = 0;
@@ -462,7 +467,10 @@ static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigne
         int t = s->values + K_ALPHA;
         if (lua_type(L, t) != LUA_TNUMBER) luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, t));
         alpha = lua_tonumberx(L, t, NULL);
-        if (alpha != alpha || alpha - alpha != 0) luaL_error(L, "attributes.alpha is %s", alpha != alpha ? "NaN" : "infinite");
+        if (alpha != alpha || alpha - alpha != 0) {
+            note_field(h, "attributes.alpha");
+            luaL_error(L, "attributes.alpha is %s", alpha != alpha ? "NaN" : "infinite");
+        }
         changed = 1;
     }
     if (present & (1u << K_ZINDEX)) {

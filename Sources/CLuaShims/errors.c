@@ -17,13 +17,61 @@
 #include <lua.h>
 #include <lualib.h>
 
-static void set_message(cardlua_host *h, const char *text) {
-    size_t n = strlen(text);
+/// A copy of s[0..n), or NULL when out of memory.
+static char *copy_text(const char *s, size_t n) {
     char *copy = (char *)malloc(n + 1);
-    if (copy == NULL) return;
-    memcpy(copy, text, n + 1);
+    if (copy == NULL) return NULL;
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+    return copy;
+}
+
+/// Stores the last error's text: its first line is the message, the rest the details.
+static void set_message(cardlua_host *h, const char *text) {
+    const char *newline = strchr(text, '\n');
+    size_t n = newline ? (size_t)(newline - text) : strlen(text);
+    char *message = copy_text(text, n);
+    char *details = copy_text(newline ? newline + 1 : "", newline ? strlen(newline + 1) : 0);
+    if (message == NULL || details == NULL) {
+        free(message);
+        free(details);
+        return;
+    }
     free(h->message);
-    h->message = copy;
+    free(h->details);
+    h->message = message;
+    h->details = details;
+}
+
+/// The context of the error being reported: the call under way and the line.
+static void set_context(cardlua_host *h, int line) {
+    h->err_line = line;
+    snprintf(h->err_callback, sizeof h->err_callback, "%s", h->callback ? h->callback : "");
+    h->err_has_item = h->callback && h->has_item;
+    h->err_item = h->item_number;
+}
+
+/// Notes which attributes key a refused value was read from: "attributes.center" and
+/// "attributes.center.x" give "center".
+void note_field(cardlua_host *h, const char *path) {
+    const char *key = strncmp(path, "attributes.", 11) == 0 ? path + 11 : path;
+    size_t n = 0;
+    while (key[n] && key[n] != '.' && n + 1 < sizeof h->err_field) n++;
+    memcpy(h->err_field, key, n);
+    h->err_field[n] = '\0';
+}
+
+cardlua_error cardlua_last_error(cardlua_host *h) {
+    cardlua_error e;
+    e.line = h->err_line;
+    e.callback = h->err_callback;
+    e.has_item = h->err_has_item;
+    e.item = h->err_item;
+    e.field = h->err_field;
+    e.limit = h->poisoned || h->budget_exhausted ? h->limit_kind : CARDLUA_LIMIT_NONE;
+    e.text = h->message ? h->message : "";
+    e.details = h->details ? h->details : "";
+    return e;
 }
 
 /// "scripts/lol.lua:12: " at the start of msg? Returns the length of that prefix.
@@ -140,7 +188,7 @@ int message_handler(lua_State *L) {
         if (prelude > 0) rest = msg + prelude;
         line = script_line(L, h);
         if (line == 0) line = layout_line(L, h, rest);
-        if (line == 0) line = h->callback_line > 0 ? h->callback_line : 1;
+        if (line == 0) line = h->callback_line;  // 0: no line of the script applies
     }
     if (h->budget_exhausted)
         rest = h->limit_text;
@@ -150,19 +198,14 @@ int message_handler(lua_State *L) {
         rest = "C stack overflow (calls nested too deeply through pcall, metamethods or "
                "string.gsub: runaway recursion?)";
 
-    // The first line, then the traceback (made before the buffer takes the stack top).
-    const char *context = "";
-    if (h->callback && h->has_item)
-        context = lua_pushfstring(L, "%s: item %I: ", h->callback, (lua_Integer)h->item_number);
-    else if (h->callback)
-        context = lua_pushfstring(L, "%s: ", h->callback);
-    const char *first = lua_pushfstring(L, "%s:%d: %s", h->chunkname, line, context);
+    // Where and in which call: parts of the error, formatted by the host (Swift), once.
+    set_context(h, line);
+    // The text, then the traceback (made before the buffer takes the stack top).
     luaL_traceback(L, L, NULL, 1);
     const char *tb = lua_tostring(L, -1);
 
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    luaL_addstring(&b, first);
     add_clean(&b, rest, strlen(rest), MESSAGE_CAP);
     // Keep only the script's own frames: the prelude's and the host's say nothing to
     // the script's author. (Lua names them by the short name.)
@@ -200,16 +243,8 @@ int message_handler(lua_State *L) {
 /// memory error, or an error while handling an error): `file:line: callback: item N: what`,
 /// the line being the callback's.
 static void describe_unhandled(cardlua_host *h, const char *what) {
-    char text[1024];
-    int line = h->callback_line > 0 ? h->callback_line : 1;
-    if (h->callback && h->has_item)
-        snprintf(text, sizeof text, "%s:%d: %s: item %ld: %s", h->chunkname, line, h->callback,
-                 h->item_number, what);
-    else if (h->callback)
-        snprintf(text, sizeof text, "%s:%d: %s: %s", h->chunkname, line, h->callback, what);
-    else
-        snprintf(text, sizeof text, "%s:%d: %s", h->chunkname, line, what);
-    set_message(h, text);
+    set_context(h, h->callback_line);
+    set_message(h, what);
 }
 
 static void describe_memory_error(cardlua_host *h) {
@@ -239,13 +274,14 @@ void close_state(cardlua_host *h, lua_State *L) {
 int run_protected(cardlua_host *h, lua_CFunction body) {
     lua_State *L = h->L;
     if (h->poisoned) {
-        set_message(h, h->message ? h->message : "the script was stopped by a limit");
+        if (h->message == NULL) set_message(h, "the script was stopped by a limit");
         return CARDLUA_LIMIT;
     }
     lua_settop(L, 0);
     lua_pushcfunction(L, message_handler);
     lua_pushcfunction(L, body);
     h->memory_refused = 0;
+    h->err_field[0] = '\0';
     reset_budget(h);
     int status = lua_pcall(L, 0, 0, 1);
     if (status == LUA_OK && !memory_given_up(h)) {

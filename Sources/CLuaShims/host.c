@@ -181,6 +181,7 @@ void cardlua_close(cardlua_host *h) {
     }
     free(h->query_buffer);
     free(h->message);
+    free(h->details);
     free(h->string_result);
     free(h);
 }

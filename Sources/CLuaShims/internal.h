@@ -134,7 +134,15 @@ struct cardlua_host {
 
     char chunkname[512];     // as shown in messages ("scripts/lol.lua")
     char short_name[LUA_IDSIZE + 1];  // as Lua shows it in its own messages (long: "...tail")
-    char *message;           // the last error
+    char *message;           // the last error's text (one line)
+    char *details;           // ...and its details (traceback), or NULL
+    // The rest of the last error (cardlua_error), set where the error is reported.
+    int err_line;
+    char err_callback[64];
+    int err_has_item;
+    long err_item;
+    char err_field[64];      // set by the reader that refused a value (attributes.c)
+    int limit_kind;          // CARDLUA_LIMIT_*, set with limit_text
     char *string_result;     // the last cardlua_call_internal_string result
 };
 
@@ -181,6 +189,7 @@ static inline cardlua_host *host_of(lua_State *L) {
     return (cardlua_host *)ud;
 }
 
+/* errors.c */ void note_field(cardlua_host *h, const char *path);
 /* attributes.c */ void apply_state(lua_State *L, cardlua_host *h);
 /* attributes.c */ int attributes_index(lua_State *L);
 /* attributes.c */ int attributes_newindex(lua_State *L);

@@ -129,9 +129,11 @@ int memory_given_up(const cardlua_host *h) { return h->memory_exhausted || h->re
 
 void describe_limit(cardlua_host *h, const char *what) {
     snprintf(h->limit_text, sizeof h->limit_text, "%s", what);
+    h->limit_kind = CARDLUA_LIMIT_OTHER;
 }
 
 void describe_memory_limit(cardlua_host *h) {
+    h->limit_kind = CARDLUA_LIMIT_MEMORY;
     if (h->memory_limit % ((size_t)1 << 20) == 0)
         snprintf(h->limit_text, sizeof h->limit_text, "exceeded the memory limit (%zu MiB)",
                  h->memory_limit >> 20);
@@ -146,11 +148,13 @@ static void note_limit(cardlua_host *h, int timed_out) {
     if (h->budget_left <= 0) {
         snprintf(h->limit_text, sizeof h->limit_text, "exceeded the instruction budget of %lld instructions (%s)",
                  h->budget, h->charge_reason ? h->charge_reason : "possible infinite loop");
+        h->limit_kind = CARDLUA_LIMIT_INSTRUCTIONS;
     } else if (memory_given_up(h)) {
         describe_memory_limit(h);
     } else if (timed_out) {
         char place[96];
         frame_place(h, place, sizeof place);
+        h->limit_kind = h->run_timed_out ? CARDLUA_LIMIT_RUN_TIME : CARDLUA_LIMIT_TIME;
         if (h->run_timed_out)
             snprintf(h->limit_text, sizeof h->limit_text, "exceeded the time limit of %g s per run%s%s%s",
                      (double)h->run_limit_ns / 1e9, place[0] ? " (at " : "", place, place[0] ? ")" : "");

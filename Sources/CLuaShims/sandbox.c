@@ -15,7 +15,7 @@
 // - error, pcall, xpcall, tostring, string.format, string.rep: a flat fee per call, for
 //   their fixed C cost (formatting, setjmp/longjmp), so that even a loop of nothing but
 //   such calls exhausts the budget in well under the time limit; warn (and print, in
-//   shims.c) a larger one, so that a loop cannot flood standard error.
+//   host.c) a larger one, so that a loop cannot flood standard error.
 // - setmetatable refuses metatables with a __gc field: finalizers run with hooks
 //   disabled (lgc.c's GCTM), so no limit could stop one that loops.
 // - math.randomseed() without arguments reseeds with the fixed seed: runs stay
@@ -26,7 +26,7 @@
 //   with hooks off, unstoppable. So once a limit is reached, a script's message handler
 //   is skipped and a coroutine stopped by it is not closed (its state is discarded anyway).
 //
-// Everything here runs inside a lua_pcall made by shims.c; raising is how it reports.
+// Everything here runs inside a lua_pcall made by run_protected (errors.c); raising is how it reports.
 #include "internal.h"
 
 #include <ctype.h>

@@ -105,8 +105,33 @@ int cardlua_load_script(cardlua_host *host, const char *source, size_t length,
 /// Whether the script defined a global function of that name (after loading).
 int cardlua_has_function(cardlua_host *host, const char *name);
 
-/// The last error: a first line `file:line: message`, then details (a traceback).
+/// The last error's text: one line, without location or context (cardlua_last_error has
+/// them), then details (the script's traceback), possibly none.
 const char *cardlua_message(cardlua_host *host);
+
+/// Which limit stopped the script (cardlua_error.limit).
+#define CARDLUA_LIMIT_NONE 0
+#define CARDLUA_LIMIT_INSTRUCTIONS 1
+#define CARDLUA_LIMIT_MEMORY 2
+#define CARDLUA_LIMIT_TIME 3      /* per call */
+#define CARDLUA_LIMIT_RUN_TIME 4  /* the whole run */
+#define CARDLUA_LIMIT_OTHER 5     /* the state was closed by an earlier limit, or the like */
+
+/// The last error, as parts: the host formats them once (`file:line: callback: item N:
+/// text`). The strings belong to the host and stay valid until the next call.
+typedef struct {
+    int line;              /* the script's line; 0 when no line of the script applies */
+    const char *callback;  /* "transform", "prepare"…, or "" outside a callback */
+    int has_item;          /* whether `item` is set */
+    long item;             /* the item number (transform), as the script sees it */
+    const char *field;     /* the attributes key whose value was bad ("alpha", "center"), or "" */
+    int limit;             /* CARDLUA_LIMIT_* */
+    const char *text;      /* the message: one line, escaped and bounded */
+    const char *details;   /* the script's traceback and the frame, or "" */
+} cardlua_error;
+
+/// The parts of the last error (after an entry point returned CARDLUA_ERROR or _LIMIT).
+cardlua_error cardlua_last_error(cardlua_host *host);
 
 /// Calls prepare(layout) if defined, then validates the layout and writes it to
 /// `config_out` (CARDLUA_CFG_COUNT numbers).
