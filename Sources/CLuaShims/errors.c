@@ -252,6 +252,8 @@ static void describe_memory_error(cardlua_host *h) {
         h->budget_exhausted = 1;
         describe_memory_limit(h);
         describe_unhandled(h, h->limit_text);
+        // The allocating line: near the cap the hook checks every instruction.
+        if (h->hook_line > 0) h->err_line = h->hook_line;
     } else {
         describe_unhandled(h, "not enough memory (the system refused an allocation)");
     }

@@ -143,6 +143,7 @@ struct cardlua_host {
     long err_item;
     char err_field[64];      // set by the reader that refused a value (attributes.c)
     int limit_kind;          // CARDLUA_LIMIT_*, set with limit_text
+    int hook_line;           // the script's line at the count hook's last check (0: none)
     char *string_result;     // the last cardlua_call_internal_string result
 };
 

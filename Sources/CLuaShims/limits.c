@@ -21,6 +21,10 @@
 
 /// The hook's period (in instructions) for the current heap size.
 static int hook_period(const cardlua_host *h) {
+    // In the last eighth of the memory cap, every instruction: the line noted by the hook
+    // is then the one that allocated when the cap refuses (a memory error runs no message
+    // handler, and the allocator cannot read the stack safely: Lua may be moving it).
+    if (h->memory_used > h->memory_limit - h->memory_limit / 8) return 1;
     long long period = h->hook_step;
     if (h->memory_used > HOOK_PERIOD_HEAP) {
         long long scaled = period * (long long)HOOK_PERIOD_HEAP / (long long)h->memory_used;
@@ -184,10 +188,17 @@ static void raise_limit(lua_State *L, cardlua_host *h) {
 /// Counts instructions (the thread's hook period each time it fires) and checks the
 /// memory cap and the clock. At a limit it raises, and keeps raising at every
 /// instruction.
+/// Notes the script's line being executed (for a memory error: errors.c).
+static void note_hook_line(lua_State *L, cardlua_host *h, lua_Debug *ar) {
+    if (lua_getinfo(L, "Sl", ar) && ar->source[0] == '@' && ar->currentline > 0 &&
+        strcmp(ar->source + 1, h->chunkname) == 0)
+        h->hook_line = ar->currentline;
+}
+
 void count_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
     cardlua_host *h = host_of(L);
     if (!h->budget_exhausted) {
+        note_hook_line(L, h, ar);
         h->budget_left -= lua_gethookcount(L);
         int timed_out = 0;
         if (h->budget_left > 0 && !memory_given_up(h) && !(timed_out = out_of_time(h))) {
@@ -218,6 +229,7 @@ void shims_charge(lua_State *L, long long units) { shims_charge_for(L, units, NU
 int shims_limit_reached(lua_State *L) { return host_of(L)->budget_exhausted; }
 
 void reset_budget(cardlua_host *h) {
+    h->hook_line = 0;
     h->budget_left = h->budget;
     h->deadline_ns = 0;
 }
