@@ -351,9 +351,24 @@ static void clear_table(lua_State *L, int table) {
 
 static int same(double a, double b) { return a == b; }
 
-static const char *const ATTRIBUTE_KEYS[] = {
-    "frame", "center", "size", "indexPath", "bounds", "transform", "transform3D",
-    "alpha", "zIndex", "hidden", NULL};
+const attribute_key ATTRIBUTE_KEYS[] = {
+    {"frame", 1}, {"center", 1}, {"size", 1}, {"indexPath", 0}, {"bounds", 0}, {"transform", 1},
+    {"transform3D", 1}, {"alpha", 1}, {"zIndex", 1}, {"hidden", 1}, {NULL, 0}};
+
+/// Whether the hot path's slot keys (SLOT_KEYS up to K_ATTRIBUTES) are exactly the
+/// writable keys of ATTRIBUTE_KEYS: checked when a state opens, so the two lists cannot
+/// drift apart unnoticed.
+int attribute_slots_match(void) {
+    int writable = 0;
+    for (int i = 0; ATTRIBUTE_KEYS[i].name; i++) {
+        if (!ATTRIBUTE_KEYS[i].writable) continue;
+        writable++;
+        int found = 0;
+        for (int k = 0; k < K_ATTRIBUTES; k++) if (strcmp(SLOT_KEYS[k], ATTRIBUTE_KEYS[i].name) == 0) found = 1;
+        if (!found) return 0;
+    }
+    return writable == K_ATTRIBUTES;
+}
 
 /// In check mode: hands every key written on `attributes` that is not part of the
 /// contract to I.noteAttributeKey(key, item) (a typo like `zindex` otherwise does
@@ -365,7 +380,7 @@ static void note_unknown_keys(lua_State *L, cardlua_host *h, int A) {
         int known = 0;
         if (lua_type(L, -1) == LUA_TSTRING) {
             const char *k = lua_tostring(L, -1);
-            for (int i = 0; ATTRIBUTE_KEYS[i]; i++) if (strcmp(k, ATTRIBUTE_KEYS[i]) == 0) known = 1;
+            for (int i = 0; ATTRIBUTE_KEYS[i].name; i++) if (strcmp(k, ATTRIBUTE_KEYS[i].name) == 0) known = 1;
         }
         if (!known) {
             push_internal(L, h, "noteAttributeKey");

@@ -106,6 +106,7 @@ static int body_setup(lua_State *L) {
     lua_setfield(L, -2, "attributesNewindex");
     lua_call(L, 1, 1);
     if (!lua_istable(L, -1)) return luaL_error(L, "the prelude returned no internals");
+    if (!attribute_slots_match()) return luaL_error(L, "the attribute key lists disagree (attributes.c)");
     lua_pushvalue(L, -1);
     h->ref_internals = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_getfield(L, -1, "attributes");
@@ -210,3 +211,29 @@ size_t cardlua_memory_in_use(cardlua_host *h) { return h->memory_used; }
 
 // MARK: - Entry points
 
+
+// MARK: - Cross-language constants (the one definition of each; README.md)
+
+static const char *const CONFIG_KEYS[CARDLUA_CFG_COUNT] = {
+    "direction", "itemWidth", "itemHeight", "insetTop", "insetLeft", "insetBottom", "insetRight",
+    "lineSpacing", "interitemSpacing", "headerWidth", "headerHeight", "footerWidth", "footerHeight",
+    "deceleration", "paging", "spare"};
+
+const char *cardlua_config_key(int index) {
+    return index >= 0 && index < CARDLUA_CFG_COUNT ? CONFIG_KEYS[index] : NULL;
+}
+
+static const char *const STEP_NAMES[] = {NULL, "jump", "drag", "fling", "wait", "scrollToItem", "resize"};
+
+const char *cardlua_step_name(int code) {
+    return code >= CARDLUA_STEP_JUMP && code <= CARDLUA_STEP_RESIZE ? STEP_NAMES[code] : NULL;
+}
+
+const char *cardlua_attribute_key(int index, int *writable) {
+    if (index < 0 || ATTRIBUTE_KEYS[index].name == NULL) {
+        if (writable) *writable = 0;
+        return NULL;
+    }
+    if (writable) *writable = ATTRIBUTE_KEYS[index].writable;
+    return ATTRIBUTE_KEYS[index].name;
+}

@@ -191,6 +191,10 @@ static inline cardlua_host *host_of(lua_State *L) {
 }
 
 /* errors.c */ void note_field(cardlua_host *h, const char *path);
+/// A key of `attributes` the contract knows (attributes.c: ATTRIBUTE_KEYS, NULL-ended).
+typedef struct { const char *name; int writable; } attribute_key;
+extern const attribute_key ATTRIBUTE_KEYS[];
+/* attributes.c */ int attribute_slots_match(void);
 /* attributes.c */ void apply_state(lua_State *L, cardlua_host *h);
 /* attributes.c */ int attributes_index(lua_State *L);
 /* attributes.c */ int attributes_newindex(lua_State *L);

@@ -1,3 +1,4 @@
+import CLuaShims
 import CardLayout
 
 extension LuaEffect {
@@ -55,11 +56,11 @@ extension LuaEffect {
             guard let code = value(base) else { continue }
             let a = value(base + 1) ?? 0, b = value(base + 2), duration = value(base + 3)
             switch code {
-            case 1: steps.append(.jump(offset: a))
-            case 2: steps.append(.drag(by: a, duration: duration ?? 0.5))
-            case 3: steps.append(.fling(velocity: a))
-            case 4: steps.append(.wait(duration: a))
-            case 5: steps.append(.scrollToItem(IndexPath(item: try whole(a, "scrollToItem", most: Scenario.maxItems),
+            case Double(CARDLUA_STEP_JUMP): steps.append(.jump(offset: a))
+            case Double(CARDLUA_STEP_DRAG): steps.append(.drag(by: a, duration: duration ?? 0.5))
+            case Double(CARDLUA_STEP_FLING): steps.append(.fling(velocity: a))
+            case Double(CARDLUA_STEP_WAIT): steps.append(.wait(duration: a))
+            case Double(CARDLUA_STEP_SCROLL_TO_ITEM): steps.append(.scrollToItem(IndexPath(item: try whole(a, "scrollToItem", most: Scenario.maxItems),
                                                          section: try whole(b ?? 0, "section", most: Scenario.maxItems)),
                                                duration: duration ?? ScrollPhysics.defaultScrollAnimationDuration))
             default: steps.append(.resize(Size(width: a, height: b ?? 0)))

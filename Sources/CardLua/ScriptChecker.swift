@@ -534,8 +534,8 @@ struct SourceLocator {
 /// Spelling suggestions and small text helpers.
 enum Suggest {
     static let callbacks = ["prepare", "transform", "targetContentOffset"]
-    static let attributeKeys = ["frame", "center", "size", "transform", "transform3D", "alpha", "zIndex",
-                                "hidden", "isHidden"]
+    /// The keys a script may assign (the C list, ScriptConstants), and UIKit's `isHidden`.
+    static let attributeKeys = ScriptConstants.attributeKeys.filter(\.writable).map(\.name) + ["isHidden"]
     static let layoutKeys = ["scrollDirection", "itemSize", "sectionInset", "minimumLineSpacing",
                              "minimumInteritemSpacing", "headerReferenceSize", "footerReferenceSize",
                              "decelerationRate", "isPagingEnabled", "collectionView"]

@@ -43,6 +43,30 @@ typedef struct cardlua_host cardlua_host;
 #define CARDLUA_CFG_DECELERATION 13
 #define CARDLUA_CFG_PAGING 14
 
+/// The keys of the layout configuration, in CARDLUA_CFG_* order (the prelude's
+/// readLayout fills the array in this order: LAYOUT_CONFIG_ORDER in layout.lua, checked
+/// against this by ConstantsTests). NULL past CARDLUA_CFG_COUNT - 1 (the last slot is
+/// spare, named "spare").
+const char *cardlua_config_key(int index);
+
+/// Scenario step codes, as the prelude hands them over (STEP_CODE in scenarios.lua,
+/// checked by ConstantsTests; LuaEffect.scenario(named:) switches on these).
+#define CARDLUA_STEP_JUMP 1
+#define CARDLUA_STEP_DRAG 2
+#define CARDLUA_STEP_FLING 3
+#define CARDLUA_STEP_WAIT 4
+#define CARDLUA_STEP_SCROLL_TO_ITEM 5
+#define CARDLUA_STEP_RESIZE 6
+
+/// The step kind of a code ("jump" for CARDLUA_STEP_JUMP), NULL for another number.
+const char *cardlua_step_name(int code);
+
+/// The keys of `attributes` the contract knows, from index 0 (NULL past the last);
+/// *writable is set to whether a script may assign it (indexPath and bounds are read only).
+/// The one list: check mode's unknown-key test, the hot path's slots (checked when a
+/// state opens) and the checker's suggestions all come from it.
+const char *cardlua_attribute_key(int index, int *writable);
+
 /// What the scroll view is doing, as numbers: see CARDLUA_STATE_* offsets.
 #define CARDLUA_STATE_COUNT 10
 #define CARDLUA_STATE_OFFSET_X 0
