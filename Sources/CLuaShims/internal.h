@@ -1,10 +1,152 @@
-// Private to CLuaShims: what shims.c (the host: limits, entry points) and sandbox.c (the
-// library functions scripts see) share. Not part of the module's public header, so Swift
+// Private to CLuaShims: what its files share (the host struct, the limits, the
+// reporting, the sandbox). Not part of the module's public header, so Swift
 // never sees these. See README.md in this folder.
 #ifndef CARDLUA_SHIMS_INTERNAL_H
 #define CARDLUA_SHIMS_INTERNAL_H
 
+#include <lauxlib.h>
 #include <lua.h>
+#include <stddef.h>
+
+#include "CLuaShims.h"
+
+#define PRELUDE_CHUNKNAME "=cardlua prelude"
+#define PRELUDE_DISPLAY "cardlua prelude"
+
+// The count hook fires every HOOK_PERIOD instructions while the heap is under
+// HOOK_PERIOD_HEAP, then proportionally more often (at least every HOOK_PERIOD_MIN): one
+// instruction's C work (comparing, hashing or converting a long string, scanning a
+// sparse table) grows with the data, and the clock is read when the hook fires.
+#define HOOK_PERIOD 1000
+#define HOOK_PERIOD_MIN 16
+#define HOOK_PERIOD_HEAP ((size_t)2 << 20)
+
+/// Bytes allocated per unit of budget (16): allocation is work too (string.rep, `..`,
+/// string.upper copy what they allocate; tables and closures are built), so it is charged.
+#define ALLOC_UNIT_SHIFT 4
+
+/// Numbers read back from a script beyond this magnitude are errors: no layout is that
+/// large, and sums of such numbers stop being finite (README.md: every value that comes back is checked).
+#define MAX_MAGNITUDE 1e15
+
+/// Stack slots every protected body reserves on entry (Lua guarantees only LUA_MINSTACK,
+/// 20, to a C function; pushing past the reserve without lua_checkstack is undefined).
+#define BODY_STACK 40
+
+/// Budget units a print or warn costs (each writes to standard error).
+#define PRINT_FEE 1000
+
+/// Bytes of a script's own text (an error message, a traceback line) kept in a message;
+/// the rest is counted ("… (N more bytes)"). A message is one line for a terminal, not a
+/// channel for megabytes.
+#define MESSAGE_CAP 1000
+
+/// Bytes `print` and `warn` may write per state (one run): past it, one notice and
+/// silence. The budget bounds lines per call; this bounds bytes per run.
+#define PRINT_CAP ((size_t)1 << 20)
+
+/// The budget for loading the prelude (a fixed amount of work, whatever the script's
+/// budget).
+#define SETUP_BUDGET 1000000000LL
+
+struct cardlua_host {
+    lua_State *L;
+
+    // Memory cap (the allocator).
+    size_t memory_used;
+    size_t memory_limit;
+    int memory_refused;          // an allocation was refused during this call
+    int memory_exhausted;        // ...and Lua had to give one up: the cap was reached
+    int refusal_pending;         // the last growth was refused; Lua retries it at most once
+    const void *refused_block;
+    size_t refused_size;
+    size_t period_heap_mark;     // heap size at which the main thread's hook is retuned
+
+    // Instruction budget (the count hook), per callback call.
+    long long budget;
+    long long budget_left;
+    int hook_step;               // the hook's period for a small heap
+    int budget_exhausted;        // a limit (any of them) was reached: every hook raises
+    char limit_text[192];        // what the limit error says
+    const char *charge_reason;   // why a C function's charge ran out of budget, or NULL
+
+    // Time limit per callback call (CLOCK_MONOTONIC), checked whenever the hook fires
+    // and by large charges. The clock of a call starts at its first check.
+    long long time_limit_ns;     // 0: no time limit
+    long long deadline_ns;       // 0: not started for this call
+    // Time limit of the whole run (every call from cardlua_set_run_time_limit on).
+    long long run_limit_ns;      // 0: none
+    long long run_deadline_ns;
+    int run_timed_out;           // the limit reached was the run's
+
+    // Bytes print and warn wrote so far (PRINT_CAP).
+    size_t printed;
+    int print_silenced;
+
+    // After a limit the state is not trusted again.
+    int poisoned;
+
+    // `cardlua check`: report unknown keys written on attributes.
+    int check_mode;
+
+    // The base-layout query (layout:layoutAttributesForElements).
+    cardlua_query_fn query;
+    void *query_context;
+    double *query_buffer;
+    long query_capacity;
+
+    // Registry references made at set-up.
+    int ref_internals;
+    int ref_attributes;
+    int ref_layout;
+    int ref_layout_lines;    // during prepare: layout key → line of its last assignment
+    // Made on first use (the per-frame and per-item hot path, BENCHMARKS.md): registry
+    // references to the attributes pool tables (center, frame, size, indexPath), to the
+    // keys the per-item code reads, and more.
+    int ref_pool[4];
+    int ref_keys;
+    int ref_set_state;                  // the prelude's I.setState
+    int ref_line_cache;                 // the callback whose line push_callback last found
+    const void *line_cache_function;
+    int line_cache_line;
+    const char *key_names[8];  /* K_ATTRIBUTES: the interned attribute keys (hot_slots) */
+
+    // The call under way: for messages and for the attributes proxy.
+    const char *callback;
+    int callback_line;
+    int has_item;
+    long item_number;
+    long item_index;
+    const double *input;
+    double *output;
+    long count;
+    const double *state;
+    double *config_out;
+    double *point_out;
+    const char *internal_name;
+    const char *internal_argument;
+    double *numbers_out;
+    long numbers_capacity;
+    long numbers_count;
+    double proposed[4];
+    const char *load_source;
+    size_t load_length;
+
+    char chunkname[512];     // as shown in messages ("scripts/lol.lua")
+    char short_name[LUA_IDSIZE + 1];  // as Lua shows it in its own messages (long: "...tail")
+    char *message;           // the last error's text (one line)
+    char *details;           // ...and its details (traceback), or NULL
+    // The rest of the last error (cardlua_error), set where the error is reported.
+    int err_line;
+    char err_callback[64];
+    int err_has_item;
+    long err_item;
+    char err_field[64];      // set by the reader that refused a value (attributes.c)
+    int limit_kind;          // CARDLUA_LIMIT_*, set with limit_text
+    int hook_line;           // the script's line at the count hook's last check (0: none)
+    char *string_result;     // the last cardlua_call_internal_string result
+};
+
 
 /// Charges `units` of C work against the instruction budget of the call under way (one
 /// unit is worth one VM instruction) and raises the limit error once a limit is reached
@@ -20,10 +162,60 @@ void shims_charge_for(lua_State *L, long long units, const char *reason);
 /// Whether a limit has been reached in this state (from then on every hook raises).
 int shims_limit_reached(lua_State *L);
 
-/// Installs the sandbox's replacements for library functions (the counted pattern
-/// matcher, guarded table/string/utf8 functions, setmetatable without `__gc`, a
-/// reproducible math.randomseed). Runs protected, after the libraries are open and
-/// before the prelude. May raise.
+/// Opens the libraries and applies the sandbox's allowlist (sandbox.c: a table of every
+/// function a script can call, with what is done to it); anything unlisted is removed.
+/// Runs protected, before the prelude. May raise.
 void shims_install_sandbox(lua_State *L);
+
+/// Bytes scanned or copied per unit of budget (sandbox.c, pattern.c).
+#define BYTES_PER_UNIT_SHIFT 4
+
+/// Charges for scanning or copying `bytes` bytes.
+static inline void charge_bytes(lua_State *L, size_t bytes) {
+    shims_charge(L, (long long)(bytes >> BYTES_PER_UNIT_SHIFT));
+}
+
+/// The counted pattern functions (pattern.c), installed by the sandbox.
+int counted_find(lua_State *L);
+int counted_match(lua_State *L);
+int counted_gmatch(lua_State *L);
+int counted_gsub(lua_State *L);
+
+// MARK: - Shared between the files of this target (one line each: see the definitions)
+
+/// The host of a state (the allocator's user data).
+static inline cardlua_host *host_of(lua_State *L) {
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    return (cardlua_host *)ud;
+}
+
+/* errors.c */ void note_field(cardlua_host *h, const char *path);
+/// A key of `attributes` the contract knows (attributes.c: ATTRIBUTE_KEYS, NULL-ended).
+typedef struct { const char *name; int writable; } attribute_key;
+extern const attribute_key ATTRIBUTE_KEYS[];
+/* attributes.c */ int attribute_slots_match(void);
+/* attributes.c */ void apply_state(lua_State *L, cardlua_host *h);
+/* attributes.c */ int attributes_index(lua_State *L);
+/* attributes.c */ int attributes_newindex(lua_State *L);
+/* attributes.c */ int native_query(lua_State *L);
+/* attributes.c */ int push_callback(lua_State *L, cardlua_host *h, const char *name);
+/* attributes.c */ void push_internal(lua_State *L, cardlua_host *h, const char *name);
+/* errors.c */ void add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap);
+/* errors.c */ void close_state(cardlua_host *h, lua_State *L);
+/* errors.c */ int message_handler(lua_State *L);
+/* errors.c */ int run_protected(cardlua_host *h, lua_CFunction body);
+/* errors.c */ int script_line(lua_State *L, cardlua_host *h);
+/* host.c */ int native_print(lua_State *L);
+/* host.c */ void set_short_name(cardlua_host *h);
+/* host.c */ void silent_warnings(void *ud, const char *msg, int tocont);
+/* limits.c */ void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+/* limits.c */ void count_hook(lua_State *L, lua_Debug *ar);
+/* limits.c */ void describe_limit(cardlua_host *h, const char *what);
+/* limits.c */ void describe_memory_limit(cardlua_host *h);
+/* limits.c */ void frame_place(const cardlua_host *h, char *out, size_t size);
+/* limits.c */ int memory_given_up(const cardlua_host *h);
+/* limits.c */ long long monotonic_ns(void);
+/* limits.c */ void reset_budget(cardlua_host *h);
 
 #endif

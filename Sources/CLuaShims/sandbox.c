@@ -15,7 +15,7 @@
 // - error, pcall, xpcall, tostring, string.format, string.rep: a flat fee per call, for
 //   their fixed C cost (formatting, setjmp/longjmp), so that even a loop of nothing but
 //   such calls exhausts the budget in well under the time limit; warn (and print, in
-//   shims.c) a larger one, so that a loop cannot flood standard error.
+//   host.c) a larger one, so that a loop cannot flood standard error.
 // - setmetatable refuses metatables with a __gc field: finalizers run with hooks
 //   disabled (lgc.c's GCTM), so no limit could stop one that loops.
 // - math.randomseed() without arguments reseeds with the fixed seed: runs stay
@@ -26,7 +26,7 @@
 //   with hooks off, unstoppable. So once a limit is reached, a script's message handler
 //   is skipped and a coroutine stopped by it is not closed (its state is discarded anyway).
 //
-// Everything here runs inside a lua_pcall made by shims.c; raising is how it reports.
+// Everything here runs inside a lua_pcall made by run_protected (errors.c); raising is how it reports.
 #include "internal.h"
 
 #include <ctype.h>
@@ -36,26 +36,13 @@
 
 #include <lauxlib.h>
 #include <lua.h>
+#include <lualib.h>
 
 /// The fixed seed of math.random (reproducible runs: the same script, the same output).
 #define RANDOM_SEED 20160119
 
-/// Bytes scanned or copied per unit of budget.
-#define BYTES_PER_UNIT_SHIFT 4
-
-/// Pattern-matching steps are charged in batches of this many.
-#define STEP_BATCH 4096
-
 /// What the budget error says when it runs out in here.
-#define PATTERN_REASON "a string pattern that backtracks too much, or a loop that never ends"
 #define TABLE_REASON "a table function over too many elements, or a loop that never ends"
-
-/// Like Lua's: the matcher's recursion depth, and captures per pattern.
-#define MATCH_MAX_DEPTH 200
-#define MATCH_MAX_CAPTURES 32
-
-#define CAPTURE_OPEN (-1)     /* a capture whose ')' has not been reached */
-#define CAPTURE_POSITION (-2) /* a position capture, `()` */
 
 // MARK: - Calling the stock function a wrapper stands for
 
@@ -74,557 +61,6 @@ static long long span(lua_Integer first, lua_Integer last) {
     return n >= (lua_Unsigned)LLONG_MAX ? LLONG_MAX : (long long)n + 1;
 }
 
-/// Charges for scanning `bytes` bytes.
-static void charge_bytes(lua_State *L, size_t bytes) {
-    shims_charge(L, (long long)(bytes >> BYTES_PER_UNIT_SHIFT));
-}
-
-// MARK: - The counted pattern matcher (Lua 5.4 pattern syntax, manual §6.4.1)
-
-typedef struct {
-    lua_State *L;
-    const char *subject;     // start of the subject
-    const char *subject_end; // its end (a '\0' follows, as in every Lua string)
-    const char *pattern_end; // end of the pattern (also followed by '\0')
-    int depth_left;          // recursion left before "pattern too complex"
-    int level;               // captures opened so far
-    long long steps;         // not yet charged
-    struct {
-        const char *start;
-        ptrdiff_t length;    // or CAPTURE_OPEN / CAPTURE_POSITION
-    } captures[MATCH_MAX_CAPTURES];
-} Matcher;
-
-static void matcher_init(Matcher *m, lua_State *L, const char *s, size_t ls, const char *p, size_t lp) {
-    m->L = L;
-    m->subject = s;
-    m->subject_end = s + ls;
-    m->pattern_end = p + lp;
-    m->depth_left = MATCH_MAX_DEPTH;
-    m->level = 0;
-    m->steps = 0;
-}
-
-/// Before each attempt at a new position.
-static void matcher_restart(Matcher *m) {
-    m->level = 0;
-    m->depth_left = MATCH_MAX_DEPTH;
-}
-
-static void tick(Matcher *m, long long n) {
-    m->steps += n;
-    if (m->steps >= STEP_BATCH) {
-        long long due = m->steps;
-        m->steps = 0;
-        shims_charge_for(m->L, due, PATTERN_REASON);
-    }
-}
-
-static void flush_steps(Matcher *m) {
-    long long due = m->steps;
-    m->steps = 0;
-    if (due > 0) shims_charge_for(m->L, due, PATTERN_REASON);
-}
-
-static int uc(char c) { return (unsigned char)c; }
-
-/// The end of the single-character class that starts at p (`x`, `.`, `%a`, `[set]`).
-static const char *class_end(Matcher *m, const char *p) {
-    char c = *p++;
-    if (c == '%') {
-        if (p >= m->pattern_end) luaL_error(m->L, "malformed pattern (ends with '%%')");
-        return p + 1;
-    }
-    if (c == '[') {
-        if (*p == '^') p++;
-        // The first character of a set is never its end: `[]]` is a set of one ']'.
-        do {
-            if (p >= m->pattern_end) luaL_error(m->L, "malformed pattern (missing ']')");
-            c = *p++;
-            if (c == '%' && p < m->pattern_end) p++;  // an escape, such as `%]`
-        } while (*p != ']');
-        return p + 1;
-    }
-    return p;
-}
-
-/// Whether character c is in the class `%cl` (cl a letter: a c d g l p s u w x z, upper
-/// case for the complement; anything else stands for itself).
-static int in_class(int c, int cl) {
-    int yes;
-    switch (tolower(cl)) {
-    case 'a': yes = isalpha(c); break;
-    case 'c': yes = iscntrl(c); break;
-    case 'd': yes = isdigit(c); break;
-    case 'g': yes = isgraph(c); break;
-    case 'l': yes = islower(c); break;
-    case 'p': yes = ispunct(c); break;
-    case 's': yes = isspace(c); break;
-    case 'u': yes = isupper(c); break;
-    case 'w': yes = isalnum(c); break;
-    case 'x': yes = isxdigit(c); break;
-    case 'z': yes = (c == 0); break;  // deprecated, still accepted by Lua 5.4
-    default: return cl == c;
-    }
-    if (isupper(cl)) yes = !yes;
-    return yes != 0;
-}
-
-/// Whether c is in the set that starts with '[' at p and ends with the ']' at last.
-static int in_set(int c, const char *p, const char *last) {
-    int found = 1;
-    if (p[1] == '^') {
-        found = 0;
-        p++;
-    }
-    while (++p < last) {
-        if (*p == '%') {
-            p++;
-            if (in_class(c, uc(*p))) return found;
-        } else if (p[1] == '-' && p + 2 < last) {
-            if (uc(p[0]) <= c && c <= uc(p[2])) return found;
-            p += 2;
-        } else if (uc(*p) == c) {
-            return found;
-        }
-    }
-    return !found;
-}
-
-/// Whether the subject character at s matches the class p..ep.
-static int matches_one(const Matcher *m, const char *s, const char *p, const char *ep) {
-    if (s >= m->subject_end) return 0;
-    int c = uc(*s);
-    switch (*p) {
-    case '.': return 1;
-    case '%': return in_class(c, uc(p[1]));
-    case '[': return in_set(c, p, ep - 1);
-    default: return uc(*p) == c;
-    }
-}
-
-static const char *match_here(Matcher *m, const char *s, const char *p);
-
-/// `x*` and `x+` (after the first): as many as possible, then fewer.
-static const char *expand_greedy(Matcher *m, const char *s, const char *p, const char *ep) {
-    ptrdiff_t n = 0;
-    while (matches_one(m, s + n, p, ep)) n++;
-    tick(m, n);
-    for (; n >= 0; n--) {
-        const char *end = match_here(m, s + n, ep + 1);
-        if (end != NULL) return end;
-    }
-    return NULL;
-}
-
-/// `x-`: as few as possible, then more.
-static const char *expand_lazy(Matcher *m, const char *s, const char *p, const char *ep) {
-    for (;;) {
-        const char *end = match_here(m, s, ep + 1);
-        if (end != NULL) return end;
-        if (!matches_one(m, s, p, ep)) return NULL;
-        s++;
-    }
-}
-
-static const char *open_capture(Matcher *m, const char *s, const char *p, ptrdiff_t kind) {
-    if (m->level >= MATCH_MAX_CAPTURES) luaL_error(m->L, "too many captures");
-    m->captures[m->level].start = s;
-    m->captures[m->level].length = kind;
-    m->level++;
-    const char *end = match_here(m, s, p);
-    if (end == NULL) m->level--;
-    return end;
-}
-
-static const char *close_capture(Matcher *m, const char *s, const char *p) {
-    int open = m->level - 1;
-    while (open >= 0 && m->captures[open].length != CAPTURE_OPEN) open--;
-    if (open < 0) luaL_error(m->L, "invalid pattern capture");
-    m->captures[open].length = s - m->captures[open].start;
-    const char *end = match_here(m, s, p);
-    if (end == NULL) m->captures[open].length = CAPTURE_OPEN;
-    return end;
-}
-
-/// `%bxy` at s, with p at x: the end of the balanced run, or NULL.
-static const char *match_balanced(Matcher *m, const char *s, const char *p) {
-    if (p + 1 >= m->pattern_end) luaL_error(m->L, "malformed pattern (missing arguments to '%%b')");
-    if (s >= m->subject_end || *s != p[0]) return NULL;
-    char open = p[0], close = p[1];
-    long depth = 1;
-    const char *t = s;
-    while (++t < m->subject_end) {
-        if (*t == close) {
-            if (--depth == 0) {
-                tick(m, t - s);
-                return t + 1;
-            }
-        } else if (*t == open) {
-            depth++;
-        }
-    }
-    tick(m, t - s);
-    return NULL;
-}
-
-/// `%1`…`%9` at s: the same text as that capture, or NULL.
-static const char *match_back_reference(Matcher *m, const char *s, int digit) {
-    int index = digit - '1';
-    if (index < 0 || index >= m->level || m->captures[index].length == CAPTURE_OPEN)
-        luaL_error(m->L, "invalid capture index %%%d", index + 1);
-    size_t length = (size_t)m->captures[index].length;  // a position capture never matches
-    if ((size_t)(m->subject_end - s) >= length && memcmp(m->captures[index].start, s, length) == 0) {
-        tick(m, (long long)(length >> BYTES_PER_UNIT_SHIFT));
-        return s + length;
-    }
-    return NULL;
-}
-
-/// Matches the pattern from p against the subject from s: the end of the match, or NULL.
-/// Every pattern item and every character a repetition looks at is a step.
-static const char *match_here(Matcher *m, const char *s, const char *p) {
-    if (m->depth_left-- == 0) luaL_error(m->L, "pattern too complex");
-    for (;;) {
-        tick(m, 1);
-        if (p == m->pattern_end) break;
-        switch (*p) {
-        case '(':
-            s = p[1] == ')' ? open_capture(m, s, p + 2, CAPTURE_POSITION)
-                            : open_capture(m, s, p + 1, CAPTURE_OPEN);
-            goto done;
-        case ')':
-            s = close_capture(m, s, p + 1);
-            goto done;
-        case '$':
-            if (p + 1 == m->pattern_end) {
-                if (s != m->subject_end) s = NULL;
-                goto done;
-            }
-            break;  // an ordinary '$'
-        case '%':
-            if (p[1] == 'b') {
-                s = match_balanced(m, s, p + 2);
-                if (s == NULL) goto done;
-                p += 4;
-                continue;
-            }
-            if (p[1] == 'f') {
-                p += 2;
-                if (*p != '[') luaL_error(m->L, "missing '[' after '%%f' in pattern");
-                const char *ep = class_end(m, p);
-                int before = s == m->subject ? 0 : uc(s[-1]);
-                int here = s < m->subject_end ? uc(*s) : 0;
-                if (in_set(before, p, ep - 1) || !in_set(here, p, ep - 1)) {
-                    s = NULL;
-                    goto done;
-                }
-                p = ep;
-                continue;
-            }
-            if (isdigit(uc(p[1]))) {
-                s = match_back_reference(m, s, uc(p[1]));
-                if (s == NULL) goto done;
-                p += 2;
-                continue;
-            }
-            break;  // a class such as %a
-        default:
-            break;
-        }
-        // A single-character class, perhaps followed by a repetition.
-        const char *ep = class_end(m, p);
-        int ok = matches_one(m, s, p, ep);
-        switch (*ep) {
-        case '?': {
-            const char *end;
-            if (ok && (end = match_here(m, s + 1, ep + 1)) != NULL) {
-                s = end;
-                goto done;
-            }
-            p = ep + 1;
-            continue;
-        }
-        case '+':
-            s = ok ? expand_greedy(m, s + 1, p, ep) : NULL;
-            goto done;
-        case '*':
-            s = expand_greedy(m, s, p, ep);
-            goto done;
-        case '-':
-            s = expand_lazy(m, s, p, ep);
-            goto done;
-        default:
-            if (!ok) {
-                s = NULL;
-                goto done;
-            }
-            s++;
-            p = ep;
-            continue;
-        }
-    }
-done:
-    m->depth_left++;
-    return s;
-}
-
-/// Pushes capture i (the whole match s..e when the pattern has no captures and i is 0).
-static void push_capture(Matcher *m, int i, const char *s, const char *e) {
-    if (i >= m->level) {
-        if (i != 0) luaL_error(m->L, "invalid capture index %%%d", i + 1);
-        lua_pushlstring(m->L, s, (size_t)(e - s));
-        return;
-    }
-    ptrdiff_t length = m->captures[i].length;
-    if (length == CAPTURE_OPEN) luaL_error(m->L, "unfinished capture");
-    if (length == CAPTURE_POSITION)
-        lua_pushinteger(m->L, (lua_Integer)(m->captures[i].start - m->subject) + 1);
-    else
-        lua_pushlstring(m->L, m->captures[i].start, (size_t)length);
-}
-
-/// Pushes all captures (the whole match if none and s is given); returns how many.
-static int push_captures(Matcher *m, const char *s, const char *e) {
-    int n = (m->level == 0 && s != NULL) ? 1 : m->level;
-    luaL_checkstack(m->L, n, "too many captures");
-    for (int i = 0; i < n; i++) push_capture(m, i, s, e);
-    return n;
-}
-
-/// A relative start position (negative from the end) as a 1-based position, at least 1.
-static size_t start_position(lua_Integer pos, size_t length) {
-    if (pos > 0) return (size_t)pos;
-    if (pos == 0) return 1;
-    if (pos < -(lua_Integer)length) return 1;
-    return (size_t)((lua_Integer)length + pos + 1);
-}
-
-static int has_specials(const char *p, size_t lp) {
-    static const char specials[] = "^$*+?.([%-";
-    for (size_t i = 0; i < lp; i++)
-        if (p[i] != '\0' && strchr(specials, p[i]) != NULL) return 1;
-    return 0;
-}
-
-/// A plain substring search, charged by the bytes it scans and compares.
-static const char *find_plain(lua_State *L, const char *s, size_t ls, const char *p, size_t lp) {
-    if (lp == 0) return s;
-    if (lp > ls) return NULL;
-    const char *start = s, *last = s + (ls - lp);  // the last possible start
-    const char *found = NULL;
-    long long pending = 0;
-    while (s <= last) {
-        const char *hit = (const char *)memchr(s, *p, (size_t)(last - s) + 1);
-        if (hit == NULL) {
-            s = last + 1;
-            break;
-        }
-        pending += 1 + (long long)(lp >> BYTES_PER_UNIT_SHIFT);
-        if (memcmp(hit + 1, p + 1, lp - 1) == 0) {
-            found = s = hit;
-            break;
-        }
-        s = hit + 1;
-        if (pending >= STEP_BATCH) {
-            shims_charge_for(L, pending, PATTERN_REASON);
-            pending = 0;
-        }
-    }
-    shims_charge_for(L, pending + ((s - start) >> BYTES_PER_UNIT_SHIFT), PATTERN_REASON);
-    return found;
-}
-
-static int find_or_match(lua_State *L, int find) {
-    size_t ls, lp;
-    const char *s = luaL_checklstring(L, 1, &ls);
-    const char *p = luaL_checklstring(L, 2, &lp);
-    size_t init = start_position(luaL_optinteger(L, 3, 1), ls) - 1;
-    if (init > ls) {
-        luaL_pushfail(L);
-        return 1;
-    }
-    charge_bytes(L, lp);
-    if (find && (lua_toboolean(L, 4) || !has_specials(p, lp))) {
-        const char *hit = find_plain(L, s + init, ls - init, p, lp);
-        if (hit != NULL) {
-            lua_pushinteger(L, (lua_Integer)(hit - s) + 1);
-            lua_pushinteger(L, (lua_Integer)(hit - s) + (lua_Integer)lp);
-            return 2;
-        }
-        luaL_pushfail(L);
-        return 1;
-    }
-    int anchored = (*p == '^');
-    if (anchored) {
-        p++;
-        lp--;
-    }
-    Matcher m;
-    matcher_init(&m, L, s, ls, p, lp);
-    const char *from = s + init;
-    do {
-        matcher_restart(&m);
-        const char *end = match_here(&m, from, p);
-        if (end != NULL) {
-            flush_steps(&m);
-            if (find) {
-                lua_pushinteger(L, (lua_Integer)(from - s) + 1);
-                lua_pushinteger(L, (lua_Integer)(end - s));
-                return push_captures(&m, NULL, NULL) + 2;
-            }
-            return push_captures(&m, from, end);
-        }
-    } while (from++ < m.subject_end && !anchored);
-    flush_steps(&m);
-    luaL_pushfail(L);
-    return 1;
-}
-
-/// string.find(s, pattern [, init [, plain]])
-static int counted_find(lua_State *L) { return find_or_match(L, 1); }
-
-/// string.match(s, pattern [, init])
-static int counted_match(lua_State *L) { return find_or_match(L, 0); }
-
-/// The iterator of string.gmatch. Upvalues: subject, pattern, the next start (an offset),
-/// the end of the last match (an offset, or -1): a match may not end where the last one
-/// did, so that an empty match right after a match is skipped (Lua 5.4's rule).
-static int gmatch_next(lua_State *L) {
-    size_t ls, lp;
-    const char *s = lua_tolstring(L, lua_upvalueindex(1), &ls);
-    const char *p = lua_tolstring(L, lua_upvalueindex(2), &lp);
-    lua_Integer next = lua_tointeger(L, lua_upvalueindex(3));
-    lua_Integer last = lua_tointeger(L, lua_upvalueindex(4));
-    Matcher m;
-    matcher_init(&m, L, s, ls, p, lp);
-    for (const char *from = s + next; from <= m.subject_end; from++) {
-        matcher_restart(&m);
-        const char *end = match_here(&m, from, p);
-        if (end != NULL && (end - s) != last) {
-            flush_steps(&m);
-            lua_pushinteger(L, (lua_Integer)(end - s));
-            lua_pushvalue(L, -1);
-            lua_replace(L, lua_upvalueindex(3));
-            lua_replace(L, lua_upvalueindex(4));
-            return push_captures(&m, from, end);
-        }
-    }
-    flush_steps(&m);
-    return 0;
-}
-
-/// string.gmatch(s, pattern [, init]): a '^' is an ordinary character here, as in Lua.
-static int counted_gmatch(lua_State *L) {
-    size_t ls;
-    luaL_checklstring(L, 1, &ls);
-    luaL_checklstring(L, 2, NULL);
-    size_t init = start_position(luaL_optinteger(L, 3, 1), ls) - 1;
-    if (init > ls) init = ls + 1;
-    lua_settop(L, 2);
-    lua_pushinteger(L, (lua_Integer)init);
-    lua_pushinteger(L, -1);
-    lua_pushcclosure(L, gmatch_next, 4);
-    return 1;
-}
-
-/// A replacement string: `%0` the match, `%1`…`%9` captures, `%%` a percent sign.
-static void add_template(Matcher *m, luaL_Buffer *b, const char *s, const char *e) {
-    lua_State *L = m->L;
-    size_t l;
-    const char *text = lua_tolstring(L, 3, &l);
-    tick(m, 1 + (long long)(l >> BYTES_PER_UNIT_SHIFT));
-    const char *percent;
-    while ((percent = (const char *)memchr(text, '%', l)) != NULL) {
-        luaL_addlstring(b, text, (size_t)(percent - text));
-        char c = percent[1];  // the '\0' after the string if the template ends with '%'
-        if (c == '%') {
-            luaL_addchar(b, '%');
-        } else if (c == '0') {
-            luaL_addlstring(b, s, (size_t)(e - s));
-        } else if (isdigit(uc(c))) {
-            push_capture(m, c - '1', s, e);
-            luaL_addvalue(b);
-        } else {
-            luaL_error(L, "invalid use of '%%' in replacement string");
-        }
-        l -= (size_t)(percent + 2 - text);
-        text = percent + 2;
-    }
-    luaL_addlstring(b, text, l);
-}
-
-/// Adds the replacement of the match s..e; returns whether it changed the text.
-static int add_replacement(Matcher *m, luaL_Buffer *b, const char *s, const char *e, int kind) {
-    lua_State *L = m->L;
-    if (kind == LUA_TFUNCTION) {
-        lua_pushvalue(L, 3);
-        int n = push_captures(m, s, e);
-        lua_call(L, n, 1);
-    } else if (kind == LUA_TTABLE) {
-        push_capture(m, 0, s, e);
-        lua_gettable(L, 3);
-    } else {
-        add_template(m, b, s, e);
-        return 1;
-    }
-    if (!lua_toboolean(L, -1)) {  // nil or false: keep the original text
-        lua_pop(L, 1);
-        luaL_addlstring(b, s, (size_t)(e - s));
-        return 0;
-    }
-    if (!lua_isstring(L, -1)) return luaL_error(L, "invalid replacement value (a %s)", luaL_typename(L, -1));
-    luaL_addvalue(b);
-    return 1;
-}
-
-/// string.gsub(s, pattern, replacement [, n])
-static int counted_gsub(lua_State *L) {
-    size_t ls, lp;
-    const char *s = luaL_checklstring(L, 1, &ls);
-    const char *p = luaL_checklstring(L, 2, &lp);
-    int kind = lua_type(L, 3);
-    lua_Integer max = luaL_optinteger(L, 4, (lua_Integer)ls + 1);
-    luaL_argexpected(L, kind == LUA_TNUMBER || kind == LUA_TSTRING || kind == LUA_TFUNCTION ||
-                            kind == LUA_TTABLE,
-                     3, "string/function/table");
-    charge_bytes(L, lp);
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    int anchored = (*p == '^');
-    if (anchored) {
-        p++;
-        lp--;
-    }
-    Matcher m;
-    matcher_init(&m, L, s, ls, p, lp);
-    const char *from = s, *last_end = NULL;
-    lua_Integer count = 0;
-    int changed = 0;
-    while (count < max) {
-        matcher_restart(&m);
-        const char *end = match_here(&m, from, p);
-        if (end != NULL && end != last_end) {
-            count++;
-            changed = add_replacement(&m, &b, from, end, kind) | changed;
-            from = last_end = end;
-        } else if (from < m.subject_end) {
-            luaL_addchar(&b, *from++);
-        } else {
-            break;
-        }
-        if (anchored) break;
-    }
-    flush_steps(&m);
-    if (!changed) {
-        lua_pushvalue(L, 1);
-    } else {
-        luaL_addlstring(&b, from, (size_t)(m.subject_end - from));
-        luaL_pushresult(&b);
-    }
-    lua_pushinteger(L, count);
-    return 2;
-}
 
 // MARK: - Table functions: the element count is charged before the stock function runs
 
@@ -871,97 +307,239 @@ static int guarded_close(lua_State *L) {
     return call_original(L);
 }
 
-// MARK: - Installation
+// MARK: - The allowlist
 
-/// Replaces table[name] (a stock C function) by the closure `wrapper(original)`. With
-/// `direct`, the wrapper calls the original's C pointer (call_original), which is only
-/// right for a function without upvalues: checked, so that another Lua release fails
-/// here, loudly, rather than later.
-static void wrap_as(lua_State *L, int table, const char *name, lua_CFunction wrapper, int direct) {
-    table = lua_absindex(L, table);
-    lua_getfield(L, table, name);
-    if (!lua_iscfunction(L, -1)) luaL_error(L, "sandbox: %s is not a C function", name);
+/// What the sandbox does with a library function.
+typedef enum {
+    SB_KEEP,     /* the stock function (behind a flat fee when `fee` > 0) */
+    SB_REMOVE,   /* gone: the script sees nil */
+    SB_REPLACE,  /* ours (`function`), the stock one is not used */
+    SB_WRAP,     /* ours around the stock one (upvalue 1, called directly: call_original) */
+    SB_WRAP_CALL,/* ours around a stock function with upvalues (upvalue 1, called with lua_call) */
+    SB_BUILD,    /* ours, made by `build` from the stock library (a closure over stock functions) */
+} sandbox_action;
+
+/// One function of the allowlist. Any function of an opened library that has no entry is
+/// removed, so the table below is the whole of what a script can call.
+typedef struct {
+    const char *library;     /* NULL: the globals (base library) */
+    const char *name;
+    sandbox_action action;
+    lua_CFunction function;  /* SB_REPLACE, SB_WRAP, SB_WRAP_CALL */
+    void (*build)(lua_State *L, int library);  /* SB_BUILD: pushes the new value */
+    int fee;                 /* SB_KEEP: units charged per call (0: none) */
+    const char *reason;
+} sandbox_entry;
+
+/// coroutine.wrap: our own (see resume_wrapped), over the stock resume and close.
+static void build_wrap(lua_State *L, int library) {
+    lua_getfield(L, library, "resume");
+    lua_getfield(L, library, "close");
+    lua_pushcclosure(L, sandboxed_wrap, 2);
+}
+
+#define KEEP(lib, name, reason) {lib, name, SB_KEEP, NULL, NULL, 0, reason}
+#define FEE(lib, name, fee, reason) {lib, name, SB_KEEP, NULL, NULL, fee, reason}
+#define REMOVE(lib, name, reason) {lib, name, SB_REMOVE, NULL, NULL, 0, reason}
+#define REPLACE(lib, name, f, reason) {lib, name, SB_REPLACE, f, NULL, 0, reason}
+#define WRAP(lib, name, f, reason) {lib, name, SB_WRAP, f, NULL, 0, reason}
+
+#define PURE "no I/O, bounded C work"
+#define BOUNDED "bounded by its arguments' size, which the budget already paid for"
+
+/// Processed in order (coroutine.wrap is built before resume and close are wrapped: it
+/// closes over the stock ones).
+static const sandbox_entry SANDBOX[] = {
+    // Base library.
+    KEEP(NULL, "assert", PURE),
+    REMOVE(NULL, "collectgarbage", "steers the collector (and could stop it)"),
+    REMOVE(NULL, "dofile", "reads files"),
+    FEE(NULL, "error", 50, "a longjmp: fixed C cost"),
+    KEEP(NULL, "getmetatable", PURE),
+    KEEP(NULL, "ipairs", PURE),
+    REMOVE(NULL, "load", "loads code that may be bytecode (crashes the VM)"),
+    REMOVE(NULL, "loadfile", "reads files"),
+    KEEP(NULL, "next", PURE),
+    KEEP(NULL, "pairs", PURE),
+    FEE(NULL, "pcall", 10, "a setjmp: fixed C cost"),
+    REPLACE(NULL, "print", native_print, "to standard error, escaped, one line per call, capped (host.c)"),
+    KEEP(NULL, "rawequal", PURE),
+    KEEP(NULL, "rawget", PURE),
+    KEEP(NULL, "rawlen", PURE),
+    KEEP(NULL, "rawset", PURE),
+    REMOVE(NULL, "require", "reaches modules and files"),
+    KEEP(NULL, "select", PURE),
+    WRAP(NULL, "setmetatable", sandboxed_setmetatable, "refuses __gc: finalizers run with hooks off"),
+    WRAP(NULL, "tonumber", charged_by_string, "converts a string of any length"),
+    FEE(NULL, "tostring", 10, "formats: fixed C cost"),
+    KEEP(NULL, "type", PURE),
+    FEE(NULL, "warn", 1000, "writes to standard error, like print"),
+    WRAP(NULL, "xpcall", guarded_xpcall, "its handler is skipped after a limit"),
+    // string
+    WRAP("string", "byte", charged_by_results, "as many results as asked"),
+    WRAP("string", "char", charged_by_arguments, "as many bytes as arguments"),
+    REMOVE("string", "dump", "makes bytecode, which can crash the VM when loaded"),
+    REPLACE("string", "find", counted_find, "the counted pattern matcher (pattern.c)"),
+    WRAP("string", "format", charged_format, "10 + 5 per argument"),
+    REPLACE("string", "gmatch", counted_gmatch, "the counted pattern matcher (pattern.c)"),
+    REPLACE("string", "gsub", counted_gsub, "the counted pattern matcher (pattern.c)"),
+    KEEP("string", "len", PURE),
+    KEEP("string", "lower", "allocates: charged by the allocator"),
+    REPLACE("string", "match", counted_match, "the counted pattern matcher (pattern.c)"),
+    KEEP("string", "pack", "allocates: charged by the allocator"),
+    KEEP("string", "packsize", PURE),
+    FEE("string", "rep", 10, "allocates (charged by the allocator) plus a fixed cost"),
+    KEEP("string", "reverse", "allocates: charged by the allocator"),
+    KEEP("string", "sub", "allocates: charged by the allocator"),
+    KEEP("string", "unpack", BOUNDED),
+    KEEP("string", "upper", "allocates: charged by the allocator"),
+    // table
+    WRAP("table", "concat", guarded_concat, "charged by the element count"),
+    WRAP("table", "insert", guarded_insert, "charged by the element count; refuses __len"),
+    WRAP("table", "move", guarded_move, "charged by the element count"),
+    KEEP("table", "pack", BOUNDED),
+    WRAP("table", "remove", guarded_remove, "charged by the element count; refuses __len"),
+    WRAP("table", "sort", guarded_sort, "charged n log n + n; refuses __len"),
+    WRAP("table", "unpack", guarded_unpack, "charged by the element count"),
+    // math: pure functions of numbers, except the seed.
+    KEEP("math", "abs", PURE), KEEP("math", "acos", PURE), KEEP("math", "asin", PURE),
+    KEEP("math", "atan", PURE), KEEP("math", "atan2", PURE), KEEP("math", "ceil", PURE),
+    KEEP("math", "cos", PURE), KEEP("math", "cosh", PURE), KEEP("math", "deg", PURE),
+    KEEP("math", "exp", PURE), KEEP("math", "floor", PURE), KEEP("math", "fmod", PURE),
+    KEEP("math", "frexp", PURE), KEEP("math", "ldexp", PURE), KEEP("math", "log", PURE),
+    KEEP("math", "log10", PURE), KEEP("math", "max", PURE), KEEP("math", "min", PURE),
+    KEEP("math", "modf", PURE), KEEP("math", "pow", PURE), KEEP("math", "rad", PURE),
+    KEEP("math", "random", PURE),
+    {"math", "randomseed", SB_WRAP_CALL, reproducible_randomseed, NULL, 0,
+     "a fixed seed, also without arguments: reproducible runs"},
+    KEEP("math", "sin", PURE), KEEP("math", "sinh", PURE), KEEP("math", "sqrt", PURE),
+    KEEP("math", "tan", PURE), KEEP("math", "tanh", PURE), KEEP("math", "tointeger", PURE),
+    KEEP("math", "type", PURE), KEEP("math", "ult", PURE),
+    // utf8
+    WRAP("utf8", "char", charged_by_arguments, "as many characters as arguments"),
+    WRAP("utf8", "codepoint", charged_by_results, "as many results as asked"),
+    KEEP("utf8", "codes", "an iterator: one Lua call per character"),
+    WRAP("utf8", "len", charged_by_string, "scans the string"),
+    WRAP("utf8", "offset", charged_by_string, "scans the string"),
+    // coroutine
+    {"coroutine", "wrap", SB_BUILD, NULL, build_wrap, 0,
+     "does not close a coroutine a limit stopped"},
+    WRAP("coroutine", "close", guarded_close, "refused after a limit"),
+    KEEP("coroutine", "create", PURE),
+    KEEP("coroutine", "isyieldable", PURE),
+    WRAP("coroutine", "resume", guarded_resume, "refused after a limit"),
+    KEEP("coroutine", "running", PURE),
+    KEEP("coroutine", "status", PURE),
+    KEEP("coroutine", "yield", PURE),
+};
+
+#define SANDBOX_COUNT (sizeof SANDBOX / sizeof SANDBOX[0])
+
+/// The libraries opened (base, string, table, math, utf8, coroutine: no io, os, package,
+/// debug), in the order their tables are walked.
+static const char *const LIBRARIES[] = {NULL, "string", "table", "math", "utf8", "coroutine"};
+
+/// Pushes the table of `library` (NULL: the globals).
+static void push_library(lua_State *L, const char *library) {
+    if (library == NULL) lua_pushglobaltable(L);
+    else lua_getglobal(L, library);
+}
+
+static int same_library(const char *a, const char *b) {
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/// Whether `name` of `library` has an entry.
+static int listed(const char *library, const char *name) {
+    for (size_t i = 0; i < SANDBOX_COUNT; i++)
+        if (same_library(SANDBOX[i].library, library) && strcmp(SANDBOX[i].name, name) == 0) return 1;
+    return 0;
+}
+
+/// Applies one entry to the library table at index `library`.
+static void apply_entry(lua_State *L, int library, const sandbox_entry *e) {
+    if (e->action == SB_REMOVE) {
+        lua_pushnil(L);
+        lua_setfield(L, library, e->name);
+        return;
+    }
+    if (e->action == SB_REPLACE) {
+        lua_pushcfunction(L, e->function);
+        lua_setfield(L, library, e->name);
+        return;
+    }
+    if (e->action == SB_BUILD) {
+        e->build(L, library);
+        lua_setfield(L, library, e->name);
+        return;
+    }
+    if (lua_getfield(L, library, e->name) == LUA_TNIL) {  // not in this Lua build
+        lua_pop(L, 1);
+        return;
+    }
+    if (e->action == SB_KEEP && e->fee == 0) {
+        lua_pop(L, 1);
+        return;
+    }
+    // A wrapper over the stock function (upvalue 1). Calling it directly is only right
+    // for a function without upvalues: checked, so that another Lua release fails here,
+    // loudly, rather than later.
+    if (!lua_iscfunction(L, -1)) luaL_error(L, "sandbox: %s is not a C function", e->name);
+    int direct = e->action != SB_WRAP_CALL;
     if (direct && lua_getupvalue(L, -1, 1) != NULL)
-        luaL_error(L, "sandbox: %s has upvalues and cannot be called directly", name);
-    lua_pushcclosure(L, wrapper, 1);
-    lua_setfield(L, table, name);
-}
-
-static void wrap(lua_State *L, int table, const char *name, lua_CFunction wrapper) {
-    wrap_as(L, table, name, wrapper, 1);
-}
-
-/// Wraps table[name] with a flat fee per call.
-static void wrap_fee(lua_State *L, int table, const char *name, lua_Integer fee) {
-    table = lua_absindex(L, table);
-    lua_getfield(L, table, name);
-    if (!lua_iscfunction(L, -1) || lua_getupvalue(L, -1, 1) != NULL)
-        luaL_error(L, "sandbox: %s is not a C function without upvalues", name);
-    lua_pushinteger(L, fee);
-    lua_pushcclosure(L, charged_flat, 2);
-    lua_setfield(L, table, name);
-}
-
-/// Replaces table[name] by a function of our own.
-static void replace(lua_State *L, int table, const char *name, lua_CFunction function) {
-    table = lua_absindex(L, table);
-    lua_pushcfunction(L, function);
-    lua_setfield(L, table, name);
+        luaL_error(L, "sandbox: %s has upvalues and cannot be called directly", e->name);
+    if (e->action == SB_KEEP) {  // with a flat fee
+        lua_pushinteger(L, e->fee);
+        lua_pushcclosure(L, charged_flat, 2);
+    } else {
+        lua_pushcclosure(L, e->function, 1);
+    }
+    lua_setfield(L, library, e->name);
 }
 
 void shims_install_sandbox(lua_State *L) {
-    lua_pushglobaltable(L);
-    int G = lua_gettop(L);
-    wrap(L, G, "setmetatable", sandboxed_setmetatable);
-    wrap(L, G, "tonumber", charged_by_string);
-    wrap_fee(L, G, "error", 50);
-    wrap_fee(L, G, "pcall", 10);
-    wrap_fee(L, G, "tostring", 10);
-    wrap_fee(L, G, "warn", 1000);  // writes to standard error, like print (shims.c)
+    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
+    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
+    luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 1);
+    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
+    lua_settop(L, 0);
 
-    lua_getfield(L, G, "string");
-    replace(L, -1, "find", counted_find);
-    replace(L, -1, "match", counted_match);
-    replace(L, -1, "gmatch", counted_gmatch);
-    replace(L, -1, "gsub", counted_gsub);
-    wrap(L, -1, "byte", charged_by_results);
-    wrap(L, -1, "char", charged_by_arguments);
-    wrap(L, -1, "format", charged_format);
-    wrap_fee(L, -1, "rep", 10);
-    lua_pop(L, 1);
+    for (size_t i = 0; i < SANDBOX_COUNT; i++) {
+        push_library(L, SANDBOX[i].library);
+        apply_entry(L, lua_gettop(L), &SANDBOX[i]);
+        lua_pop(L, 1);
+    }
+    // Anything not listed goes: a new Lua release's new function is not reachable until
+    // it has an entry.
+    for (size_t l = 0; l < sizeof LIBRARIES / sizeof LIBRARIES[0]; l++) {
+        push_library(L, LIBRARIES[l]);
+        int t = lua_gettop(L);
+        lua_pushnil(L);
+        while (lua_next(L, t)) {
+            int unlisted = lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TFUNCTION &&
+                           !listed(LIBRARIES[l], lua_tostring(L, -2));
+            lua_pop(L, 1);
+            if (unlisted) {  // assigning nil to an existing field is allowed during lua_next
+                lua_pushvalue(L, -1);
+                lua_pushnil(L);
+                lua_rawset(L, t);
+            }
+        }
+        lua_pop(L, 1);
+    }
 
-    lua_getfield(L, G, "table");
-    wrap(L, -1, "concat", guarded_concat);
-    wrap(L, -1, "unpack", guarded_unpack);
-    wrap(L, -1, "move", guarded_move);
-    wrap(L, -1, "insert", guarded_insert);
-    wrap(L, -1, "remove", guarded_remove);
-    wrap(L, -1, "sort", guarded_sort);
-    lua_pop(L, 1);
+    // Hide the string metatable so scripts cannot change how every string behaves.
+    lua_pushliteral(L, "");
+    if (lua_getmetatable(L, -1)) {
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_settop(L, 0);
 
-    lua_getfield(L, G, "utf8");
-    wrap(L, -1, "len", charged_by_string);
-    wrap(L, -1, "offset", charged_by_string);
-    wrap(L, -1, "codepoint", charged_by_results);
-    wrap(L, -1, "char", charged_by_arguments);
-    lua_pop(L, 1);
-
-    wrap(L, G, "xpcall", guarded_xpcall);
-
-    lua_getfield(L, G, "coroutine");
-    lua_getfield(L, -1, "resume");
-    lua_getfield(L, -2, "close");
-    lua_pushcclosure(L, sandboxed_wrap, 2);
-    lua_setfield(L, -2, "wrap");
-    wrap(L, -1, "close", guarded_close);
-    wrap(L, -1, "resume", guarded_resume);
-    lua_pop(L, 1);
-
-    lua_getfield(L, G, "math");
-    wrap_as(L, -1, "randomseed", reproducible_randomseed, 0);
+    lua_getglobal(L, LUA_MATHLIBNAME);
     lua_getfield(L, -1, "randomseed");
     lua_call(L, 0, 0);  // the fixed seed
-    lua_pop(L, 1);
-
-    lua_pop(L, 1);  // the globals
+    lua_settop(L, 0);
 }

@@ -15,6 +15,9 @@ public final class LuaEffect: Effect {
     /// The name shown in messages: the script's path as given.
     public let chunkName: String
     public let limits: ScriptLimits
+    /// The script's text: where a scenario is defined, for errors about it (Lua cannot
+    /// tell the line of a table).
+    let source: String
 
     private let host: OpaquePointer
     private let query = LayoutQuery()
@@ -26,6 +29,7 @@ public final class LuaEffect: Effect {
     public init(source: String, chunkName: String, limits: ScriptLimits = ScriptLimits()) throws(ScriptError) {
         self.chunkName = chunkName
         self.limits = limits
+        self.source = source
         var failure: UnsafePointer<CChar>?
         let opened = preludeSource.withCString { prelude in
             cardlua_open(prelude, strlen(prelude), max(limits.maxMemory, 0),
@@ -35,8 +39,9 @@ public final class LuaEffect: Effect {
             let why = failure.map { String(cString: $0) } ?? "could not create a Lua state"
             // Only a memory failure is a limit; a prelude that fails to load is a bug.
             let memory = why.contains("memory")
-            throw ScriptError(kind: memory ? .limit : .failed,
-                              message: "\(chunkName):1: \(why)" + (memory ? " (memory limit \(limits.maxMemory) bytes)" : ""))
+            throw ScriptError(kind: memory ? .limit : .failed, file: chunkName, line: 1,
+                              limit: memory ? .memory : nil,
+                              text: why + (memory ? " (memory limit \(limits.maxMemory) bytes)" : ""))
         }
         host = opened
         cardlua_set_time_limit(host, limits.maxTime)
@@ -234,11 +239,21 @@ public final class LuaEffect: Effect {
     }
 
     private func error(_ status: Int32) -> ScriptError {
-        var error = ScriptError(kind: status == CARDLUA_LIMIT ? .limit : .failed,
-                                hostMessage: String(cString: cardlua_message(host)))
+        let e = cardlua_last_error(host)
+        func string(_ p: UnsafePointer<CChar>?) -> String? {
+            guard let p, p.pointee != 0 else { return nil }
+            return String(cString: p)
+        }
+        let limits: [Int32: ScriptError.Limit] = [
+            CARDLUA_LIMIT_INSTRUCTIONS: .instructions, CARDLUA_LIMIT_MEMORY: .memory,
+            CARDLUA_LIMIT_TIME: .time, CARDLUA_LIMIT_RUN_TIME: .runTime, CARDLUA_LIMIT_OTHER: .other,
+        ]
         // A call of a misspelled helper: say which name was meant.
-        error.message = Suggest.withDidYouMean(error.message)
-        return error
+        return ScriptError(kind: status == CARDLUA_LIMIT ? .limit : .failed, file: chunkName,
+                           line: e.line > 0 ? Int(e.line) : nil, callback: string(e.callback),
+                           item: e.has_item != 0 ? e.item : nil, field: string(e.field),
+                           limit: limits[e.limit], text: Suggest.withDidYouMean(string(e.text) ?? ""),
+                           details: string(e.details) ?? "")
     }
 }
 

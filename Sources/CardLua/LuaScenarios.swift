@@ -1,3 +1,4 @@
+import CLuaShims
 import CardLayout
 
 extension LuaEffect {
@@ -13,15 +14,33 @@ extension LuaEffect {
     /// The prelude validates the table (in Lua, protected) and hands it over as numbers:
     /// viewport width and height, items, fps, the step count, then four numbers per step
     /// (a kind code and three values); NaN marks "not set".
+    /// An error about the scenario that no line of the script explains is placed at the
+    /// scenario's definition.
     public func scenario(named name: String, defaults: Scenario) throws(ScriptError) -> Scenario {
+        do {
+            return try readScenario(named: name, defaults: defaults)
+        } catch where error.line == nil {
+            throw error.at(line: scenarioLine(named: name))
+        }
+    }
+
+    /// The line where the scenario `name` (or, for nil, the `scenarios` table) is
+    /// defined, or 1.
+    public func scenarioLine(named name: String?) -> Int {
+        let locator = SourceLocator(source: source)
+        return (name.map { locator.scenario(named: $0) } ?? locator.definition(of: "scenarios")) ?? 1
+    }
+
+    private func readScenario(named name: String, defaults: Scenario) throws(ScriptError) -> Scenario {
         let n = try internalNumbers("scenario", argument: name)
         func value(_ i: Int) -> Double? { i < n.count && !n[i].isNaN ? n[i] : nil }
         // The prelude checks these; checked again before any conversion to Int (which
         // traps on a value out of range), so no number a script writes can crash the host.
         func whole(_ v: Double, _ field: String, most: Int) throws(ScriptError) -> Int {
             guard v >= 0, v <= Double(most), v == v.rounded() else {
-                throw ScriptError(kind: .failed, message: "\(chunkName):1: scenario '\(ScenarioError.clean(name))': "
-                                  + "\(field) must be a whole number from 0 to \(most) (got \(v))")
+                throw ScriptError(kind: .failed, file: chunkName, line: nil,
+                                  text: "scenario '\(ScenarioError.clean(name))': "
+                                      + "\(field) must be a whole number from 0 to \(most) (got \(v))")
             }
             return Int(v)
         }
@@ -37,11 +56,11 @@ extension LuaEffect {
             guard let code = value(base) else { continue }
             let a = value(base + 1) ?? 0, b = value(base + 2), duration = value(base + 3)
             switch code {
-            case 1: steps.append(.jump(offset: a))
-            case 2: steps.append(.drag(by: a, duration: duration ?? 0.5))
-            case 3: steps.append(.fling(velocity: a))
-            case 4: steps.append(.wait(duration: a))
-            case 5: steps.append(.scrollToItem(IndexPath(item: try whole(a, "scrollToItem", most: Scenario.maxItems),
+            case Double(CARDLUA_STEP_JUMP): steps.append(.jump(offset: a))
+            case Double(CARDLUA_STEP_DRAG): steps.append(.drag(by: a, duration: duration ?? 0.5))
+            case Double(CARDLUA_STEP_FLING): steps.append(.fling(velocity: a))
+            case Double(CARDLUA_STEP_WAIT): steps.append(.wait(duration: a))
+            case Double(CARDLUA_STEP_SCROLL_TO_ITEM): steps.append(.scrollToItem(IndexPath(item: try whole(a, "scrollToItem", most: Scenario.maxItems),
                                                          section: try whole(b ?? 0, "section", most: Scenario.maxItems)),
                                                duration: duration ?? ScrollPhysics.defaultScrollAnimationDuration))
             default: steps.append(.resize(Size(width: a, height: b ?? 0)))

@@ -316,7 +316,8 @@ private final class CheckSession {
             if numbers.contains(where: { !$0.isFinite }) {
                 recordOnce(Diagnostic(line: locator.definition(of: "transform"),
                                       message: "transform: item \(item.indexPath.item): a value is NaN or infinite",
-                                      severity: .error))
+                                      severity: .error),
+                           key: "transform: a value is NaN or infinite")
             }
             if item.alpha < 0 || item.alpha > 1 {
                 if alpha == nil {
@@ -375,36 +376,22 @@ private final class CheckSession {
             recordOnce(Diagnostic(line: line, message: "\(error)", severity: .error))
             return
         }
-        let parts = split(error.message)
-        var found = line ?? parts.0
-        let message = parts.1
+        // An error from the host always had a line (1 when none of the script applied).
+        var found = line ?? error.line ?? (error.file != nil ? 1 : nil)
         // A NaN or infinity caught after the call points at the callback's first line; the
         // assignment that wrote it is more use.
-        if let key = Suggest.badValueKey(in: message), let assigned = locator.assignment(to: key) { found = assigned }
-        recordOnce(Diagnostic(line: found, message: message, severity: .error, details: error.details))
+        if let key = error.field, let assigned = locator.assignment(to: key) { found = assigned }
+        // The same problem on another item counts once: the key leaves the item out.
+        recordOnce(Diagnostic(line: found, message: error.unlocated, severity: .error, details: error.details),
+                   key: "\(error.callback ?? ""): \(error.text)")
     }
 
-    /// Adds `diagnostic` unless the same problem (same line, same message apart from the
-    /// item number) is already there.
-    private func recordOnce(_ diagnostic: Diagnostic) {
-        let key = "\(diagnostic.line ?? 0)|" + Suggest.withoutItemNumbers(diagnostic.message)
+    /// Adds `diagnostic` unless the same problem (same line, same `key`, by default the
+    /// message) is already there.
+    private func recordOnce(_ diagnostic: Diagnostic, key: String? = nil) {
+        let key = "\(diagnostic.line ?? 0)|" + (key ?? diagnostic.message)
         guard seenErrors.insert(key).inserted else { return }
         diagnostics.append(diagnostic)
-    }
-
-    /// `file:12: rest` → (12, "rest"); a message of another shape is kept whole.
-    private func split(_ message: String) -> (Int?, String) {
-        let prefix = chunkName + ":"
-        guard message.hasPrefix(prefix) else {
-            if message.hasPrefix(chunkName + ": ") { return (nil, String(message.dropFirst(chunkName.count + 2))) }
-            return (nil, message)
-        }
-        let rest = message.dropFirst(prefix.count)
-        let digits = rest.prefix(while: \.isNumber)
-        guard let line = Int(digits), rest.dropFirst(digits.count).hasPrefix(":") else { return (nil, message) }
-        var text = rest.dropFirst(digits.count + 1)
-        if text.hasPrefix(" ") { text = text.dropFirst() }
-        return (line, String(text))
     }
 
     /// Collects the keys noted by the current state so far.
@@ -547,8 +534,8 @@ struct SourceLocator {
 /// Spelling suggestions and small text helpers.
 enum Suggest {
     static let callbacks = ["prepare", "transform", "targetContentOffset"]
-    static let attributeKeys = ["frame", "center", "size", "transform", "transform3D", "alpha", "zIndex",
-                                "hidden", "isHidden"]
+    /// The keys a script may assign (the C list, ScriptConstants), and UIKit's `isHidden`.
+    static let attributeKeys = ScriptConstants.attributeKeys.filter(\.writable).map(\.name) + ["isHidden"]
     static let layoutKeys = ["scrollDirection", "itemSize", "sectionInset", "minimumLineSpacing",
                              "minimumInteritemSpacing", "headerReferenceSize", "footerReferenceSize",
                              "decelerationRate", "isPagingEnabled", "collectionView"]
@@ -629,27 +616,6 @@ enum Suggest {
               let guess = closest(to: String(name), in: globalNames), guess != String(name) else { return message }
         let close = message.index(end, offsetBy: 2)
         return String(message[..<close]) + "; did you mean \(guess)?" + message[close...]
-    }
-
-    /// `alpha` in "attributes.alpha is NaN", `center` in "attributes.center.x is infinite".
-    static func badValueKey(in message: String) -> String? {
-        guard message.contains(" is NaN") || message.contains(" is infinite"),
-              let start = message.range(of: "attributes.") else { return nil }
-        let key = message[start.upperBound...].prefix(while: { $0.isLetter || $0.isNumber || $0 == "_" })
-        return key.isEmpty ? nil : String(key)
-    }
-
-    /// The message with "item 12" made "item #", so the same error on another item counts once.
-    static func withoutItemNumbers(_ message: String) -> String {
-        var out = ""
-        var rest = Substring(message)
-        while let found = rest.range(of: "item ") {
-            out += rest[..<found.upperBound]
-            rest = rest[found.upperBound...]
-            let digits = rest.prefix(while: \.isNumber)
-            if !digits.isEmpty { out += "#"; rest = rest.dropFirst(digits.count) }
-        }
-        return out + rest
     }
 
     /// A number as a person writes it: 1 not 1.0, at most three decimals.

@@ -2,6 +2,9 @@
 ///
 /// `message` is one line, `file:line: callback: item N: what happened`, ready for
 /// standard error; `details` holds the rest (the script's own traceback), possibly empty.
+/// An error from the Lua host also carries its parts as typed fields (`line`,
+/// `callback`, `item`, `field`, `limit`, `text`), so that nothing has to parse `message`
+/// back; `message` is formatted from them once, by ``ScriptError/format(file:line:callback:item:text:)``.
 public struct ScriptError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What went wrong, broadly.
     public enum Kind: Sendable, Equatable {
@@ -14,24 +17,74 @@ public struct ScriptError: Error, CustomStringConvertible, Sendable, Equatable {
         case limit
     }
 
+    /// Which limit stopped a script (with ``Kind/limit``).
+    public enum Limit: Sendable, Equatable {
+        case instructions, memory, time, runTime, other
+    }
+
     public var kind: Kind
     public var message: String
     public var details: String
+    /// The script's file as shown in messages, when the error came from the host.
+    public var file: String?
+    /// The script's line the error belongs to; nil when none applies (shown as 1).
+    public var line: Int?
+    /// The callback under way (`transform`, `prepare`…), if any.
+    public var callback: String?
+    /// The item `transform` was called for, if any.
+    public var item: Int?
+    /// The `attributes` key whose value was refused after the call (`alpha`, `center`).
+    public var field: String?
+    /// Which limit, for ``Kind/limit``.
+    public var limit: Limit?
+    /// What happened, without location or context (`message` is this, located).
+    public var text: String
 
     public init(kind: Kind, message: String, details: String = "") {
         self.kind = kind
         self.message = message
         self.details = details
+        self.text = message
     }
 
-    /// Splits a host message into its first line and the rest.
-    init(kind: Kind, hostMessage: String) {
-        if let newline = hostMessage.firstIndex(of: "\n") {
-            self.init(kind: kind, message: String(hostMessage[..<newline]),
-                      details: String(hostMessage[hostMessage.index(after: newline)...]))
-        } else {
-            self.init(kind: kind, message: hostMessage)
-        }
+    /// An error with its parts; `message` is formatted from them.
+    public init(kind: Kind, file: String, line: Int?, callback: String? = nil, item: Int? = nil,
+                field: String? = nil, limit: Limit? = nil, text: String, details: String = "") {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.callback = callback
+        self.item = item
+        self.field = field
+        self.limit = limit
+        self.text = text
+        self.details = details
+        self.message = ScriptError.format(file: file, line: line, callback: callback, item: item, text: text)
+    }
+
+    /// `file:line: callback: item N: text` (line 1 when none applies).
+    public static func format(file: String, line: Int?, callback: String?, item: Int?, text: String) -> String {
+        "\(file):\(line ?? 1): " + context(callback: callback, item: item) + text
+    }
+
+    /// `callback: item N: ` (or less).
+    static func context(callback: String?, item: Int?) -> String {
+        guard let callback else { return "" }
+        return item.map { "\(callback): item \($0): " } ?? "\(callback): "
+    }
+
+    /// The message without its location: `callback: item N: text`.
+    public var unlocated: String {
+        file == nil ? message : ScriptError.context(callback: callback, item: item) + text
+    }
+
+    /// The same error at another line (the message follows).
+    public func at(line: Int?) -> ScriptError {
+        guard let file else { return self }
+        var moved = self
+        moved.line = line
+        moved.message = ScriptError.format(file: file, line: line, callback: callback, item: item, text: text)
+        return moved
     }
 
     public var description: String { message }

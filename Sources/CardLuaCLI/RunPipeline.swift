@@ -55,8 +55,10 @@ enum RunPipeline {
 
     private static func run(_ options: RunOptions, into sink: PipelineSink,
                             warnings: inout [String]) throws(RunFailure) {
+        var loaded: LuaEffect?  // for the line of a scenario's definition
         do {
             let effect = try LuaEffect(path: options.scriptPath, limits: options.limits)
+            loaded = effect
             // Unknown keys are noted on one frame in four: cheap, and a typo shows up on
             // any frame.
             effect.keyNoteInterval = 4
@@ -91,9 +93,10 @@ enum RunPipeline {
             return try runner.runDemo(viewportSize: options.viewportSize, numberOfItems: items,
                                       framesPerSecond: fps, into: sink)
         } catch let error as ScriptError {
-            throw RunFailure(message: located(error.message, options), details: error.details)
+            throw RunFailure(message: error.message, details: error.details)
         } catch let error as ScenarioError {
-            throw RunFailure(message: "\(options.scriptPath):\(scenarioLine(options)): \(error)", details: "")
+            let line = loaded?.scenarioLine(named: options.scenarioName) ?? 1
+            throw RunFailure(message: "\(options.scriptPath):\(line): \(error)", details: "")
         } catch let error as OutputError {
             throw RunFailure(message: error.description, details: "")
         } catch {
@@ -113,27 +116,6 @@ enum RunPipeline {
             return SVGRenderer.render(frame: frame, timeline: timeline)
         }
         return SVGRenderer.renderAnimated(timeline: timeline)
-    }
-
-    /// Messages about a scenario carry no line from Lua; point at the scenario's
-    /// definition in the script when it can be found.
-    private static func located(_ message: String, _ options: RunOptions) -> String {
-        let unlocated = "\(options.scriptPath):1: "
-        guard options.scenarioName != nil, message.hasPrefix(unlocated), message.contains("scenario")
-        else { return message }
-        return "\(options.scriptPath):\(scenarioLine(options)): " + message.dropFirst(unlocated.count)
-    }
-
-    /// The line where the scenario (or the scenarios table) is defined, or 1.
-    private static func scenarioLine(_ options: RunOptions) -> Int {
-        guard let source = try? String(contentsOfFile: options.scriptPath, encoding: .utf8) else { return 1 }
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        let name = options.scenarioName ?? ""
-        let patterns = name.isEmpty ? ["scenarios"] : ["\(name) =", "\(name)=", "[\"\(name)\"]", "scenarios"]
-        for pattern in patterns {
-            if let index = lines.firstIndex(where: { $0.contains(pattern) }) { return index + 1 }
-        }
-        return 1
     }
 }
 

@@ -43,6 +43,30 @@ typedef struct cardlua_host cardlua_host;
 #define CARDLUA_CFG_DECELERATION 13
 #define CARDLUA_CFG_PAGING 14
 
+/// The keys of the layout configuration, in CARDLUA_CFG_* order (the prelude's
+/// readLayout fills the array in this order: LAYOUT_CONFIG_ORDER in layout.lua, checked
+/// against this by ConstantsTests). NULL past CARDLUA_CFG_COUNT - 1 (the last slot is
+/// spare, named "spare").
+const char *cardlua_config_key(int index);
+
+/// Scenario step codes, as the prelude hands them over (STEP_CODE in scenarios.lua,
+/// checked by ConstantsTests; LuaEffect.scenario(named:) switches on these).
+#define CARDLUA_STEP_JUMP 1
+#define CARDLUA_STEP_DRAG 2
+#define CARDLUA_STEP_FLING 3
+#define CARDLUA_STEP_WAIT 4
+#define CARDLUA_STEP_SCROLL_TO_ITEM 5
+#define CARDLUA_STEP_RESIZE 6
+
+/// The step kind of a code ("jump" for CARDLUA_STEP_JUMP), NULL for another number.
+const char *cardlua_step_name(int code);
+
+/// The keys of `attributes` the contract knows, from index 0 (NULL past the last);
+/// *writable is set to whether a script may assign it (indexPath and bounds are read only).
+/// The one list: check mode's unknown-key test, the hot path's slots (checked when a
+/// state opens) and the checker's suggestions all come from it.
+const char *cardlua_attribute_key(int index, int *writable);
+
 /// What the scroll view is doing, as numbers: see CARDLUA_STATE_* offsets.
 #define CARDLUA_STATE_COUNT 10
 #define CARDLUA_STATE_OFFSET_X 0
@@ -105,8 +129,33 @@ int cardlua_load_script(cardlua_host *host, const char *source, size_t length,
 /// Whether the script defined a global function of that name (after loading).
 int cardlua_has_function(cardlua_host *host, const char *name);
 
-/// The last error: a first line `file:line: message`, then details (a traceback).
+/// The last error's text: one line, without location or context (cardlua_last_error has
+/// them), then details (the script's traceback), possibly none.
 const char *cardlua_message(cardlua_host *host);
+
+/// Which limit stopped the script (cardlua_error.limit).
+#define CARDLUA_LIMIT_NONE 0
+#define CARDLUA_LIMIT_INSTRUCTIONS 1
+#define CARDLUA_LIMIT_MEMORY 2
+#define CARDLUA_LIMIT_TIME 3      /* per call */
+#define CARDLUA_LIMIT_RUN_TIME 4  /* the whole run */
+#define CARDLUA_LIMIT_OTHER 5     /* the state was closed by an earlier limit, or the like */
+
+/// The last error, as parts: the host formats them once (`file:line: callback: item N:
+/// text`). The strings belong to the host and stay valid until the next call.
+typedef struct {
+    int line;              /* the script's line; 0 when no line of the script applies */
+    const char *callback;  /* "transform", "prepare"…, or "" outside a callback */
+    int has_item;          /* whether `item` is set */
+    long item;             /* the item number (transform), as the script sees it */
+    const char *field;     /* the attributes key whose value was bad ("alpha", "center"), or "" */
+    int limit;             /* CARDLUA_LIMIT_* */
+    const char *text;      /* the message: one line, escaped and bounded */
+    const char *details;   /* the script's traceback and the frame, or "" */
+} cardlua_error;
+
+/// The parts of the last error (after an entry point returned CARDLUA_ERROR or _LIMIT).
+cardlua_error cardlua_last_error(cardlua_host *host);
 
 /// Calls prepare(layout) if defined, then validates the layout and writes it to
 /// `config_out` (CARDLUA_CFG_COUNT numbers).

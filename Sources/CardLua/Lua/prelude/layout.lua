@@ -124,6 +124,10 @@ local function nonNegative(v, name)
 end
 
 -- After prepare: the flow properties, validated, as numbers for the host.
+-- The configuration array's order: CARDLUA_CFG_* in CLuaShims.h (cardlua_config_key;
+-- ConstantsTests fails if this list drifts from it).
+local LAYOUT_CONFIG_ORDER = { "direction", "itemWidth", "itemHeight", "insetTop", "insetLeft", "insetBottom", "insetRight", "lineSpacing", "interitemSpacing", "headerWidth", "headerHeight", "footerWidth", "footerHeight", "deceleration", "paging", "spare" }
+
 function I.readLayout(l)
   local cv = rawget(l, "collectionView")
   local dir = l.scrollDirection
@@ -148,7 +152,15 @@ function I.readLayout(l)
   local paging = l.isPagingEnabled
   if type(cv) == "table" and rawget(cv, "isPagingEnabled") ~= nil then paging = rawget(cv, "isPagingEnabled") end
   if type(paging) ~= "boolean" then fail("layout.isPagingEnabled must be true or false (got " .. tostring(paging) .. ")") end
-  return { dir == "horizontal" and 1 or 0, iw, ih, top, left, bottom, right, ls, is, hw, hh, fw, fh, rate, paging and 1 or 0, 0 }
+  local values = {
+    direction = dir == "horizontal" and 1 or 0, itemWidth = iw, itemHeight = ih,
+    insetTop = top, insetLeft = left, insetBottom = bottom, insetRight = right,
+    lineSpacing = ls, interitemSpacing = is, headerWidth = hw, headerHeight = hh,
+    footerWidth = fw, footerHeight = fh, deceleration = rate, paging = paging and 1 or 0, spare = 0,
+  }
+  local out = {}
+  for i = 1, #LAYOUT_CONFIG_ORDER do out[i] = values[LAYOUT_CONFIG_ORDER[i]] end
+  return out
 end
 
 function I.point(x, y) return point(x, y) end

@@ -1,6 +1,7 @@
 -- MARK: Scenarios ------------------------------------------------------------------
 
 local STEP_KINDS = { "jump", "drag", "fling", "wait", "scrollToItem", "resize" }
+-- CARDLUA_STEP_* in CLuaShims.h (cardlua_step_name; ConstantsTests fails if this drifts).
 local STEP_CODE = { jump = 1, drag = 2, fling = 3, wait = 4, scrollToItem = 5, resize = 6 }
 local NOT_SET = 0 / 0
 -- Scenario.maxItems and Scenario.maxSteps on the Swift side: counts are checked here,

@@ -1,0 +1,646 @@
+// Attribute I/O: the per-item hot path (BENCHMARKS.md) in one translation unit: the
+// attributes proxy, reading back what a transform call left, the layout query, and
+// cardlua_transform. See README.md in this folder.
+#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L  // clock_gettime in strict C modes
+#endif
+#include "CLuaShims.h"
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+void push_internal(lua_State *L, cardlua_host *h, const char *name) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_internals);
+    lua_getfield(L, -1, name);
+    lua_remove(L, -2);
+}
+
+/// Raw t[key] for a string key, pushed; returns its type.
+static int raw_get(lua_State *L, int table, const char *key) {
+    lua_pushstring(L, key);
+    return lua_rawget(L, table);
+}
+
+static void raw_set_number(lua_State *L, int table, const char *key, double value) {
+    lua_pushstring(L, key);
+    lua_pushnumber(L, value);
+    lua_rawset(L, table);
+}
+
+/// Pushes the state numbers to I.setState, which updates layout and collectionView.
+void apply_state(lua_State *L, cardlua_host *h) {
+    if (h->ref_set_state <= 0) {  // once: every frame calls it
+        push_internal(L, h, "setState");
+        h->ref_set_state = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_set_state);
+    for (int i = 0; i < CARDLUA_STATE_TRACKING; i++) lua_pushnumber(L, h->state[i]);
+    for (int i = CARDLUA_STATE_TRACKING; i < CARDLUA_STATE_COUNT; i++) lua_pushboolean(L, h->state[i] != 0);
+    lua_call(L, CARDLUA_STATE_COUNT, 0);
+}
+
+/// Pushes the global callback `name`; returns 1 if it is a function, 0 if nil, and
+/// raises if it is something else.
+int push_callback(lua_State *L, cardlua_host *h, const char *name) {
+    // Raw: whatever the script did to _G's metatable, finding its callbacks runs no code.
+    lua_pushglobaltable(L);
+    lua_pushstring(L, name);
+    int t = lua_rawget(L, -2);
+    lua_remove(L, -2);
+    if (t == LUA_TFUNCTION) {
+        // The line it is defined on, for messages. Cached by identity (every frame asks):
+        // the cached function is kept in the registry, so its address cannot be reused.
+        const void *f = lua_topointer(L, -1);
+        if (f != h->line_cache_function || h->ref_line_cache <= 0) {
+            lua_Debug ar;
+            lua_pushvalue(L, -1);
+            if (!lua_getinfo(L, ">S", &ar)) return 1;
+            lua_pushvalue(L, -1);
+            if (h->ref_line_cache <= 0) h->ref_line_cache = luaL_ref(L, LUA_REGISTRYINDEX);
+            else lua_rawseti(L, LUA_REGISTRYINDEX, h->ref_line_cache);
+            h->line_cache_function = f;
+            h->line_cache_line = ar.linedefined;
+        }
+        h->callback_line = h->line_cache_line;
+        return 1;
+    }
+    if (t != LUA_TNIL) luaL_error(L, "%s is a %s; expected a function", name, luaL_typename(L, -1));
+    return 0;
+}
+
+/// The attributes pool tables, in the order of host->ref_pool.
+static const char *const POOL_NAMES[4] = {"center", "frame", "size", "indexPath"};
+
+// MARK: - What a transform call left in `attributes` (the per-item hot path, BENCHMARKS.md)
+
+// After each call one traversal of the attributes table moves the values of the
+// contract's keys into fixed stack slots and empties the table: an item that touched
+// nothing costs a single lua_next. Keys are recognised by identity: short strings are
+// interned, so the pointer lua_tostring gives for a key is that of the one string object
+// with its text (the host's copies are kept alive in the registry).
+enum {
+    K_FRAME, K_SIZE, K_CENTER, K_TRANSFORM3D, K_TRANSFORM, K_ALPHA, K_ZINDEX, K_HIDDEN,
+    K_ATTRIBUTES,  /* the attributes' own keys end here; then the fields read from values */
+    K_M11 = K_ATTRIBUTES, /* …m44 */
+    K_A = K_M11 + 16, K_B, K_C, K_D, K_TX, K_TY,
+    K_X, K_Y, K_WIDTH, K_HEIGHT,
+    K_COUNT
+};
+
+static const char *const SLOT_KEYS[K_COUNT] = {
+    "frame", "size", "center", "transform3D", "transform", "alpha", "zIndex", "hidden",
+    "m11", "m12", "m13", "m14", "m21", "m22", "m23", "m24",
+    "m31", "m32", "m33", "m34", "m41", "m42", "m43", "m44",
+    "a", "b", "c", "d", "tx", "ty", "x", "y", "width", "height"};
+
+/// Where body_transform keeps the keys and the values an item left in `attributes`.
+typedef struct {
+    int keys;                  /* a table of the K_COUNT keys, SLOT_KEYS order from 1 */
+    int values;                /* K_ATTRIBUTES value slots from here */
+    const char *const *names;  /* the interned attribute keys, SLOT_KEYS order */
+} hot_slots;
+
+/// Pushes the keys table (made once, anchored in the registry) and reserves the value
+/// slots.
+static void push_slots(lua_State *L, cardlua_host *h, hot_slots *s) {
+    luaL_checkstack(L, K_ATTRIBUTES + 40, "transform slots");  // + a transform read back
+    if (h->ref_keys <= 0) {
+        lua_createtable(L, K_COUNT, 0);
+        for (int k = 0; k < K_COUNT; k++) {
+            const char *name = lua_pushstring(L, SLOT_KEYS[k]);
+            if (k < K_ATTRIBUTES) h->key_names[k] = name;
+            lua_rawseti(L, -2, k + 1);
+        }
+        h->ref_keys = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_keys);
+    s->keys = lua_gettop(L);
+    s->names = h->key_names;
+    s->values = s->keys + 1;
+    lua_settop(L, s->values + K_ATTRIBUTES - 1);
+}
+
+/// Pushes t[key] for key number `key` (raw first; metamethods for a key the table does
+/// not hold itself: this runs protected) and returns its type.
+static int get_key(lua_State *L, int table, const hot_slots *s, int key) {
+    lua_rawgeti(L, s->keys, key + 1);
+    int t = lua_rawget(L, table);
+    if (t != LUA_TNIL) return t;
+    lua_pop(L, 1);
+    lua_rawgeti(L, s->keys, key + 1);
+    return lua_gettable(L, table);
+}
+
+/// t[key] as a finite number. The value is left on the stack: callers reset the top once
+/// after a group of fields.
+static double field_number(lua_State *L, int table, const hot_slots *s, int key, const char *what) {
+    int t = get_key(L, table, s, key);
+    if (t != LUA_TNUMBER)
+        luaL_error(L, "%s.%s is %s, expected a number", what, SLOT_KEYS[key],
+                   t == LUA_TNIL ? "missing" : luaL_typename(L, -1));
+    double v = lua_tonumberx(L, -1, NULL);
+    if (v != v || v - v != 0) {
+        note_field(host_of(L), what);
+        luaL_error(L, "%s.%s is %s", what, SLOT_KEYS[key], v != v ? "NaN" : "infinite");
+    }
+    if (v > MAX_MAGNITUDE || v < -MAX_MAGNITUDE)
+        luaL_error(L, "%s.%s is %f, beyond the largest magnitude allowed (1e15)", what, SLOT_KEYS[key],
+                   (lua_Number)v);
+    return v;
+}
+
+/// Reads a CATransform3D (16 fields) or a CGAffineTransform (6 fields) at `index`
+/// into m. Returns 0 when the table is neither.
+static int read_transform(lua_State *L, int index, const hot_slots *s, const char *what, double *m) {
+    index = lua_absindex(L, index);
+    int top = lua_gettop(L);
+    int is3d = get_key(L, index, s, K_M11) != LUA_TNIL;
+    lua_settop(L, top);
+    if (is3d) {
+        for (int k = 0; k < 16; k++) m[k] = field_number(L, index, s, K_M11 + k, what);
+        lua_settop(L, top);
+        return 1;
+    }
+    int isAffine = get_key(L, index, s, K_A) != LUA_TNIL;
+    lua_settop(L, top);
+    if (!isAffine) return 0;
+    double a = field_number(L, index, s, K_A, what), b = field_number(L, index, s, K_B, what);
+    double c = field_number(L, index, s, K_C, what), d = field_number(L, index, s, K_D, what);
+    double tx = field_number(L, index, s, K_TX, what), ty = field_number(L, index, s, K_TY, what);
+    lua_settop(L, top);
+    for (int k = 0; k < 16; k++) m[k] = (k % 5 == 0) ? 1 : 0;
+    m[0] = a; m[1] = b; m[4] = c; m[5] = d; m[12] = tx; m[13] = ty;
+    return 1;
+}
+
+// MARK: - The attributes proxy (a reused table; reads of absent keys come here)
+
+static const double *current_input(cardlua_host *h) {
+    if (h->input == NULL || h->item_index < 0 || h->item_index >= h->count) return NULL;
+    return h->input + h->item_index * CARDLUA_IN_STRIDE;
+}
+
+/// attributes.<key> for a key not yet set in this call: the base value. Nested tables
+/// (center, frame, size, indexPath) come from a pool and are cached in the table so
+/// that in-place edits (`attributes.center.x = …`) are seen afterwards.
+int attributes_index(lua_State *L) {
+    cardlua_host *h = host_of(L);
+    const double *b = current_input(h);
+    if (b == NULL || lua_type(L, 2) != LUA_TSTRING) return 0;
+    size_t n = 0;
+    const char *k = lua_tolstring(L, 2, &n);
+    int pool = -1;  // POOL_NAMES order
+    if (n == 6 && memcmp(k, "center", 6) == 0) pool = 0;
+    else if (n == 5 && memcmp(k, "frame", 5) == 0) pool = 1;
+    else if (n == 4 && memcmp(k, "size", 4) == 0) pool = 2;
+    else if (n == 9 && memcmp(k, "indexPath", 9) == 0) pool = 3;
+    if (pool >= 0) {
+        if (h->ref_pool[pool] > 0) {
+            lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_pool[pool]);
+        } else {
+            push_internal(L, h, "pool");
+            lua_getfield(L, -1, k);
+        }
+        int t = lua_gettop(L);
+        if (k[0] == 'c') {
+            raw_set_number(L, t, "x", b[2]);
+            raw_set_number(L, t, "y", b[3]);
+        } else if (k[0] == 'f') {
+            raw_set_number(L, t, "x", b[2] - b[4] / 2);
+            raw_set_number(L, t, "y", b[3] - b[5] / 2);
+            raw_set_number(L, t, "width", b[4]);
+            raw_set_number(L, t, "height", b[5]);
+        } else if (k[0] == 's') {
+            raw_set_number(L, t, "width", b[4]);
+            raw_set_number(L, t, "height", b[5]);
+        } else {
+            lua_pushstring(L, "section"); lua_pushinteger(L, (lua_Integer)b[0]); lua_rawset(L, t);
+            lua_pushstring(L, "item"); lua_pushinteger(L, (lua_Integer)b[1]); lua_rawset(L, t);
+            lua_pushstring(L, "row"); lua_pushinteger(L, (lua_Integer)b[1]); lua_rawset(L, t);
+        }
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, t);
+        lua_rawset(L, 1);
+        return 1;
+    }
+    if (strcmp(k, "alpha") == 0) { lua_pushnumber(L, 1); return 1; }
+    if (strcmp(k, "zIndex") == 0) { lua_pushinteger(L, 0); return 1; }
+    if (strcmp(k, "hidden") == 0 || strcmp(k, "isHidden") == 0) {
+        if (strcmp(k, "isHidden") == 0 && raw_get(L, 1, "hidden") != LUA_TNIL) return 1;
+        lua_pushboolean(L, 0);
+        return 1;
+    }
+    if (strcmp(k, "bounds") == 0) {
+        push_internal(L, h, "rect");
+        lua_pushnumber(L, 0); lua_pushnumber(L, 0);
+        lua_pushnumber(L, b[4]); lua_pushnumber(L, b[5]);
+        lua_call(L, 4, 1);
+        return 1;
+    }
+    if (strcmp(k, "transform3D") == 0) {
+        // The embedding of an affine transform set earlier, or a fresh identity; kept,
+        // so that `attributes.transform3D.m34 = …` sticks.
+        if (raw_get(L, 1, "transform") != LUA_TNIL) {
+            push_internal(L, h, "affineTo3D");
+            lua_insert(L, -2);
+            lua_call(L, 1, 1);
+            lua_pushstring(L, "transform"); lua_pushnil(L); lua_rawset(L, 1);
+        } else {
+            lua_pop(L, 1);
+            push_internal(L, h, "identity3D");
+            lua_call(L, 0, 1);
+        }
+        lua_pushstring(L, "transform3D");
+        lua_pushvalue(L, -2);
+        lua_rawset(L, 1);
+        return 1;
+    }
+    if (strcmp(k, "transform") == 0) {
+        // The affine part of transform3D (a copy), or a fresh identity, kept (as
+        // transform3D's is), so that `attributes.transform.a = …` sticks as in Swift.
+        if (raw_get(L, 1, "transform3D") != LUA_TNIL) {
+            push_internal(L, h, "affineFrom3D");
+            lua_insert(L, -2);
+            lua_call(L, 1, 1);
+        } else {
+            lua_pop(L, 1);
+            push_internal(L, h, "identityAffine");
+            lua_call(L, 0, 1);
+            lua_pushstring(L, "transform");
+            lua_pushvalue(L, -2);
+            lua_rawset(L, 1);
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/// The value written to attributes.<k>, checked at the assignment so that an error names
+/// its line (read_item checks again whatever later writes, which bypass the metamethod,
+/// leave). The messages are read_item's. nil is always fine (it clears the field).
+static void check_written(lua_State *L, const char *k, size_t n) {
+    int t = lua_type(L, 3);
+    if (t == LUA_TNIL) return;
+    const char *expected = NULL;
+    if (n == 6 && memcmp(k, "center", 6) == 0) expected = "CGPoint";
+    else if (n == 5 && memcmp(k, "frame", 5) == 0) expected = "CGRect";
+    else if (n == 4 && memcmp(k, "size", 4) == 0) expected = "CGSize";
+    else if (n == 11 && memcmp(k, "transform3D", 11) == 0) expected = "CATransform3D";
+    else if (n == 9 && memcmp(k, "transform", 9) == 0) expected = "CGAffineTransform";
+    if (expected) {
+        if (t != LUA_TTABLE) luaL_error(L, "attributes.%s is a %s, expected a %s", k, luaL_typename(L, 3), expected);
+    } else if (n == 5 && memcmp(k, "alpha", 5) == 0) {
+        if (t != LUA_TNUMBER) luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, 3));
+        double a = lua_tonumber(L, 3);
+        if (a != a || a - a != 0) {
+            note_field(host_of(L), "attributes.alpha");
+            luaL_error(L, "attributes.alpha is %s", a != a ? "NaN" : "infinite");
+        }
+    } else if (n == 6 && memcmp(k, "zIndex", 6) == 0) {
+        if (t != LUA_TNUMBER) luaL_error(L, "attributes.zIndex is a %s, expected an integer", luaL_typename(L, 3));
+        int isInteger = 0;
+        lua_Integer zi = lua_tointegerx(L, 3, &isInteger);
+        if (!isInteger || zi > 2147483647 || zi < -2147483647 - 1)
+            luaL_error(L, "attributes.zIndex is %s, expected a whole number from -2147483648 to 2147483647",
+                       lua_tostring(L, 3));
+    } else if ((n == 6 && memcmp(k, "hidden", 6) == 0) || (n == 8 && memcmp(k, "isHidden", 8) == 0)) {
+        if (t != LUA_TBOOLEAN) luaL_error(L, "attributes.hidden is a %s, expected a boolean", luaL_typename(L, 3));
+    }
+}
+
+/// attributes.<key> = value for a key not present: `transform` and `transform3D`
+/// replace each other (the later assignment wins, as in UIKit); `isHidden` is `hidden`.
+int attributes_newindex(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TSTRING) {
+        size_t n = 0;
+        const char *k = lua_tolstring(L, 2, &n);
+        check_written(L, k, n);
+        if (n == 9 && memcmp(k, "transform", 9) == 0) {
+            lua_pushliteral(L, "transform3D"); lua_pushnil(L); lua_rawset(L, 1);
+        } else if (n == 11 && memcmp(k, "transform3D", 11) == 0) {
+            lua_pushliteral(L, "transform"); lua_pushnil(L); lua_rawset(L, 1);
+        } else if (n == 8 && memcmp(k, "isHidden", 8) == 0) {
+            lua_pushstring(L, "hidden");
+            lua_pushvalue(L, 3);
+            lua_rawset(L, 1);
+            return 0;
+        }
+    }
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 0;
+}
+
+static void clear_table(lua_State *L, int table) {
+    lua_pushnil(L);
+    while (lua_next(L, table)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_pushnil(L);
+        lua_rawset(L, table);
+    }
+}
+
+static int same(double a, double b) { return a == b; }
+
+const attribute_key ATTRIBUTE_KEYS[] = {
+    {"frame", 1}, {"center", 1}, {"size", 1}, {"indexPath", 0}, {"bounds", 0}, {"transform", 1},
+    {"transform3D", 1}, {"alpha", 1}, {"zIndex", 1}, {"hidden", 1}, {NULL, 0}};
+
+/// Whether the hot path's slot keys (SLOT_KEYS up to K_ATTRIBUTES) are exactly the
+/// writable keys of ATTRIBUTE_KEYS: checked when a state opens, so the two lists cannot
+/// drift apart unnoticed.
+int attribute_slots_match(void) {
+    int writable = 0;
+    for (int i = 0; ATTRIBUTE_KEYS[i].name; i++) {
+        if (!ATTRIBUTE_KEYS[i].writable) continue;
+        writable++;
+        int found = 0;
+        for (int k = 0; k < K_ATTRIBUTES; k++) if (strcmp(SLOT_KEYS[k], ATTRIBUTE_KEYS[i].name) == 0) found = 1;
+        if (!found) return 0;
+    }
+    return writable == K_ATTRIBUTES;
+}
+
+/// In check mode: hands every key written on `attributes` that is not part of the
+/// contract to I.noteAttributeKey(key, item) (a typo like `zindex` otherwise does
+/// nothing, silently).
+static void note_unknown_keys(lua_State *L, cardlua_host *h, int A) {
+    lua_pushnil(L);
+    while (lua_next(L, A)) {
+        lua_pop(L, 1);
+        int known = 0;
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            const char *k = lua_tostring(L, -1);
+            for (int i = 0; ATTRIBUTE_KEYS[i].name; i++) if (strcmp(k, ATTRIBUTE_KEYS[i].name) == 0) known = 1;
+        }
+        if (!known) {
+            push_internal(L, h, "noteAttributeKey");
+            lua_pushvalue(L, -2);
+            lua_pushinteger(L, (lua_Integer)h->item_number);
+            lua_call(L, 2, 0);
+        }
+    }
+}
+
+/// Moves what the script left in `attributes` (at A) into the value slots, one bit per
+/// attribute key in the result, with a single traversal (an item that touched nothing
+/// costs one lua_next). With `clear` it also empties the table (assigning nil to a
+/// field during a traversal is allowed); otherwise the caller clears it.
+static unsigned take_fields(lua_State *L, const hot_slots *s, int A, int clear) {
+    unsigned present = 0;
+    lua_pushnil(L);
+    while (lua_next(L, A)) {  // key at -2, value at -1
+        if (lua_type(L, -2) == LUA_TSTRING) {
+            const char *name = lua_tostring(L, -2);
+            for (int k = 0; k < K_ATTRIBUTES; k++) {
+                if (name == s->names[k]) {
+                    lua_copy(L, -1, s->values + k);
+                    present |= 1u << k;
+                    break;
+                }
+            }
+        }
+        lua_pop(L, 1);
+        if (clear) {
+            lua_pushvalue(L, -1);
+            lua_pushnil(L);
+            lua_rawset(L, A);
+        }
+    }
+    return present;
+}
+
+/// Reads what the script left in `attributes` (the value slots marked in `present`) and
+/// what it returned (at R) into the output record for item i, validating every value.
+static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
+                      int R, int A, long i) {
+    double *o = h->output + i * CARDLUA_OUT_STRIDE;
+    int rt = lua_type(L, R);
+    if (present == 0 && rt == LUA_TNIL) {  // untouched: the host keeps the base attributes
+        o[CARDLUA_OUT_CHANGED] = 0;
+        return;
+    }
+    const double *b = h->input + i * CARDLUA_IN_STRIDE;
+    double cx = b[2], cy = b[3], w = b[4], ht = b[5];
+    double m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    double alpha = 1, z = 0, hidden = 0;
+    int changed = 0;
+    int top = R;
+
+    if (present & (1u << K_FRAME)) {
+        int t = s->values + K_FRAME;
+        if (!lua_istable(L, t)) luaL_error(L, "attributes.frame is a %s, expected a CGRect", luaL_typename(L, t));
+        double x = field_number(L, t, s, K_X, "attributes.frame");
+        double y = field_number(L, t, s, K_Y, "attributes.frame");
+        double fw = field_number(L, t, s, K_WIDTH, "attributes.frame");
+        double fh = field_number(L, t, s, K_HEIGHT, "attributes.frame");
+        if (fw < 0 || fh < 0) luaL_error(L, "attributes.frame has a negative size (%f x %f)", fw, fh);
+        // Compared with the base frame as it was handed out (centre ∓ half size): an
+        // unchanged frame must not move the centre by a rounding bit.
+        if (!same(x, b[2] - b[4] / 2) || !same(y, b[3] - b[5] / 2) || !same(fw, w) || !same(fh, ht)) {
+            cx = x + fw / 2; cy = y + fh / 2; w = fw; ht = fh; changed = 1;
+        }
+        lua_settop(L, top);
+    }
+    if (present & (1u << K_SIZE)) {
+        int t = s->values + K_SIZE;
+        if (!lua_istable(L, t)) luaL_error(L, "attributes.size is a %s, expected a CGSize", luaL_typename(L, t));
+        double sw = field_number(L, t, s, K_WIDTH, "attributes.size");
+        double sh = field_number(L, t, s, K_HEIGHT, "attributes.size");
+        if (sw < 0 || sh < 0) luaL_error(L, "attributes.size is negative (%f x %f)", sw, sh);
+        if (!same(sw, b[4]) || !same(sh, b[5])) { w = sw; ht = sh; changed = 1; }
+        lua_settop(L, top);
+    }
+    if (present & (1u << K_CENTER)) {
+        int t = s->values + K_CENTER;
+        if (!lua_istable(L, t)) luaL_error(L, "attributes.center is a %s, expected a CGPoint", luaL_typename(L, t));
+        double x = field_number(L, t, s, K_X, "attributes.center");
+        double y = field_number(L, t, s, K_Y, "attributes.center");
+        if (!same(x, b[2]) || !same(y, b[3])) { cx = x; cy = y; changed = 1; }
+        lua_settop(L, top);
+    }
+    int tk = (present & (1u << K_TRANSFORM3D)) ? K_TRANSFORM3D
+           : (present & (1u << K_TRANSFORM)) ? K_TRANSFORM : -1;
+    if (tk >= 0) {
+        int t = s->values + tk;
+        const char *tname = tk == K_TRANSFORM3D ? "attributes.transform3D" : "attributes.transform";
+        if (!lua_istable(L, t) || !read_transform(L, t, s, tname, m))
+            luaL_error(L, "%s is a %s, expected a %s", tname, luaL_typename(L, t),
+                       tk == K_TRANSFORM3D ? "CATransform3D" : "CGAffineTransform");
+        changed = 1;
+    }
+    if (present & (1u << K_ALPHA)) {
+        int t = s->values + K_ALPHA;
+        if (lua_type(L, t) != LUA_TNUMBER) luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, t));
+        alpha = lua_tonumberx(L, t, NULL);
+        if (alpha != alpha || alpha - alpha != 0) {
+            note_field(h, "attributes.alpha");
+            luaL_error(L, "attributes.alpha is %s", alpha != alpha ? "NaN" : "infinite");
+        }
+        changed = 1;
+    }
+    if (present & (1u << K_ZINDEX)) {
+        int t = s->values + K_ZINDEX;
+        if (lua_type(L, t) != LUA_TNUMBER) luaL_error(L, "attributes.zIndex is a %s, expected an integer", luaL_typename(L, t));
+        int isInteger = 0;
+        lua_Integer zi = lua_tointegerx(L, t, &isInteger);
+        if (!isInteger || zi > 2147483647 || zi < -2147483647 - 1)
+            luaL_error(L, "attributes.zIndex is %s, expected a whole number from -2147483648 to 2147483647",
+                       lua_tostring(L, t));
+        z = (double)zi;
+        changed = 1;
+    }
+    if (present & (1u << K_HIDDEN)) {
+        int t = s->values + K_HIDDEN;
+        if (lua_type(L, t) != LUA_TBOOLEAN) luaL_error(L, "attributes.hidden is a %s, expected a boolean", luaL_typename(L, t));
+        hidden = lua_toboolean(L, t) ? 1 : 0;
+        changed = 1;
+    }
+
+    // The return value: nothing (or the attributes), a uniform scale, or a transform.
+    if (rt == LUA_TNUMBER) {
+        double sc = lua_tonumberx(L, R, NULL);
+        if (sc != sc || sc - sc != 0) luaL_error(L, "returned %s as the scale", sc != sc ? "NaN" : "an infinite number");
+        if (sc > MAX_MAGNITUDE || sc < -MAX_MAGNITUDE)
+            luaL_error(L, "returned %f as the scale, beyond the largest magnitude allowed (1e15)", (lua_Number)sc);
+        for (int k = 0; k < 16; k++) m[k] = (k % 5 == 0) ? 1 : 0;
+        m[0] = sc; m[5] = sc;
+        changed = 1;
+    } else if (rt == LUA_TTABLE && !lua_rawequal(L, R, A)) {
+        if (!read_transform(L, R, s, "the returned transform", m))
+            luaL_error(L, "returned a table that is neither a CATransform3D nor a CGAffineTransform");
+        changed = 1;
+    } else if (rt != LUA_TNIL && rt != LUA_TTABLE) {
+        luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",
+                   luaL_typename(L, R));
+    }
+
+    o[CARDLUA_OUT_CENTER_X] = cx;
+    o[CARDLUA_OUT_CENTER_Y] = cy;
+    o[CARDLUA_OUT_WIDTH] = w;
+    o[CARDLUA_OUT_HEIGHT] = ht;
+    memcpy(o + CARDLUA_OUT_M11, m, sizeof m);
+    o[CARDLUA_OUT_ALPHA] = alpha;
+    o[CARDLUA_OUT_ZINDEX] = z;
+    o[CARDLUA_OUT_HIDDEN] = hidden;
+    o[CARDLUA_OUT_CHANGED] = changed;
+}
+
+// MARK: - Native functions the prelude uses
+
+/// native.query(x, y, width, height) → a flat array of numbers, CARDLUA_IN_STRIDE per
+/// item: the base attributes meeting the rect (the Swift layout answers).
+int native_query(lua_State *L) {
+    cardlua_host *h = host_of(L);
+    double x = luaL_checknumber(L, 1), y = luaL_checknumber(L, 2);
+    double w = luaL_checknumber(L, 3), ht = luaL_checknumber(L, 4);
+    if (h->query == NULL) { lua_createtable(L, 0, 0); return 1; }
+    // The host's enumeration is work done for the script: a flat fee, then a unit per
+    // number handed over. The query stops counting past CARDLUA_QUERY_MAX.
+    shims_charge(L, 100);
+    long n = h->query(h->query_context, x, y, w, ht, h->query_buffer, h->query_capacity);
+    if (n > CARDLUA_QUERY_MAX)
+        return luaL_error(L, "layoutAttributesForElements: the rect meets more than %d items, the most "
+                             "one query returns (ask for a smaller rect)", CARDLUA_QUERY_MAX);
+    if (n < 0) n = 0;
+    shims_charge(L, (long long)n * CARDLUA_IN_STRIDE);
+    if (n > h->query_capacity) {
+        // Grown through the capped allocator: the buffer counts against --max-memory.
+        size_t old = (size_t)h->query_capacity * CARDLUA_IN_STRIDE * sizeof(double);
+        size_t size = (size_t)n * CARDLUA_IN_STRIDE * sizeof(double);
+        double *grown = (double *)capped_alloc(h, h->query_buffer, old, size);
+        if (grown == NULL) shims_charge(L, 0);  // the allocator noted the refusal: a memory limit
+        if (grown == NULL) return luaL_error(L, "not enough memory for %I items", (lua_Integer)n);
+        h->query_buffer = grown;
+        h->query_capacity = n;
+        n = h->query(h->query_context, x, y, w, ht, h->query_buffer, h->query_capacity);
+        if (n > h->query_capacity) n = h->query_capacity;
+    }
+    lua_createtable(L, (int)(n * CARDLUA_IN_STRIDE), 0);
+    for (long i = 0; i < n * CARDLUA_IN_STRIDE; i++) {
+        lua_pushnumber(L, h->query_buffer[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+/// print(...) to standard error, prefixed with the script's name.
+static void ensure_pools(lua_State *L, cardlua_host *h) {
+    if (h->ref_pool[3] > 0) return;
+    push_internal(L, h, "pool");
+    for (int k = 0; k < 4; k++) {
+        lua_getfield(L, -1, POOL_NAMES[k]);
+        h->ref_pool[k] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_pop(L, 1);
+}
+
+static int body_transform(lua_State *L) {
+    luaL_checkstack(L, BODY_STACK, "cardlua");
+    cardlua_host *h = host_of(L);
+    apply_state(L, h);
+    h->callback = "transform";
+    int hasTransform = push_callback(L, h, "transform");
+    int F = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_attributes);
+    int A = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
+    int Lo = lua_gettop(L);
+    ensure_pools(L, h);
+    hot_slots s;
+    push_slots(L, h, &s);
+    int base = lua_gettop(L);
+    clear_table(L, A);  // a frame stopped by an error may have left keys behind
+    for (long i = 0; i < h->count; i++) {
+        const double *b = h->input + i * CARDLUA_IN_STRIDE;
+        h->item_index = i;
+        h->item_number = (long)b[1];
+        h->has_item = 1;
+        if (hasTransform) {
+            // The budget is per item; the clock runs for the whole frame (run_protected
+            // started it): a frame of many items each just inside the time limit would
+            // otherwise take minutes.
+            h->budget_left = h->budget;
+            lua_pushvalue(L, F);
+            lua_pushvalue(L, A);
+            lua_pushvalue(L, Lo);
+            lua_call(L, 2, 1);
+        } else {
+            lua_pushnil(L);
+        }
+        int R = base + 1;
+        unsigned present = take_fields(L, &s, A, !h->check_mode);
+        read_item(L, h, &s, present, R, A, i);
+        if (h->check_mode) {
+            note_unknown_keys(L, h, A);
+            clear_table(L, A);
+        }
+        lua_settop(L, base);
+    }
+    h->has_item = 0;
+    return 0;
+}
+
+int cardlua_transform(cardlua_host *h, const double *state, const double *input, long count,
+                      double *output) {
+    h->state = state;
+    h->input = input;
+    h->output = output;
+    h->count = count;
+    h->item_index = -1;
+    h->callback = "transform";
+    h->callback_line = 1;
+    int status = run_protected(h, body_transform);
+    h->state = NULL;  // the caller's buffer: not read after the call (frame_place)
+    return status;
+}
+

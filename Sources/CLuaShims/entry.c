@@ -1,0 +1,283 @@
+// The entry points other than transform: loading a script, prepare, targetContentOffset,
+// the prelude's internals, the benchmark floor. See README.md in this folder.
+#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L  // clock_gettime in strict C modes
+#endif
+#include "CLuaShims.h"
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+static int body_load(lua_State *L) {
+    luaL_checkstack(L, BODY_STACK, "cardlua");
+    cardlua_host *h = host_of(L);
+    char chunk[520];
+    snprintf(chunk, sizeof chunk, "@%s", h->chunkname);
+    // Text only: bytecode can crash the VM.
+    if (luaL_loadbufferx(L, h->load_source, h->load_length, chunk, "t") != LUA_OK) return lua_error(L);
+    lua_call(L, 0, 0);
+    return 0;
+}
+
+/// The name Lua's own messages and tracebacks give the script (luaO_chunkid for a
+/// "@file" source): the name itself if it fits in LUA_IDSIZE - 1 characters, else "..."
+/// and its last LUA_IDSIZE - 4 characters.
+int cardlua_load_script(cardlua_host *h, const char *source, size_t length, const char *chunkname) {
+    snprintf(h->chunkname, sizeof h->chunkname, "%s", chunkname);
+    set_short_name(h);
+    h->callback = NULL;
+    h->callback_line = 1;
+    h->load_source = source;
+    h->load_length = length;
+    int status = run_protected(h, body_load);
+    h->load_source = NULL;
+    return status;
+}
+
+static int body_has_function(lua_State *L) {
+    luaL_checkstack(L, BODY_STACK, "cardlua");
+    cardlua_host *h = host_of(L);
+    lua_pushglobaltable(L);
+    lua_pushstring(L, h->internal_name);
+    h->numbers_count = (lua_rawget(L, -2) == LUA_TFUNCTION);
+    return 0;
+}
+
+int cardlua_has_function(cardlua_host *h, const char *name) {
+    h->internal_name = name;
+    h->numbers_count = 0;
+    h->callback = NULL;
+    if (run_protected(h, body_has_function) != CARDLUA_OK) return 0;
+    return (int)h->numbers_count;
+}
+
+/// The lengths prepare set (already checked finite and non-negative by the prelude's
+/// readLayout) must also stay within MAX_MAGNITUDE, or the content size overflows.
+static void check_layout_magnitudes(lua_State *L, const double *config) {
+    static const struct { int index; const char *name; } lengths[] = {
+        {CARDLUA_CFG_ITEM_W, "layout.itemSize.width"},
+        {CARDLUA_CFG_ITEM_H, "layout.itemSize.height"},
+        {CARDLUA_CFG_INSET_TOP, "layout.sectionInset.top"},
+        {CARDLUA_CFG_INSET_LEFT, "layout.sectionInset.left"},
+        {CARDLUA_CFG_INSET_BOTTOM, "layout.sectionInset.bottom"},
+        {CARDLUA_CFG_INSET_RIGHT, "layout.sectionInset.right"},
+        {CARDLUA_CFG_LINE_SPACING, "layout.minimumLineSpacing"},
+        {CARDLUA_CFG_INTERITEM_SPACING, "layout.minimumInteritemSpacing"},
+        {CARDLUA_CFG_HEADER_W, "layout.headerReferenceSize.width"},
+        {CARDLUA_CFG_HEADER_H, "layout.headerReferenceSize.height"},
+        {CARDLUA_CFG_FOOTER_W, "layout.footerReferenceSize.width"},
+        {CARDLUA_CFG_FOOTER_H, "layout.footerReferenceSize.height"},
+    };
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+        double v = config[lengths[i].index];
+        if (!(v <= MAX_MAGNITUDE && v >= -MAX_MAGNITUDE))
+            luaL_error(L, "%s is %f, beyond the largest magnitude allowed (1e15)", lengths[i].name, (lua_Number)v);
+    }
+}
+
+/// The stand-in layout's __newindex during prepare (upvalues: the layout, the lines
+/// table): notes the assignment's line, then writes to the layout.
+static int layout_newindex(lua_State *L) {
+    cardlua_host *h = host_of(L);
+    if (lua_type(L, 2) == LUA_TSTRING) {
+        int line = script_line(L, h);
+        lua_pushvalue(L, 2);
+        lua_pushinteger(L, line);
+        lua_rawset(L, lua_upvalueindex(2));
+    }
+    lua_settop(L, 3);
+    lua_rawset(L, lua_upvalueindex(1));
+    return 0;
+}
+
+static int body_prepare(lua_State *L) {
+    luaL_checkstack(L, BODY_STACK, "cardlua");
+    cardlua_host *h = host_of(L);
+    apply_state(L, h);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
+    int layout = lua_gettop(L);
+    h->callback = "prepare";
+    if (push_callback(L, h, "prepare")) {
+        // prepare gets a stand-in for the layout: reads go to the layout itself (__index),
+        // writes are forwarded after noting their line, so that readLayout's complaint
+        // about layout.itemSize names the line that assigned it (prepare has returned by
+        // then; its frames are gone).
+        lua_newtable(L);  // key → line
+        lua_pushvalue(L, -1);
+        if (h->ref_layout_lines == LUA_NOREF) h->ref_layout_lines = luaL_ref(L, LUA_REGISTRYINDEX);
+        else lua_rawseti(L, LUA_REGISTRYINDEX, h->ref_layout_lines);
+        int lines = lua_gettop(L);
+        lua_newtable(L);  // the stand-in
+        lua_createtable(L, 0, 2);  // its metatable
+        lua_pushvalue(L, layout);
+        lua_setfield(L, -2, "__index");
+        lua_pushvalue(L, layout);
+        lua_pushvalue(L, lines);
+        lua_pushcclosure(L, layout_newindex, 2);
+        lua_setfield(L, -2, "__newindex");
+        lua_setmetatable(L, -2);
+        lua_remove(L, lines);  // prepare, then the stand-in
+        lua_call(L, 1, 0);
+        lua_settop(L, layout);
+    } else {
+        lua_pop(L, 1);
+    }
+    reset_budget(h);
+    push_internal(L, h, "readLayout");
+    lua_pushvalue(L, layout);
+    lua_call(L, 1, 1);
+    for (int i = 0; i < CARDLUA_CFG_COUNT; i++) {
+        lua_rawgeti(L, -1, i + 1);
+        h->config_out[i] = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    check_layout_magnitudes(L, h->config_out);
+    return 0;
+}
+
+int cardlua_prepare(cardlua_host *h, const double *state, double *config_out) {
+    h->state = state;
+    h->config_out = config_out;
+    h->callback = "prepare";
+    h->callback_line = 1;
+    return run_protected(h, body_prepare);
+}
+
+
+/// Registry references to the attributes pool tables, made once.
+static int body_target(lua_State *L) {
+    luaL_checkstack(L, BODY_STACK, "cardlua");
+    cardlua_host *h = host_of(L);
+    apply_state(L, h);
+    h->callback = "targetContentOffset";
+    if (!push_callback(L, h, "targetContentOffset")) {
+        h->point_out[0] = h->proposed[0];
+        h->point_out[1] = h->proposed[1];
+        return 0;
+    }
+    int F = lua_gettop(L);
+    push_internal(L, h, "readPoint");
+    lua_pushvalue(L, F);
+    push_internal(L, h, "point");
+    lua_pushnumber(L, h->proposed[0]);
+    lua_pushnumber(L, h->proposed[1]);
+    lua_call(L, 2, 1);
+    push_internal(L, h, "point");
+    lua_pushnumber(L, h->proposed[2]);
+    lua_pushnumber(L, h->proposed[3]);
+    lua_call(L, 2, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
+    lua_call(L, 3, 1);  // F(proposed, velocity, layout): readPoint, result on the stack
+    reset_budget(h);
+    // readPoint(result, proposed): a fresh proposal, in case the script changed its copy.
+    push_internal(L, h, "point");
+    lua_pushnumber(L, h->proposed[0]);
+    lua_pushnumber(L, h->proposed[1]);
+    lua_call(L, 2, 1);
+    lua_call(L, 2, 2);
+    h->point_out[0] = lua_tonumber(L, -2);
+    h->point_out[1] = lua_tonumber(L, -1);
+    for (int k = 0; k < 2; k++)
+        if (h->point_out[k] > MAX_MAGNITUDE || h->point_out[k] < -MAX_MAGNITUDE)
+            luaL_error(L, "returned %s = %f, beyond the largest magnitude allowed (1e15)", k == 0 ? "x" : "y",
+                       (lua_Number)h->point_out[k]);
+    return 0;
+}
+
+int cardlua_target_content_offset(cardlua_host *h, const double *state, double px, double py,
+                                  double vx, double vy, double *result) {
+    h->state = state;
+    h->proposed[0] = px; h->proposed[1] = py; h->proposed[2] = vx; h->proposed[3] = vy;
+    h->point_out = result;
+    h->callback = "targetContentOffset";
+    h->callback_line = 1;
+    return run_protected(h, body_target);
+}
+
+static int body_internal(lua_State *L) {
+    luaL_checkstack(L, BODY_STACK, "cardlua");
+    cardlua_host *h = host_of(L);
+    push_internal(L, h, h->internal_name);
+    if (h->internal_argument) lua_pushstring(L, h->internal_argument); else lua_pushnil(L);
+    lua_call(L, 1, 1);
+    if (h->numbers_out == NULL) {  // a string result
+        size_t len = 0;
+        const char *s = lua_tolstring(L, -1, &len);
+        if (s == NULL) return luaL_error(L, "internal %s returned no string", h->internal_name);
+        char *copy = (char *)malloc(len + 1);
+        if (copy == NULL) return luaL_error(L, "not enough memory");
+        memcpy(copy, s, len + 1);
+        free(h->string_result);
+        h->string_result = copy;
+        return 0;
+    }
+    luaL_checktype(L, -1, LUA_TTABLE);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    h->numbers_count = (long)n;
+    for (lua_Integer i = 0; i < n && i < h->numbers_capacity; i++) {
+        lua_rawgeti(L, -1, i + 1);
+        h->numbers_out[i] = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+int cardlua_call_internal(cardlua_host *h, const char *name, const char *argument, double *output,
+                          long capacity, long *count) {
+    h->internal_name = name;
+    h->internal_argument = argument;
+    h->numbers_out = output;
+    h->numbers_capacity = capacity;
+    h->numbers_count = 0;
+    h->callback = NULL;
+    h->callback_line = 1;
+    int status = run_protected(h, body_internal);
+    if (count) *count = h->numbers_count;
+    return status;
+}
+
+const char *cardlua_call_internal_string(cardlua_host *h, const char *name, const char *argument,
+                                         int *status) {
+    h->internal_name = name;
+    h->internal_argument = argument;
+    h->numbers_out = NULL;
+    h->callback = NULL;
+    h->callback_line = 1;
+    int s = run_protected(h, body_internal);
+    if (status) *status = s;
+    return s == CARDLUA_OK ? h->string_result : NULL;
+}
+
+static int body_bench(lua_State *L) {
+    luaL_checkstack(L, BODY_STACK, "cardlua");
+    cardlua_host *h = host_of(L);
+    if (luaL_loadbufferx(L, "return function() end", 21, "=bench", "t") != LUA_OK) return lua_error(L);
+    lua_call(L, 0, 1);
+    h->numbers_count = 0;
+    return 1;
+}
+
+int cardlua_bench_empty_pcalls(cardlua_host *h, long count) {
+    lua_State *L = h->L;
+    if (h->poisoned) return CARDLUA_LIMIT;
+    // Make the empty function protected, then time only the bare pcalls.
+    lua_settop(L, 0);
+    lua_pushcfunction(L, body_bench);
+    if (lua_pcall(L, 0, 1, 0) != LUA_OK) { lua_settop(L, 0); return CARDLUA_ERROR; }
+    for (long i = 0; i < count; i++) {
+        reset_budget(h);
+        lua_pushvalue(L, 1);
+        if (lua_pcall(L, 0, 0, 0) != LUA_OK) { lua_settop(L, 0); return CARDLUA_ERROR; }
+    }
+    lua_settop(L, 0);
+    return CARDLUA_OK;
+}
+

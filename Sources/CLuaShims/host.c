@@ -1,0 +1,239 @@
+// Host state: making and closing the sandboxed state (libraries, sandbox, prelude),
+// print and warn, and the setters. See README.md in this folder.
+#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L  // clock_gettime in strict C modes
+#endif
+#include "CLuaShims.h"
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+int native_print(lua_State *L) {
+    cardlua_host *h = host_of(L);
+    int n = lua_gettop(L);
+    // A write to standard error per call: charged, so that a print in a loop ends at
+    // the budget after 10000 lines or so, not at the time limit after a million.
+    shims_charge(L, PRINT_FEE);
+    if (h->print_silenced) return 0;
+    // The line is one line (control characters escaped: a print cannot forge the host's
+    // own lines or steer the terminal) and counts against PRINT_CAP (warn's escapes may
+    // have run a few bytes past it).
+    size_t room = h->printed < PRINT_CAP ? PRINT_CAP - h->printed : 0;
+    for (int i = 1; i <= n; i++) {  // strings first: the buffer wants the stack top
+        luaL_tolstring(L, i, NULL);
+        lua_replace(L, i);
+    }
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    luaL_addstring(&b, h->chunkname);
+    luaL_addstring(&b, ": ");
+    for (int i = 1; i <= n; i++) {
+        if (i > 1) luaL_addchar(&b, '\t');
+        size_t len;
+        const char *text = lua_tolstring(L, i, &len);
+        add_clean(&b, text, len, room);
+    }
+    luaL_pushresult(&b);
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    if (len >= room) {
+        h->print_silenced = 1;
+        fprintf(stderr, "%s: print: output past %zu MiB per run is dropped\n", h->chunkname, PRINT_CAP >> 20);
+    } else {
+        h->printed += len + 1;
+        fwrite(s, 1, len, stderr);
+        fputc('\n', stderr);
+    }
+    fflush(stderr);
+    return 0;
+}
+
+/// warn(...) to standard error, prefixed with the script's name; always on.
+static void warning_function(void *ud, const char *msg, int tocont) {
+    static int continuing = 0;
+    cardlua_host *h = (cardlua_host *)ud;
+    if (!continuing && !tocont && msg[0] == '@') return;  // control messages (@on, @off)
+    if (h->print_silenced) { continuing = tocont; return; }
+    if (!continuing) fprintf(stderr, "%s: warning: ", h->chunkname);
+    // As print: control characters escaped, within PRINT_CAP.
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+        if (h->printed >= PRINT_CAP) {
+            h->print_silenced = 1;
+            fprintf(stderr, "\n%s: warn: output past %zu MiB per run is dropped", h->chunkname, PRINT_CAP >> 20);
+            break;
+        }
+        if (*p < 0x20 || *p == 0x7f) h->printed += (size_t)fprintf(stderr, "\\%u", *p);
+        else { fputc(*p, stderr); h->printed++; }
+    }
+    if (!tocont || h->print_silenced) fputc('\n', stderr);
+    continuing = tocont;
+}
+
+void silent_warnings(void *ud, const char *msg, int tocont) {
+    (void)ud; (void)msg; (void)tocont;
+}
+
+// MARK: - Set-up
+
+static int body_setup(lua_State *L) {
+    luaL_checkstack(L, BODY_STACK, "cardlua");
+    cardlua_host *h = host_of(L);
+    const char *prelude = h->load_source;
+    size_t prelude_length = h->load_length;
+
+    // The libraries, and of them only what the allowlist keeps, as it keeps it
+    // (sandbox.c).
+    shims_install_sandbox(L);
+    lua_settop(L, 0);
+
+    // The prelude gets the native functions it needs and returns its internals.
+    if (luaL_loadbufferx(L, prelude, prelude_length, PRELUDE_CHUNKNAME, "t") != LUA_OK)
+        return lua_error(L);
+    lua_createtable(L, 0, 4);
+    lua_pushcfunction(L, native_query);
+    lua_setfield(L, -2, "query");
+    lua_pushcfunction(L, attributes_index);
+    lua_setfield(L, -2, "attributesIndex");
+    lua_pushcfunction(L, attributes_newindex);
+    lua_setfield(L, -2, "attributesNewindex");
+    lua_call(L, 1, 1);
+    if (!lua_istable(L, -1)) return luaL_error(L, "the prelude returned no internals");
+    if (!attribute_slots_match()) return luaL_error(L, "the attribute key lists disagree (attributes.c)");
+    lua_pushvalue(L, -1);
+    h->ref_internals = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_getfield(L, -1, "attributes");
+    h->ref_attributes = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_getfield(L, -1, "layout");
+    h->ref_layout = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+void set_short_name(cardlua_host *h) {
+    size_t n = strlen(h->chunkname);
+    if (n + 1 <= LUA_IDSIZE)
+        snprintf(h->short_name, sizeof h->short_name, "%s", h->chunkname);
+    else
+        snprintf(h->short_name, sizeof h->short_name, "...%s", h->chunkname + n - (LUA_IDSIZE - 4));
+}
+
+
+cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t memory_limit,
+                           long long instruction_budget, const char **message_out) {
+    cardlua_host *h = (cardlua_host *)calloc(1, sizeof *h);
+    if (h == NULL) {
+        if (message_out) *message_out = "not enough memory";
+        return NULL;
+    }
+    h->memory_limit = memory_limit;
+    h->period_heap_mark = HOOK_PERIOD_HEAP;
+    h->budget = instruction_budget > 0 ? instruction_budget : 1;
+    h->hook_step = h->budget < HOOK_PERIOD ? (int)h->budget : HOOK_PERIOD;
+    h->time_limit_ns = CARDLUA_DEFAULT_TIME_LIMIT_MS * 1000000LL;
+    h->ref_internals = h->ref_attributes = h->ref_layout = h->ref_layout_lines = LUA_NOREF;
+    snprintf(h->chunkname, sizeof h->chunkname, "%s", "script");
+    set_short_name(h);
+    h->L = lua_newstate(capped_alloc, h);
+    if (h->L == NULL) {
+        free(h);
+        if (message_out) *message_out = "not enough memory for a Lua state";
+        return NULL;
+    }
+    lua_setwarnf(h->L, warning_function, h);
+    lua_sethook(h->L, count_hook, LUA_MASKCOUNT, h->hook_step);
+    // The prelude is loaded protected. Its text goes through the host, not upvalues: a
+    // closure with upvalues would allocate, and nothing may allocate outside lua_pcall.
+    lua_State *L = h->L;
+    lua_settop(L, 0);
+    lua_pushcfunction(L, message_handler);
+    lua_pushcfunction(L, body_setup);
+    h->load_source = prelude;
+    h->load_length = prelude_length;
+    reset_budget(h);
+    h->budget_left = SETUP_BUDGET;  // the prelude's work is not the script's
+    int status = lua_pcall(L, 0, 0, 1);
+    h->load_source = NULL;
+    if (status != LUA_OK) {
+        if (message_out)
+            *message_out = (status == LUA_ERRMEM || h->memory_refused)
+                               ? "the memory limit is too small for the cardlua prelude"
+                               : "the cardlua prelude failed to load";
+        if (lua_type(L, -1) == LUA_TSTRING) fprintf(stderr, "cardlua: %s\n", lua_tostring(L, -1));
+        cardlua_close(h);
+        return NULL;
+    }
+    lua_settop(L, 0);
+    return h;
+}
+
+void cardlua_close(cardlua_host *h) {
+    if (h == NULL) return;
+    if (h->L) {
+        lua_State *L = h->L;
+        h->L = NULL;
+        close_state(h, L);
+    }
+    free(h->query_buffer);
+    free(h->message);
+    free(h->details);
+    free(h->string_result);
+    free(h);
+}
+
+void cardlua_set_query(cardlua_host *h, cardlua_query_fn query, void *context) {
+    h->query = query;
+    h->query_context = context;
+}
+
+void cardlua_set_check_mode(cardlua_host *h, int on) { h->check_mode = on; }
+
+void cardlua_set_run_time_limit(cardlua_host *h, double seconds) {
+    h->run_limit_ns = seconds > 0 ? (long long)(seconds * 1e9) : 0;
+    h->run_deadline_ns = h->run_limit_ns > 0 ? monotonic_ns() + h->run_limit_ns : 0;
+}
+
+void cardlua_set_time_limit(cardlua_host *h, double seconds) {
+    if (!(seconds > 0)) seconds = 0;        // NaN or not positive: no time limit
+    if (seconds > 1e6) seconds = 1e6;       // keeps the nanoseconds inside a long long
+    h->time_limit_ns = (long long)(seconds * 1e9);
+}
+
+const char *cardlua_message(cardlua_host *h) { return h->message ? h->message : ""; }
+
+size_t cardlua_memory_in_use(cardlua_host *h) { return h->memory_used; }
+
+// MARK: - Entry points
+
+
+// MARK: - Cross-language constants (the one definition of each; README.md)
+
+static const char *const CONFIG_KEYS[CARDLUA_CFG_COUNT] = {
+    "direction", "itemWidth", "itemHeight", "insetTop", "insetLeft", "insetBottom", "insetRight",
+    "lineSpacing", "interitemSpacing", "headerWidth", "headerHeight", "footerWidth", "footerHeight",
+    "deceleration", "paging", "spare"};
+
+const char *cardlua_config_key(int index) {
+    return index >= 0 && index < CARDLUA_CFG_COUNT ? CONFIG_KEYS[index] : NULL;
+}
+
+static const char *const STEP_NAMES[] = {NULL, "jump", "drag", "fling", "wait", "scrollToItem", "resize"};
+
+const char *cardlua_step_name(int code) {
+    return code >= CARDLUA_STEP_JUMP && code <= CARDLUA_STEP_RESIZE ? STEP_NAMES[code] : NULL;
+}
+
+const char *cardlua_attribute_key(int index, int *writable) {
+    if (index < 0 || ATTRIBUTE_KEYS[index].name == NULL) {
+        if (writable) *writable = 0;
+        return NULL;
+    }
+    if (writable) *writable = ATTRIBUTE_KEYS[index].writable;
+    return ATTRIBUTE_KEYS[index].name;
+}

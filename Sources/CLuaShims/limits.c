@@ -1,0 +1,240 @@
+// Limits: the capped allocator, the count hook, the instruction budget, the time limits
+// and the limit messages. See README.md in this folder.
+#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L  // clock_gettime in strict C modes
+#endif
+#include "CLuaShims.h"
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+// MARK: - Allocator and hook
+
+
+/// The hook's period (in instructions) for the current heap size.
+static int hook_period(const cardlua_host *h) {
+    // In the last eighth of the memory cap, every instruction: the line noted by the hook
+    // is then the one that allocated when the cap refuses (a memory error runs no message
+    // handler, and the allocator cannot read the stack safely: Lua may be moving it).
+    if (h->memory_used > h->memory_limit - h->memory_limit / 8) return 1;
+    long long period = h->hook_step;
+    if (h->memory_used > HOOK_PERIOD_HEAP) {
+        long long scaled = period * (long long)HOOK_PERIOD_HEAP / (long long)h->memory_used;
+        long long least = period < HOOK_PERIOD_MIN ? period : HOOK_PERIOD_MIN;
+        period = scaled < least ? least : scaled;
+    }
+    return (int)period;
+}
+
+/// The heap has grown a lot: make the main thread's hook fire sooner. (lua_sethook only
+/// sets fields; Lua allows it even from a signal handler. Coroutines retune themselves
+/// when their hook fires: a thread that may have been collected is never touched here.)
+static void retune_main_hook(cardlua_host *h) {
+    h->period_heap_mark = h->memory_used * 2;
+    if (h->L == NULL || h->budget_exhausted) return;
+    int period = hook_period(h);
+    if (period < lua_gethookcount(h->L)) lua_sethook(h->L, count_hook, LUA_MASKCOUNT, period);
+}
+
+/// Records a refused growth. Lua answers a refusal with an emergency collection and one
+/// retry of the same request; a second refusal in a row means it had to give a request
+/// up (and raise a memory error, which a script's pcall may catch): the cap was reached.
+static void refuse(cardlua_host *h, const void *block, size_t size) {
+    h->memory_refused = 1;
+    if (h->refusal_pending) h->memory_exhausted = 1;
+    h->refusal_pending = 1;
+    h->refused_block = block;
+    h->refused_size = size;
+    // Check at the next instruction: if Lua gives the request up (and a pcall catches
+    // the memory error), the hook raises there; if its retry succeeds, the hook only
+    // restores its period.
+    if (h->L != NULL && !h->budget_exhausted) lua_sethook(h->L, count_hook, LUA_MASKCOUNT, 1);
+}
+
+/// The capped allocator: refuses growth past memory_limit; charges growth to the
+/// instruction budget.
+void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    cardlua_host *h = (cardlua_host *)ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        h->memory_used -= old;
+        return NULL;
+    }
+    if (nsize <= old) {
+        void *p = realloc(ptr, nsize);
+        if (p == NULL) return NULL;
+        h->memory_used -= old - nsize;
+        return p;
+    }
+    size_t growth = nsize - old;
+    if (h->memory_used > h->memory_limit || growth > h->memory_limit - h->memory_used) {
+        refuse(h, ptr, nsize);
+        return NULL;
+    }
+    void *p = realloc(ptr, nsize);
+    if (p == NULL) {
+        refuse(h, ptr, nsize);
+        return NULL;
+    }
+    if (h->refusal_pending) {
+        // Anything but the retry of the refused request: Lua gave that one up.
+        if (ptr != h->refused_block || nsize != h->refused_size) h->memory_exhausted = 1;
+        h->refusal_pending = 0;
+    }
+    h->memory_used += growth;
+    h->budget_left -= (long long)(growth >> ALLOC_UNIT_SHIFT);
+    if (h->memory_used > h->period_heap_mark) retune_main_hook(h);
+    return p;
+}
+
+long long monotonic_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/// Whether the call has run past its time limit; the first check of a call starts its
+/// clock.
+static int out_of_time(cardlua_host *h) {
+    if (h->time_limit_ns <= 0 && h->run_limit_ns <= 0) return 0;
+    long long now = monotonic_ns();
+    if (h->run_limit_ns > 0 && now >= h->run_deadline_ns) {
+        h->run_timed_out = 1;
+        return 1;
+    }
+    if (h->time_limit_ns <= 0) return 0;
+    if (h->deadline_ns == 0) {
+        h->deadline_ns = now + h->time_limit_ns;
+        return 0;
+    }
+    return now >= h->deadline_ns;
+}
+
+/// "the frame at t=0.50 s, offset 412.5" during transform (the offset on the axis that
+/// moved: x when it is not 0), else "".
+void frame_place(const cardlua_host *h, char *out, size_t size) {
+    out[0] = '\0';
+    if (h->state == NULL || h->callback == NULL || strcmp(h->callback, "transform") != 0) return;
+    double ox = h->state[CARDLUA_STATE_OFFSET_X], oy = h->state[CARDLUA_STATE_OFFSET_Y];
+    snprintf(out, size, "the frame at t=%.2f s, offset %.10g", h->state[CARDLUA_STATE_TIME], ox != 0 ? ox : oy);
+}
+
+/// Whether the memory cap was reached (a request given up, even if a pcall caught it).
+int memory_given_up(const cardlua_host *h) { return h->memory_exhausted || h->refusal_pending; }
+
+void describe_limit(cardlua_host *h, const char *what) {
+    snprintf(h->limit_text, sizeof h->limit_text, "%s", what);
+    h->limit_kind = CARDLUA_LIMIT_OTHER;
+}
+
+void describe_memory_limit(cardlua_host *h) {
+    h->limit_kind = CARDLUA_LIMIT_MEMORY;
+    if (h->memory_limit % ((size_t)1 << 20) == 0)
+        snprintf(h->limit_text, sizeof h->limit_text, "exceeded the memory limit (%zu MiB)",
+                 h->memory_limit >> 20);
+    else
+        snprintf(h->limit_text, sizeof h->limit_text, "exceeded the memory limit (%zu bytes)",
+                 h->memory_limit);
+}
+
+/// Notes which limit was reached (the first one found) and words its message.
+static void note_limit(cardlua_host *h, int timed_out) {
+    h->budget_exhausted = 1;
+    if (h->budget_left <= 0) {
+        snprintf(h->limit_text, sizeof h->limit_text, "exceeded the instruction budget of %lld instructions (%s)",
+                 h->budget, h->charge_reason ? h->charge_reason : "possible infinite loop");
+        h->limit_kind = CARDLUA_LIMIT_INSTRUCTIONS;
+    } else if (memory_given_up(h)) {
+        describe_memory_limit(h);
+    } else if (timed_out) {
+        char place[96];
+        frame_place(h, place, sizeof place);
+        h->limit_kind = h->run_timed_out ? CARDLUA_LIMIT_RUN_TIME : CARDLUA_LIMIT_TIME;
+        if (h->run_timed_out)
+            snprintf(h->limit_text, sizeof h->limit_text, "exceeded the time limit of %g s per run%s%s%s",
+                     (double)h->run_limit_ns / 1e9, place[0] ? " (at " : "", place, place[0] ? ")" : "");
+        else if (place[0])
+            // transform is one call per frame: the limit covers all the frame's items.
+            snprintf(h->limit_text, sizeof h->limit_text,
+                     "exceeded the time limit of %g s per call (all the items of %s together)",
+                     (double)h->time_limit_ns / 1e9, place);
+        else
+            snprintf(h->limit_text, sizeof h->limit_text,
+                     "exceeded the time limit of %g s per call (a long computation in a library function?)",
+                     (double)h->time_limit_ns / 1e9);
+    } else {
+        describe_limit(h, "stopped by a limit");
+    }
+}
+
+/// Raises the limit error. From now on every hook raises at every instruction (the
+/// running thread's and the main thread's; coroutines made later inherit it), so a
+/// script that catches the error with pcall cannot carry on.
+static void raise_limit(lua_State *L, cardlua_host *h) {
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    if (L != h->L) lua_sethook(h->L, count_hook, LUA_MASKCOUNT, 1);
+    luaL_error(L, "%s", h->limit_text);
+}
+
+/// Counts instructions (the thread's hook period each time it fires) and checks the
+/// memory cap and the clock. At a limit it raises, and keeps raising at every
+/// instruction.
+/// Notes the script's line being executed (for a memory error: errors.c).
+static void note_hook_line(lua_State *L, cardlua_host *h, lua_Debug *ar) {
+    if (lua_getinfo(L, "Sl", ar) && ar->source[0] == '@' && ar->currentline > 0 &&
+        strcmp(ar->source + 1, h->chunkname) == 0)
+        h->hook_line = ar->currentline;
+}
+
+void count_hook(lua_State *L, lua_Debug *ar) {
+    cardlua_host *h = host_of(L);
+    if (!h->budget_exhausted) {
+        // Only with half the cap in use: an honest effect never gets there, so the hot
+        // path pays nothing for it.
+        if (h->memory_used > h->memory_limit / 2) note_hook_line(L, h, ar);
+        h->budget_left -= lua_gethookcount(L);
+        int timed_out = 0;
+        if (h->budget_left > 0 && !memory_given_up(h) && !(timed_out = out_of_time(h))) {
+            int period = hook_period(h);
+            if (period != lua_gethookcount(L)) lua_sethook(L, count_hook, LUA_MASKCOUNT, period);
+            return;
+        }
+        note_limit(h, timed_out);
+    }
+    raise_limit(L, h);
+}
+
+void shims_charge_for(lua_State *L, long long units, const char *reason) {
+    cardlua_host *h = host_of(L);
+    if (!h->budget_exhausted) {
+        if (units > 0) h->budget_left -= units;
+        int timed_out = 0;
+        if (h->budget_left > 0 && !memory_given_up(h) && !(units >= 4096 && (timed_out = out_of_time(h))))
+            return;
+        h->charge_reason = reason;
+        note_limit(h, timed_out);
+    }
+    raise_limit(L, h);
+}
+
+void shims_charge(lua_State *L, long long units) { shims_charge_for(L, units, NULL); }
+
+int shims_limit_reached(lua_State *L) { return host_of(L)->budget_exhausted; }
+
+void reset_budget(cardlua_host *h) {
+    h->hook_line = 0;
+    h->budget_left = h->budget;
+    h->deadline_ns = 0;
+}
+
+// MARK: - Messages
+
