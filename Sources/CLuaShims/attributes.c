@@ -419,6 +419,26 @@ static unsigned take_fields(lua_State *L, const hot_slots *s, int A, int clear) 
     return present;
 }
 
+/// The line of the `return` by which transform handed back a bad value: transform is
+/// called once more for the same item, with a return hook (an error path only: the hot
+/// path pays nothing). The error is then reported at that line, not at `function`.
+static void note_return_line(lua_State *L, cardlua_host *h) {
+    if (h->budget_exhausted || h->transform_slot <= 0) return;
+    int F = h->transform_slot;
+    h->return_probe = 1;
+    h->return_line = 0;
+    lua_sethook(L, count_hook, HOOK_MASK(h), lua_gethookcount(L));
+    h->budget_left = h->budget;
+    lua_pushvalue(L, F);
+    lua_pushvalue(L, F + 1);
+    lua_pushvalue(L, F + 2);
+    int status = lua_pcall(L, 2, 0, 0);
+    h->return_probe = 0;
+    if (!h->budget_exhausted) lua_sethook(L, count_hook, HOOK_MASK(h), lua_gethookcount(L));
+    if (status != LUA_OK) lua_pop(L, 1);
+    else if (h->return_line > 0) h->callback_line = h->return_line;
+}
+
 /// Reads what the script left in `attributes` (the value slots marked in `present`) and
 /// what it returned (at R) into the output record for item i, validating every value.
 static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
@@ -509,17 +529,18 @@ static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigne
     // The return value: nothing (or the attributes), a uniform scale, or a transform.
     if (rt == LUA_TNUMBER) {
         double sc = lua_tonumberx(L, R, NULL);
-        if (sc != sc || sc - sc != 0) luaL_error(L, "returned %s as the scale", sc != sc ? "NaN" : "an infinite number");
+        if (sc != sc || sc - sc != 0) note_return_line(L, h), luaL_error(L, "returned %s as the scale", sc != sc ? "NaN" : "an infinite number");
         if (sc > MAX_MAGNITUDE || sc < -MAX_MAGNITUDE)
-            luaL_error(L, "returned %f as the scale, beyond the largest magnitude allowed (1e15)", (lua_Number)sc);
+            note_return_line(L, h), luaL_error(L, "returned %f as the scale, beyond the largest magnitude allowed (1e15)", (lua_Number)sc);
         for (int k = 0; k < 16; k++) m[k] = (k % 5 == 0) ? 1 : 0;
         m[0] = sc; m[5] = sc;
         changed = 1;
     } else if (rt == LUA_TTABLE && !lua_rawequal(L, R, A)) {
         if (!read_transform(L, R, s, "the returned transform", m))
-            luaL_error(L, "returned a table that is neither a CATransform3D nor a CGAffineTransform");
+            note_return_line(L, h), luaL_error(L, "returned a table that is neither a CATransform3D nor a CGAffineTransform");
         changed = 1;
     } else if (rt != LUA_TNIL && rt != LUA_TTABLE) {
+        note_return_line(L, h);
         luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",
                    luaL_typename(L, R));
     }
@@ -591,6 +612,7 @@ static int body_transform(lua_State *L) {
     h->callback = "transform";
     int hasTransform = push_callback(L, h, "transform");
     int F = lua_gettop(L);
+    h->transform_slot = hasTransform ? F : 0;  // F, then its arguments A and Lo
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_attributes);
     int A = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
@@ -627,6 +649,7 @@ static int body_transform(lua_State *L) {
         lua_settop(L, base);
     }
     h->has_item = 0;
+    h->transform_slot = 0;
     return 0;
 }
 

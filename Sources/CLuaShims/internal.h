@@ -144,6 +144,11 @@ struct cardlua_host {
     char err_field[64];      // set by the reader that refused a value (attributes.c)
     int limit_kind;          // CARDLUA_LIMIT_*, set with limit_text
     int hook_line;           // the script's line at the count hook's last check (0: none)
+    // A bad value returned by transform: the callback is called once more with a return
+    // hook to find the line of its `return` (attributes.c: probe_return_line).
+    int return_probe;        // the count hook also watches returns
+    int return_line;         // the callback's last `return` line seen by the probe
+    int transform_slot;      // stack index of transform (its two arguments follow it)
     char *string_result;     // the last cardlua_call_internal_string result
 };
 
@@ -191,6 +196,8 @@ static inline cardlua_host *host_of(lua_State *L) {
 }
 
 /* errors.c */ void note_field(cardlua_host *h, const char *path);
+/// The hook's event mask: the count, and returns while a return-line probe runs.
+#define HOOK_MASK(h) (LUA_MASKCOUNT | ((h)->return_probe ? LUA_MASKRET : 0))
 /// A key of `attributes` the contract knows (attributes.c: ATTRIBUTE_KEYS, NULL-ended).
 typedef struct { const char *name; int writable; } attribute_key;
 extern const attribute_key ATTRIBUTE_KEYS[];

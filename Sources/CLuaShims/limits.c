@@ -41,7 +41,7 @@ static void retune_main_hook(cardlua_host *h) {
     h->period_heap_mark = h->memory_used * 2;
     if (h->L == NULL || h->budget_exhausted) return;
     int period = hook_period(h);
-    if (period < lua_gethookcount(h->L)) lua_sethook(h->L, count_hook, LUA_MASKCOUNT, period);
+    if (period < lua_gethookcount(h->L)) lua_sethook(h->L, count_hook, HOOK_MASK(h), period);
 }
 
 /// Records a refused growth. Lua answers a refusal with an emergency collection and one
@@ -56,7 +56,7 @@ static void refuse(cardlua_host *h, const void *block, size_t size) {
     // Check at the next instruction: if Lua gives the request up (and a pcall catches
     // the memory error), the hook raises there; if its retry succeeds, the hook only
     // restores its period.
-    if (h->L != NULL && !h->budget_exhausted) lua_sethook(h->L, count_hook, LUA_MASKCOUNT, 1);
+    if (h->L != NULL && !h->budget_exhausted) lua_sethook(h->L, count_hook, HOOK_MASK(h), 1);
 }
 
 /// The capped allocator: refuses growth past memory_limit; charges growth to the
@@ -180,8 +180,8 @@ static void note_limit(cardlua_host *h, int timed_out) {
 /// running thread's and the main thread's; coroutines made later inherit it), so a
 /// script that catches the error with pcall cannot carry on.
 static void raise_limit(lua_State *L, cardlua_host *h) {
-    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-    if (L != h->L) lua_sethook(h->L, count_hook, LUA_MASKCOUNT, 1);
+    lua_sethook(L, count_hook, HOOK_MASK(h), 1);
+    if (L != h->L) lua_sethook(h->L, count_hook, HOOK_MASK(h), 1);
     luaL_error(L, "%s", h->limit_text);
 }
 
@@ -195,8 +195,22 @@ static void note_hook_line(lua_State *L, cardlua_host *h, lua_Debug *ar) {
         h->hook_line = ar->currentline;
 }
 
+/// During a return-line probe: a return of the callback itself (a Lua function of the
+/// script called straight from C) notes its line.
+static void note_return(lua_State *L, cardlua_host *h, lua_Debug *ar) {
+    lua_Debug caller;
+    if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0 && ar->source[0] == '@' &&
+        strcmp(ar->source + 1, h->chunkname) == 0 && lua_getstack(L, 1, &caller) &&
+        lua_getinfo(L, "S", &caller) && caller.what[0] == 'C')
+        h->return_line = ar->currentline;
+}
+
 void count_hook(lua_State *L, lua_Debug *ar) {
     cardlua_host *h = host_of(L);
+    if (ar->event == LUA_HOOKRET) {
+        if (h->return_probe) note_return(L, h, ar);
+        return;
+    }
     if (!h->budget_exhausted) {
         // Only with half the cap in use: an honest effect never gets there, so the hot
         // path pays nothing for it.
@@ -205,7 +219,7 @@ void count_hook(lua_State *L, lua_Debug *ar) {
         int timed_out = 0;
         if (h->budget_left > 0 && !memory_given_up(h) && !(timed_out = out_of_time(h))) {
             int period = hook_period(h);
-            if (period != lua_gethookcount(L)) lua_sethook(L, count_hook, LUA_MASKCOUNT, period);
+            if (period != lua_gethookcount(L)) lua_sethook(L, count_hook, HOOK_MASK(h), period);
             return;
         }
         note_limit(h, timed_out);

@@ -125,7 +125,7 @@ import Testing
     static let scriptFailures: [(source: String, expected: String)] = [
         ("function transform(a)\n  return 1 +\nend\n", "bad.lua:3: unexpected symbol near 'end'"),
         ("function transform(a)\n  if a.indexPath.item == 3 then error('boom') end\nend\n", "bad.lua:2: transform: item 3: boom"),
-        ("function transform(a)\n  return 'x'\nend\n", "bad.lua:1: transform: item 0: returned a string"),
+        ("function transform(a)\n  return 'x'\nend\n", "bad.lua:2: transform: item 0: returned a string"),
         ("function transform(a)\n  return { m11 = 0/0 }\nend\n", "bad.lua:1: transform: item 0: the returned transform.m11 is NaN"),
         ("function prepare(l)\n  l.itemSize = { width = -1, height = 5 }\nend\n", "bad.lua:2: prepare: layout.itemSize.width must be positive"),  // the assignment's line
         ("function prepare(l)\n  local x = l.nothing.here\nend\n", "bad.lua:2: prepare: attempt to index a nil value (field 'nothing')"),

@@ -62,7 +62,8 @@ import Testing
         // 3. A good save by renaming a new file over the script: recovered.
         try Self.saveByRename(Self.effect(width: 250), to: script)
         try #require(waitUntil { Self.itemWidth(in: output) == 250 }, "no recovery; stderr: \(watch.stderr)")
-        #expect(watch.stderr.contains("recovered"))
+        // The status line follows the file's rename: wait for it too, don't race it.
+        #expect(waitUntil { watch.stderr.contains("recovered") }, "\(watch.stderr)")
 
         // 4. A runtime error saved by rename: reported with its line and traceback; output kept.
         let second = try Data(contentsOf: output)
@@ -194,7 +195,7 @@ import Testing
 }
 
 /// Polls `condition` until it holds or `timeout` seconds pass; whether it held.
-func waitUntil(timeout: TimeInterval = 15, _ condition: () throws -> Bool) rethrows -> Bool {
+func waitUntil(timeout: TimeInterval = 45, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if try condition() { return true }

@@ -122,7 +122,7 @@ import Testing
         // Reported at the assignment (line 7), not at the function (line 6).
         #expect(nan?.message == "test.lua:7: transform: item 0: attributes.alpha is NaN")
         let string = Self.failure(Self.horizontal + "function transform(a)\n  return 'big'\nend")
-        #expect(string?.message.hasPrefix("test.lua:6: transform: item 0: returned a string") == true)
+        #expect(string?.message.hasPrefix("test.lua:7: transform: item 0: returned a string") == true)
         let matrix = Self.failure(Self.horizontal + "function transform(a)\n  local t = CATransform3DIdentity\n  t.m34 = 0/0\n  return t\nend")
         #expect(matrix?.message == "test.lua:6: transform: item 0: the returned transform.m34 is NaN")
         let runtime = Self.failure(Self.horizontal + "function transform(a)\n  if a.indexPath.item == 1 then\n    local x = nil + 1\n  end\nend")

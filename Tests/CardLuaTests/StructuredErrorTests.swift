@@ -20,6 +20,33 @@ import Testing
         #expect(error.unlocated == "transform: item 1: attributes.alpha is NaN")
     }
 
+    /// A bad value *returned* by transform is reported at its `return` (the one taken,
+    /// among several), not at `function transform`: lines 11 and 8 below, never 6.
+    @Test func aBadReturnNamesTheReturnLine() throws {
+        let nan = LuaEffectTests.horizontal + """
+        function transform(a)
+          local x = a.indexPath.item
+          if x > 1000 then
+            return 2
+          end
+          return 0/0
+        end
+        """
+        let error = try #require(LuaEffectTests.failure(nan))
+        #expect(error.line == 11)
+        #expect(error.message == "test.lua:11: transform: item 0: returned NaN as the scale")
+        let string = LuaEffectTests.horizontal + """
+        function transform(a)
+          if a.indexPath.item >= 0 then
+            return "big"
+          end
+        end
+        """
+        let other = try #require(LuaEffectTests.failure(string))
+        #expect(other.line == 8)
+        #expect(other.text.hasPrefix("returned a string"))
+    }
+
     @Test func formattingIsTheOnlyPlaceAMessageIsMade() {
         let error = ScriptError(kind: .failed, file: "a.lua", line: nil, callback: "prepare", text: "boom")
         #expect(error.message == "a.lua:1: prepare: boom")  // no line: shown as 1
