@@ -29,7 +29,7 @@ extension LuaEffect {
             let a = value(base + 1) ?? 0, b = value(base + 2), duration = value(base + 3)
             switch code {
             case 1: steps.append(.jump(offset: a))
-            case 2: steps.append(.drag(by: a, duration: duration ?? 0.5))
+            case 2: steps.append(.drag(by: a, duration: duration ?? 0.5, velocity: b))
             case 3: steps.append(.fling(velocity: a))
             case 4: steps.append(.wait(duration: a))
             case 5: steps.append(.scrollToItem(IndexPath(item: Int(a), section: Int(b ?? 0)),
