@@ -143,7 +143,11 @@ final class Playground: @unchecked Sendable {
         case ("/input", true):
             return input(request.body)
         case ("/reload", true):
-            reloadIfChanged(at: session.state.time)
+            // At the page's present (`{"t": …}`), so a motion in progress stops where it shows.
+            let fields = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any]
+            let t = number((fields?["t"] as? Double).map { String($0) }) ?? session.state.time
+            reloadIfChanged(at: t)
+            try? session.skipFrames(until: t)
             return .json(answer(frames: [frameNow()].compactMap { $0 }))
         case ("/record", true):
             let block = ScenarioLuaFormatter.scenariosBlock([session.recordedScenario(named: "recorded")])
@@ -286,6 +290,7 @@ final class Playground: @unchecked Sendable {
         out += ",\"range\":[\(n(s.contentOffsetRange.lowerBound)),\(n(s.contentOffsetRange.upperBound))]"
         out += ",\"centredItem\":" + (s.centredItem.map { "[\($0.section),\($0.item)]" } ?? "null")
         out += ",\"items\":\(session.numberOfItems.first ?? 0)"
+        out += ",\"horizontal\":\(session.configuration.scrollDirection == .horizontal)"
         out += ",\"fps\":\(n(session.framesPerSecond))"
         out += ",\"lastSnap\":"
         if let snap = s.lastSnap {

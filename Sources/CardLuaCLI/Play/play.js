@@ -15,7 +15,7 @@
   var framesAsked = false;
   var finger = null;                 // { id, x0, y0, samples: [[ms, x, y], …] }
   var rtts = [];
-  var ticks = [], fps = 0;
+  var ticks = [], fps = 0, dirty = true, rttText = "–";
 
   function now() { return performance.now() / 1000 + clockBase; }
   function num(x, d) { var s = String(Number(x.toFixed(d))); return s === "-0" ? "0" : s; }
@@ -66,7 +66,7 @@
       for (var i = 0; i < frames.length; i++) { if (frames[i].t > lastT) { queue.push(frames[i]); } }
     }
     showError(state.error);
-    panel();
+    dirty = true;
   }
 
   function showError(text) {
@@ -127,8 +127,8 @@
       $("phase").textContent = f.p;
     }
     if (state) {
-      $("centred").textContent = state.centredItem ? "item " + state.centredItem[1] +
-        (state.centredItem[0] ? " of section " + state.centredItem[0] : "") + " of " + state.items : "none";
+      var c = centred();
+      $("centred").textContent = c ? "item " + c[1] + (c[0] ? " of section " + c[0] : "") + " of " + state.items : "none";
       var s = state.lastSnap;
       $("release").textContent = s ? "velocity " + pt(s.velocity, 3) + " pt/ms · " + pt(s.proposedContentOffset, 1) +
         " → " + pt(s.targetContentOffset, 1) : "none yet";
@@ -136,10 +136,23 @@
       $("script").textContent = "· " + state.script;
     }
     $("fps").textContent = fps ? String(fps) : "–";
-    if (rtts.length) {
+    if (rtts.length && ticks.length % 30 === 0) {
       var sorted = rtts.slice().sort(function (a, b) { return a - b; });
-      $("rtt").textContent = num(sorted[sorted.length >> 1], 2) + " ms (median of the last " + rtts.length + " drag steps)";
+      rttText = num(sorted[sorted.length >> 1], 2) + " ms (median of the last " + rtts.length + " drag steps)";
     }
+    $("rtt").textContent = rttText;
+  }
+
+  // The item whose centre is nearest the viewport's centre on the scroll axis, in the
+  // frame shown (from the untransformed frames, as the engine's centredItem).
+  function centred() {
+    if (!shown || !state) { return null; }
+    var h = state.horizontal, mid = (h ? shown.v[0] : shown.v[1]) / 2, best = null, bestD = Infinity;
+    for (var j = 0; j < shown.c.length; j++) {
+      var c = shown.c[j], d = Math.abs((h ? c[2] + c[4] / 2 : c[3] + c[5] / 2) - mid);
+      if (d < bestD) { bestD = d; best = [c[0], c[1]]; }
+    }
+    return best;
   }
 
   // MARK: the display loop
@@ -156,7 +169,7 @@
       framesAsked = true;
       enqueue({ path: "/frames?now=" + Math.max(0, t) + "&until=" + (t + 0.35), append: true });
     }
-    if (f || (ticks.length % 10) === 0) { panel(); }
+    if (f || dirty) { panel(); dirty = false; }
     requestAnimationFrame(tick);
   }
 
@@ -165,7 +178,8 @@
     if (finger || e.button > 0) { return; }
     e.preventDefault();
     stage.focus();
-    stage.setPointerCapture(e.pointerId);
+    try { stage.setPointerCapture(e.pointerId); } catch (ignored) { // synthetic events have no active pointer
+    }
     stage.classList.add("down");
     finger = { id: e.pointerId, x0: e.clientX, y0: e.clientY, samples: [[e.timeStamp, e.clientX, e.clientY]] };
     queue = [];   // a new touch stops a motion where it is
@@ -230,7 +244,7 @@
 
   // MARK: live reload: the server says the script changed; the next request reloads it
   var events = new EventSource("/events");
-  events.addEventListener("changed", function () { enqueue({ path: "/reload", body: {} }); });
+  events.addEventListener("changed", function () { queue = []; enqueue({ path: "/reload", body: { t: now() } }); });
 
   // MARK: automation (tests, benchmarks)
   window.cardlua = {
@@ -242,7 +256,7 @@
         lastSnap: state && state.lastSnap,
         scriptVersion: state && state.scriptVersion,
         error: state && state.error,
-        centredItem: state && state.centredItem,
+        centredItem: centred(),
         viewport: state && state.viewport,
         settled: !finger && !busy && !pending.length && !queue.length && !!shown && shown.p === "idle",
         fps: fps,
