@@ -61,6 +61,37 @@ import Testing
         #expect(result.stderr.contains("cardlua play:"))
     }
 
+    /// What Record writes: a drag step with the release velocity it measured. `run`
+    /// releases with that velocity (not the drag's own speed), and lol.lua's rule then
+    /// centres the item nearest the proposal: item k rests at 300k + 200 − 207.
+    @Test func aRecordedDragReleasesWithItsVelocity() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = try String(contentsOfFile: CLI.script("lol.lua"), encoding: .utf8) + """
+
+        scenarios = { recorded = { steps = { { drag = 300, duration = 0.2, velocity = 1.5 } } } }
+
+        """
+        let path = try CLI.write(source, named: "recorded.lua", in: directory)
+        let result = try CLI.run(["run", path, "--scenario", "recorded", "--format", "json"])
+        try #require(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let snap = try #require((json["snaps"] as? [[String: Any]])?.first)
+        let velocity = try #require((snap["velocity"] as? [String: Double])?["x"])
+        let proposed = try #require((snap["proposedContentOffset"] as? [String: Double])?["x"])
+        let target = try #require((snap["targetContentOffset"] as? [String: Double])?["x"])
+        #expect(velocity == 1.5)
+        #expect(proposed > 300)  // it went on past the finger's lift
+        let k = ((proposed + 207 - 200) / 300).rounded()
+        #expect(abs(target - (300 * k + 200 - 207)) < 1e-9)
+        // A velocity that is not a number is a script error with its line.
+        let lol = try String(contentsOfFile: CLI.script("lol.lua"), encoding: .utf8)
+        let bad = try CLI.write(lol + "\nscenarios = { recorded = { steps = { { drag = 10, velocity = \"fast\" } } } }\n", named: "bad.lua", in: directory)
+        let failed = try CLI.run(["run", bad, "--scenario", "recorded"])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("velocity must be a finite number"))
+    }
+
     /// Sends `text` and reads until the server closes or a full response has arrived (by
     /// Content-Length); nil when the connection fails.
     static func request(port: UInt16, _ text: String) -> String? {
