@@ -90,10 +90,19 @@ final class Playground: @unchecked Sendable {
     private var session: InteractiveScrollView
     /// Good loads of the script so far (1 after the start).
     private var version = 1
-    /// The latest script error (a broken save, or an error while making frames); nil when fine.
-    private var error: String?
-    /// Seconds of frames an input's answer carries ahead of its time.
-    let lookahead = 0.25
+    /// The latest broken save's error; nil once a save loads.
+    private var loadError: String?
+    /// The latest error while making frames (or releasing); nil once frames come again.
+    private var frameError: String?
+    /// What the page shows over the stage.
+    private var error: String? { loadError ?? frameError }
+    /// The source of the effect in use, to start it again after a limit (a limit
+    /// discards the Lua state).
+    private var goodSource: String
+    /// Seconds of frames an input's answer carries ahead of its time. Short: frames made
+    /// ahead are lost when a new input comes before their time (the engine moves on from
+    /// the last frame made), which shows as a hitch of at most this long.
+    let lookahead = 0.12
     /// Frames are never asked for further than this past the page's present.
     let maxAhead = 1.0
     private let changeLock = NSLock()
@@ -102,6 +111,7 @@ final class Playground: @unchecked Sendable {
     init(options: PlayOptions) throws {
         self.options = options
         effect = try LuaEffect(path: options.scriptPath, limits: options.limits)
+        goodSource = (try? String(contentsOfFile: options.scriptPath, encoding: .utf8)) ?? ""
         session = try InteractiveScrollView(
             effect: effect, viewportSize: options.viewportSize,
             numberOfItems: options.numberOfItems.map { [$0] } ?? Scenario.defaultNumberOfItems)
@@ -210,11 +220,12 @@ final class Playground: @unchecked Sendable {
             try session.skipFrames(until: t)
             var frames = [try makeFrameNow()]
             if ahead { frames += try session.frames(until: t + lookahead) }
+            frameError = nil
             return .json(answer(frames: frames))
         } catch let failure as InteractiveScrollView.InputError {
             return .status(400, message: failure.description)
         } catch {
-            self.error = Self.message(of: error)
+            failed(error)
             return .json(answer(frames: []))
         }
     }
@@ -223,9 +234,10 @@ final class Playground: @unchecked Sendable {
         do {
             try session.skipFrames(until: max(0, now - 1.5 / session.framesPerSecond))
             let frames = try session.frames(until: min(until, now + maxAhead))
+            frameError = nil
             return answer(frames: frames)
         } catch {
-            self.error = Self.message(of: error)
+            failed(error)
             return answer(frames: [])
         }
     }
@@ -236,13 +248,27 @@ final class Playground: @unchecked Sendable {
     private func reloadIfChanged(at time: Double) {
         guard takeChanged() else { return }
         do {
+            let source = (try? String(contentsOfFile: options.scriptPath, encoding: .utf8)) ?? ""
             let fresh = try LuaEffect(path: options.scriptPath, limits: options.limits)
             try session.reload(effect: fresh, at: max(time, session.state.time))
             effect = fresh
+            goodSource = source
             version += 1
-            error = nil
+            loadError = nil
+            frameError = nil
         } catch {
-            self.error = Self.message(of: error)
+            loadError = Self.message(of: error)
+        }
+    }
+
+    /// An error while making frames: shown; after a limit (which discards the Lua state)
+    /// the last good script starts again in a fresh state at the same position.
+    private func failed(_ error: any Error) {
+        frameError = Self.message(of: error)
+        guard let script = error as? ScriptError, script.kind == .limit else { return }
+        if let fresh = try? LuaEffect(source: goodSource, chunkName: options.scriptPath, limits: options.limits),
+           (try? session.reload(effect: fresh, at: session.state.time)) != nil {
+            effect = fresh
         }
     }
 
@@ -253,7 +279,7 @@ final class Playground: @unchecked Sendable {
         do {
             return try makeFrameNow()
         } catch {
-            self.error = Self.message(of: error)
+            failed(error)
             return nil
         }
     }

@@ -61,6 +61,50 @@ import Testing
         #expect(result.stderr.contains("cardlua play:"))
     }
 
+    /// A script that fails while making frames (an error, or a limit) is shown in the
+    /// answer as `file:line: message`; the server keeps answering.
+    @Test func scriptErrorsDuringFramesAreAnsweredNotFatal() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lol = try String(contentsOfFile: CLI.script("lol.lua"), encoding: .utf8)
+        let lines = lol.split(separator: "\n", omittingEmptySubsequences: false).count
+        // Past offset 100 the transform fails on the first line after lol.lua's own text;
+        // past 1000 it loops until the time limit.
+        let script = lol + """
+
+        local lolTransform = transform
+        function transform(attributes, layout)
+          if layout.collectionView.bounds.minX > 1000 then while true do end end
+          if layout.collectionView.bounds.minX > 100 then error("too far") end
+          return lolTransform(attributes, layout)
+        end
+
+        """
+        try script.write(to: directory.appendingPathComponent("fails.lua"), atomically: false, encoding: .utf8)
+        let play = try WatchProcess(["play", "fails.lua", "--port", "0", "--max-time", "0.3"], directory: directory)
+        defer { play.kill() }
+        try #require(waitUntil { play.stdout.contains("\n") }, "no URL printed; stderr: \(play.stderr)")
+        let port = try #require(UInt16(play.stdout.split(separator: "\n")[0].dropFirst("http://127.0.0.1:".count).dropLast()))
+        func input(_ body: String) -> String {
+            Self.request(port: port, "POST /input HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body) ?? ""
+        }
+        #expect(input(#"{"type":"down","t":1}"#).contains(#""error":null"#))
+        let failed = input(#"{"type":"move","t":1.1,"x":-200}"#)
+        #expect(failed.hasPrefix("HTTP/1.1 200"))
+        #expect(failed.contains("fails.lua:\(lines + 4): ") && failed.contains("too far"))
+        let limited = input(#"{"type":"move","t":1.2,"x":-1200}"#)
+        #expect(limited.hasPrefix("HTTP/1.1 200"))
+        #expect(limited.contains("fails.lua:\(lines + 3):"))
+        // Still serving (the limit discarded the Lua state, so the script started again
+        // and the finger was cancelled); back inside the good range frames come again.
+        _ = input(#"{"type":"up","t":1.25}"#)
+        let back = input(#"{"type":"wheel","t":1.3,"x":-100000}"#)
+        #expect(back.contains(#""o":[0,0]"#))
+        #expect(back.contains(#""error":null"#))
+        #expect(play.interruptAndWait(timeout: 20) == 0)
+    }
+
     /// What Record writes: a drag step with the release velocity it measured. `run`
     /// releases with that velocity (not the drag's own speed), and lol.lua's rule then
     /// centres the item nearest the proposal: item k rests at 300k + 200 − 207.

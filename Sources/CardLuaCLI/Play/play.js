@@ -165,9 +165,10 @@
     if (f) { draw(f); }
     // More of a motion in progress, before the queue runs dry.
     var last = queue.length ? queue[queue.length - 1] : shown;
-    if (!finger && !framesAsked && last && last.p !== "idle" && (queue.length ? last.t : t) < t + 0.15) {
+    if (!finger && !framesAsked && last && last.p !== "idle" && (queue.length ? last.t : t) < t + 0.07) {
+      // Little ahead: frames made ahead are lost when an input comes first (see the server).
       framesAsked = true;
-      enqueue({ path: "/frames?now=" + Math.max(0, t) + "&until=" + (t + 0.35), append: true });
+      enqueue({ path: "/frames?now=" + Math.max(0, t) + "&until=" + (t + 0.15), append: true });
     }
     if (f || dirty) { panel(); dirty = false; }
     requestAnimationFrame(tick);
