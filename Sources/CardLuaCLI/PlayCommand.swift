@@ -135,6 +135,14 @@ final class Playground: @unchecked Sendable {
 
     // MARK: Routes
 
+    /// The routes (the server has already checked Host, method and, for POST, Origin):
+    /// `GET /` the page; `GET /events` the event stream (`changed` on a save);
+    /// `GET /state` the state and the frame at the latest event; `POST /input` one input
+    /// (`{"type": "down"|"move"|"up"|"wheel"|"step"|"resize", "t", "x", "y"}`, page-clock
+    /// seconds, finger translation or velocity, wheel delta, ±1, or a size) answered with
+    /// the state and its frames; `POST /frames?now=T&until=T` more frames of a motion;
+    /// `POST /reload` reloads a saved script at the page's `t`; `POST /record` the
+    /// recorded scenario as Lua. Anything else is 404 (no file is ever served).
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         let post = request.method == "POST"
         switch (request.path, post) {
@@ -145,9 +153,9 @@ final class Playground: @unchecked Sendable {
         case ("/state", false):
             reloadIfChanged(at: session.state.time)
             return .json(answer(frames: [frameNow()].compactMap { $0 }))
-        case ("/frames", false):
+        case ("/frames", true):  // POST: it moves the engine's frames on (Origin-checked)
             guard let now = number(request.queryValue("now")), let until = number(request.queryValue("until")) else {
-                return .status(400, message: "expected /frames?now=T&until=T with times in seconds")
+                return .status(400, message: "expected POST /frames?now=T&until=T with times in seconds")
             }
             return .json(framesAnswer(now: now, until: until))
         case ("/input", true):
@@ -162,9 +170,9 @@ final class Playground: @unchecked Sendable {
         case ("/record", true):
             let block = ScenarioLuaFormatter.scenariosBlock([session.recordedScenario(named: "recorded")])
             return .json("{\"lua\":\(Self.jsonString(block))}")
-        case ("/", true), ("/events", true), ("/state", true), ("/frames", true):
+        case ("/", true), ("/events", true), ("/state", true):
             return .status(405, message: "use GET")
-        case ("/input", false), ("/reload", false), ("/record", false):
+        case ("/input", false), ("/frames", false), ("/reload", false), ("/record", false):
             return .status(405, message: "use POST")
         default:
             return .status(404)

@@ -46,6 +46,12 @@ import Testing
         #expect(own.hasPrefix("HTTP/1.1 200"))
         #expect(own.contains(#""isTracking":true"#))
 
+        // Frames move the engine on, so only a POST (Origin-checked) makes them; no files.
+        let get = try #require(Self.request(port: port, "GET /frames?now=1&until=2 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"))
+        #expect(get.hasPrefix("HTTP/1.1 405"))
+        let file = try #require(Self.request(port: port, "GET /lol.lua HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"))
+        #expect(file.hasPrefix("HTTP/1.1 404"))
+
         // Ctrl-C: status 0, and the port is free again.
         #expect(play.interruptAndWait(timeout: 20) == 0)
         #expect(Self.canBind(port: port))

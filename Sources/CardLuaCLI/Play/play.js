@@ -168,7 +168,7 @@
     if (!finger && !framesAsked && last && last.p !== "idle" && (queue.length ? last.t : t) < t + 0.07) {
       // Little ahead: frames made ahead are lost when an input comes first (see the server).
       framesAsked = true;
-      enqueue({ path: "/frames?now=" + Math.max(0, t) + "&until=" + (t + 0.15), append: true });
+      enqueue({ path: "/frames?now=" + Math.max(0, t) + "&until=" + (t + 0.15), body: {}, append: true });
     }
     if (f || dirty) { panel(); dirty = false; }
     requestAnimationFrame(tick);
