@@ -85,7 +85,7 @@ function I.scenario(name)
       if kind == "wait" and v < 0 then fail(at .. "wait must be zero or more seconds (got " .. tostring(v) .. ")") end
       a = v
       if kind == "drag" and step.velocity ~= nil then
-        -- the release velocity of a recorded drag (pt/ms); without it the drag's own
+        -- a recorded drag's release velocity (pt/ms, as measured); without it, the drag's own speed
         if not isnumber(step.velocity) then fail(at .. "velocity must be a finite number (got " .. tostring(step.velocity) .. ")") end
         b = step.velocity
       end
