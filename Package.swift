@@ -30,9 +30,9 @@ let package = Package(
                 exclude: ["Page"], plugins: ["EmbedPlugin"]),
         // A small loopback HTTP/1.1 server on POSIX sockets (for `cardlua play`). Never imports Lua.
         .target(name: "CardServe"),
-        // The thin `cardlua` command (`new`'s templates: Templates/ and scripts/*.lua).
-        .executableTarget(name: "CardLuaCLI", dependencies: ["CardLua", "CardRender", "CardLayout"],
-                          exclude: ["Templates"], plugins: ["EmbedPlugin"]),
+        // The thin `cardlua` command (`new`'s templates: Templates/ and scripts/*.lua; `play`'s page: Play/).
+        .executableTarget(name: "CardLuaCLI", dependencies: ["CardLua", "CardRender", "CardLayout", "CardServe"],
+                          exclude: ["Templates", "Play"], plugins: ["EmbedPlugin"]),
         // Build time only: text files (Lua, JS, CSS) into Swift string constants, so the
         // binary needs no files beside it. Each target lists its files in */embed.list.
         .executableTarget(name: "EmbedText", path: "Sources/EmbedText"),

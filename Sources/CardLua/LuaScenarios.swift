@@ -57,7 +57,7 @@ extension LuaEffect {
             let a = value(base + 1) ?? 0, b = value(base + 2), duration = value(base + 3)
             switch code {
             case Double(CARDLUA_STEP_JUMP): steps.append(.jump(offset: a))
-            case Double(CARDLUA_STEP_DRAG): steps.append(.drag(by: a, duration: duration ?? 0.5))
+            case Double(CARDLUA_STEP_DRAG): steps.append(.drag(by: a, duration: duration ?? 0.5, velocity: b))
             case Double(CARDLUA_STEP_FLING): steps.append(.fling(velocity: a))
             case Double(CARDLUA_STEP_WAIT): steps.append(.wait(duration: a))
             case Double(CARDLUA_STEP_SCROLL_TO_ITEM): steps.append(.scrollToItem(IndexPath(item: try whole(a, "scrollToItem", most: Scenario.maxItems),

@@ -28,9 +28,10 @@ enum CardLuaCommand {
             case "watch": return try WatchCommand.main(rest)
             case "check": return try CheckCommand.main(rest)
             case "new": return try NewCommand.main(rest)
+            case "play": return try PlayCommand.main(rest)
             default:
                 var message = "unknown command '\(first)'"
-                let commands: Set<String> = ["run", "watch", "check", "new", "types", "bench"]
+                let commands: Set<String> = ["run", "watch", "play", "check", "new", "types", "bench"]
                 if let guess = Arguments.closest(to: first, in: commands) { message += " (did you mean '\(guess)'?)" }
                 throw UsageError(message)
             }

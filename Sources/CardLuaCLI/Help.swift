@@ -11,6 +11,7 @@ enum Help {
     COMMANDS:
       run SCRIPT [options]      run a scenario, print or write the result
       watch SCRIPT [options]    the same, again on every save; errors never end it
+      play SCRIPT [options]     live playground in the browser: drag, flick, edit, record
       check SCRIPT              load and exercise every callback; report problems
       new FILE [--from NAME]    start an effect script (plus editor definitions)
       types                     print the LuaCATS definitions of the script API
@@ -53,6 +54,28 @@ enum Help {
     it). A missing or deleted script is waited for. Ctrl-C ends.
 
     \(runOptions)
+    """
+
+    static let play = """
+    cardlua play — the live playground: drag and flick the cards in a browser
+
+    USAGE: cardlua play SCRIPT [options]
+
+    Prints http://127.0.0.1:PORT/ and serves one page there (127.0.0.1 only) until
+    Ctrl-C. The page sends input — mouse or touch drags, flicks, the wheel or trackpad,
+    the ← and → keys — and the engine and the script answer with frames, exactly as
+    `run` computes them: the rubber band, the script's targetContentOffset on release,
+    the deceleration. A panel shows the offset, phase, last release and frame rate;
+    presets and a rotate button resize the viewport. Saving the script reloads its
+    effect in the open page, keeping the scroll position; a broken save shows
+    file:line: message over the stage and keeps the last good effect. Record turns what
+    you did into a scenarios = { recorded = … } block for `run --scenario recorded`.
+    The script runs under run's sandbox and limits.
+
+    \(OptionTable.help(OptionTable.play))
+    EXAMPLES:
+      cardlua play scripts/lol.lua
+      cardlua play scripts/card-scale.lua --port 0 --viewport 393x852
     """
 
     static let check = """
@@ -121,6 +144,7 @@ enum Help {
         switch command {
         case "run": run
         case "watch": watch
+        case "play": play
         case "check": check
         case "new": new
         case "types": types

@@ -68,6 +68,16 @@ enum OptionTable {
                    defaultText: byteSize(OutputFile.defaultByteLimit)),
     ] + limits
 
+    /// `play`.
+    static let play: [OptionSpec] = [
+        OptionSpec(name: "port", value: "N", summary: "port on 127.0.0.1; 0 takes any free one",
+                   defaultText: String(PlayCommand.defaultPort)),
+        OptionSpec(name: "viewport", value: "WxH", summary: "collection view size in points",
+                   defaultText: viewport(Scenario.defaultViewportSize)),
+        OptionSpec(name: "items", value: "N", summary: "number of items in section 0",
+                   defaultText: Scenario.defaultNumberOfItems.map(String.init).joined(separator: ",")),
+    ] + limits
+
     /// `check`.
     static let check: [OptionSpec] = limits
 
@@ -114,6 +124,7 @@ enum OptionTable {
         switch command {
         case "run", "watch": run
         case "check": check
+        case "play": play
         case "new": new
         case "types": types
         case "bench": bench

@@ -71,7 +71,7 @@ function I.scenario(name)
       if STEP_CODE[k] then
         if kind then fail(at .. "has both " .. kind .. " and " .. k .. "; one step does one thing") end
         kind = k
-      elseif k ~= "duration" and k ~= "section" then
+      elseif k ~= "duration" and k ~= "section" and k ~= "velocity" then
         fail(at .. "unknown key '" .. tostring(k) .. "' (a step is one of " .. concat(STEP_KINDS, ", ") .. ", with an optional duration)")
       end
     end
@@ -94,6 +94,11 @@ function I.scenario(name)
       if not isnumber(v) then fail(at .. kind .. " must be a finite number (got " .. tostring(v) .. ")") end
       if kind == "wait" and v < 0 then fail(at .. "wait must be zero or more seconds (got " .. tostring(v) .. ")") end
       a = v
+      if kind == "drag" and step.velocity ~= nil then
+        -- a recorded drag's release velocity (pt/ms, as measured); without it, the drag's own speed
+        if not isnumber(step.velocity) then fail(at .. "velocity must be a finite number (got " .. tostring(step.velocity) .. ")") end
+        b = step.velocity
+      end
     end
     local base = 5 + (i - 1) * 4
     out[base + 1], out[base + 2], out[base + 3], out[base + 4] = STEP_CODE[kind], a, b, c

@@ -1,0 +1,276 @@
+// cardlua play: the page sends input to the engine and plays the frames it answers.
+// Cards are drawn as the static preview draws them: left/top from the frame (relative to
+// the viewport), CSS matrix3d from transform3D (m11 … m44), opacity and z-index.
+(function () {
+  "use strict";
+  var $ = function (id) { return document.getElementById(id); };
+  var stage = $("stage"), wrap = $("wrap"), errorBox = $("error");
+  var clockBase = 0;                 // page clock = performance.now()/1000 + clockBase (engine seconds)
+  var queue = [];                    // frames not shown yet, by time
+  var shown = null;                  // the frame on the stage
+  var state = null;                  // the engine's latest answer (state)
+  var cards = {};                    // "section:item" → element
+  var scale = 1;
+  var pending = [], busy = false;    // requests go one at a time, in order
+  var framesAsked = false;
+  var finger = null;                 // { id, x0, y0, samples: [[ms, x, y], …] }
+  var rtts = [];
+  var ticks = [], fps = 0, dirty = true, rttText = "–";
+
+  function now() { return performance.now() / 1000 + clockBase; }
+  function num(x, d) { var s = String(Number(x.toFixed(d))); return s === "-0" ? "0" : s; }
+  function pt(p, d) { return "(" + num(p.x, d) + ", " + num(p.y, d) + ")"; }
+
+  // MARK: requests, serialized so the engine sees inputs in the order they happened
+  function enqueue(request) {
+    var last = pending[pending.length - 1];
+    if (request.body && request.body.type === "move" && last && last.body && last.body.type === "move") {
+      pending[pending.length - 1] = request;   // a newer finger position replaces an unsent one
+    } else {
+      pending.push(request);
+    }
+    pump();
+  }
+  function pump() {
+    if (busy || !pending.length) { return; }
+    busy = true;
+    var r = pending.shift(), sent = performance.now();
+    var options = r.body !== undefined
+      ? { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(r.body) }
+      : { method: r.method || "GET" };
+    fetch(r.path, options).then(function (response) {
+      if (!response.ok) { return response.text().then(function (t) { throw new Error(response.status + " " + t); }); }
+      return response.json();
+    }).then(function (answer) {
+      if (r.body && r.body.type === "move") { rtts.push(performance.now() - sent); if (rtts.length > 200) { rtts.shift(); } }
+      if (r.done) { r.done(answer); } else { accept(answer, !r.append); }
+    }).catch(function (e) {
+      showError("cardlua play: " + e.message);
+    }).then(function () {
+      if (r.append) { framesAsked = false; }
+      busy = false;
+      pump();
+    });
+  }
+  function input(type, x, y) { enqueue({ path: "/input", body: { type: type, t: now(), x: x || 0, y: y || 0 } }); }
+
+  // An answer: the state, and frames that replace what was queued (an input changed the
+  // future) or follow it (more of the same motion).
+  function accept(answer, replace) {
+    state = answer.state;
+    var frames = answer.frames || [];
+    if (replace) {
+      queue = frames.slice();
+    } else {
+      var lastT = queue.length ? queue[queue.length - 1].t : (shown ? shown.t : -1);
+      for (var i = 0; i < frames.length; i++) { if (frames[i].t > lastT) { queue.push(frames[i]); } }
+    }
+    showError(state.error);
+    dirty = true;
+  }
+
+  function showError(text) {
+    if (text) { errorBox.textContent = text; errorBox.hidden = false; } else { errorBox.hidden = true; }
+  }
+
+  // MARK: drawing
+  function color(section, item) {
+    var hue = (item * 47 + section * 131) % 360;
+    return { fill: "hsl(" + hue + ",58%,52%)", stroke: "hsl(" + hue + ",58%,32%)" };
+  }
+  function card(section, item) {
+    var key = section + ":" + item, el = cards[key];
+    if (!el) {
+      el = document.createElement("div");
+      el.className = "card";
+      var c = color(section, item);
+      el.style.background = c.fill;
+      el.style.borderColor = c.stroke;
+      el.textContent = section ? section + "·" + item : String(item);
+      stage.appendChild(el);
+      cards[key] = el;
+    }
+    return el;
+  }
+  function draw(f) {
+    if (!shown || shown.v[0] !== f.v[0] || shown.v[1] !== f.v[1]) { fit(f.v[0], f.v[1]); }
+    shown = f;
+    var seen = {};
+    for (var j = 0; j < f.c.length; j++) {
+      var c = f.c[j], el = card(c[0], c[1]), s = el.style;
+      seen[c[0] + ":" + c[1]] = true;
+      if (c[24]) { s.display = "none"; continue; }
+      s.display = "";
+      s.left = c[2] + "px"; s.top = c[3] + "px";
+      s.width = c[4] + "px"; s.height = c[5] + "px";
+      s.transform = "matrix3d(" + c.slice(6, 22).join(",") + ")";
+      s.opacity = c[22]; s.zIndex = c[23];
+      s.fontSize = Math.min(Math.max(Math.min(c[4], c[5]) * 0.2, 9), 72) + "px";
+    }
+    for (var key in cards) { if (!seen[key]) { cards[key].style.display = "none"; } }
+  }
+  function fit(w, h) {
+    var panelWidth = $("panel").getBoundingClientRect().width || 300;
+    var availW = Math.max(100, window.innerWidth - panelWidth - 40), availH = Math.max(100, window.innerHeight - 26);
+    scale = Math.min(availW / w, availH / h, 2);
+    stage.style.width = w + "px"; stage.style.height = h + "px";
+    stage.style.transform = "scale(" + scale + ")";
+    wrap.style.width = w * scale + "px"; wrap.style.height = h * scale + "px";
+    $("viewport").textContent = "viewport " + w + " × " + h + " pt, shown at " + num(scale * 100, 0) + "%";
+  }
+  window.addEventListener("resize", function () { if (shown) { fit(shown.v[0], shown.v[1]); } });
+
+  function panel() {
+    var f = shown;
+    if (f) {
+      $("offset").textContent = pt({ x: f.o[0], y: f.o[1] }, 2);
+      $("phase").textContent = f.p;
+    }
+    if (state) {
+      var c = centred();
+      $("centred").textContent = c ? "item " + c[1] + (c[0] ? " of section " + c[0] : "") + " of " + state.items : "none";
+      var s = state.lastSnap;
+      $("release").textContent = s ? "velocity " + pt(s.velocity, 3) + " pt/ms · " + pt(s.proposedContentOffset, 1) +
+        " → " + pt(s.targetContentOffset, 1) : "none yet";
+      $("version").textContent = state.script + " · version " + state.scriptVersion + (state.error ? " · error" : "");
+      $("script").textContent = "· " + state.script;
+    }
+    $("fps").textContent = fps ? String(fps) : "–";
+    if (rtts.length && ticks.length % 30 === 0) {
+      var sorted = rtts.slice().sort(function (a, b) { return a - b; });
+      rttText = num(sorted[sorted.length >> 1], 2) + " ms (median of the last " + rtts.length + " drag steps)";
+    }
+    $("rtt").textContent = rttText;
+  }
+
+  // The item whose centre is nearest the viewport's centre on the scroll axis, in the
+  // frame shown (from the untransformed frames, as the engine's centredItem).
+  function centred() {
+    if (!shown || !state) { return null; }
+    var h = state.horizontal, mid = (h ? shown.v[0] : shown.v[1]) / 2, best = null, bestD = Infinity;
+    for (var j = 0; j < shown.c.length; j++) {
+      var c = shown.c[j], d = Math.abs((h ? c[2] + c[4] / 2 : c[3] + c[5] / 2) - mid);
+      if (d < bestD) { bestD = d; best = [c[0], c[1]]; }
+    }
+    return best;
+  }
+
+  // MARK: the display loop
+  function tick(ms) {
+    ticks.push(ms);
+    while (ticks.length && ticks[0] < ms - 1000) { ticks.shift(); }
+    fps = ticks.length;
+    var t = now(), f = null;
+    while (queue.length && queue[0].t <= t + 0.004) { f = queue.shift(); }
+    if (f) { draw(f); }
+    // More of a motion in progress, before the queue runs dry.
+    var last = queue.length ? queue[queue.length - 1] : shown;
+    if (!finger && !framesAsked && last && last.p !== "idle" && (queue.length ? last.t : t) < t + 0.07) {
+      // Little ahead: frames made ahead are lost when an input comes first (see the server).
+      framesAsked = true;
+      enqueue({ path: "/frames?now=" + Math.max(0, t) + "&until=" + (t + 0.15), body: {}, append: true });
+    }
+    if (f || dirty) { panel(); dirty = false; }
+    requestAnimationFrame(tick);
+  }
+
+  // MARK: input
+  stage.addEventListener("pointerdown", function (e) {
+    if (finger || e.button > 0) { return; }
+    e.preventDefault();
+    stage.focus();
+    try { stage.setPointerCapture(e.pointerId); } catch (ignored) { // synthetic events have no active pointer
+    }
+    stage.classList.add("down");
+    finger = { id: e.pointerId, x0: e.clientX, y0: e.clientY, samples: [[e.timeStamp, e.clientX, e.clientY]] };
+    queue = [];   // a new touch stops a motion where it is
+    input("down");
+  });
+  stage.addEventListener("pointermove", function (e) {
+    if (!finger || e.pointerId !== finger.id) { return; }
+    finger.samples.push([e.timeStamp, e.clientX, e.clientY]);
+    input("move", (e.clientX - finger.x0) / scale, (e.clientY - finger.y0) / scale);
+  });
+  function lift(e) {
+    if (!finger || e.pointerId !== finger.id) { return; }
+    var samples = finger.samples;
+    samples.push([e.timeStamp, e.clientX, e.clientY]);
+    if (e.clientX !== samples[samples.length - 2][1] || e.clientY !== samples[samples.length - 2][2]) {
+      input("move", (e.clientX - finger.x0) / scale, (e.clientY - finger.y0) / scale);
+    }
+    var v = velocity(samples, e.timeStamp);
+    finger = null;
+    stage.classList.remove("down");
+    input("up", v.x / scale, v.y / scale);
+  }
+  // UIPanGestureRecognizer's velocity: the finger's movement over the last ~100 ms, in
+  // points per millisecond (0 when the finger rested before lifting).
+  function velocity(samples, at) {
+    var recent = samples.filter(function (s) { return s[0] >= at - 100; });
+    if (recent.length < 2) { return { x: 0, y: 0 }; }
+    var a = recent[0], b = recent[recent.length - 1], dt = b[0] - a[0];
+    return dt > 0 ? { x: (b[1] - a[1]) / dt, y: (b[2] - a[2]) / dt } : { x: 0, y: 0 };
+  }
+  stage.addEventListener("pointerup", lift);
+  stage.addEventListener("pointercancel", lift);
+  stage.addEventListener("wheel", function (e) {
+    e.preventDefault();
+    var k = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
+    queue = [];
+    input("wheel", e.deltaX * k, e.deltaY * k);
+  }, { passive: false });
+  document.addEventListener("keydown", function (e) {
+    if (e.target && e.target.tagName === "TEXTAREA") { return; }
+    var back = e.key === "ArrowLeft" || e.key === "ArrowUp", on = e.key === "ArrowRight" || e.key === "ArrowDown";
+    if (!back && !on) { return; }
+    e.preventDefault();
+    queue = [];
+    input("step", back ? -1 : 1);
+  });
+  Array.prototype.forEach.call(document.querySelectorAll("#presets button[data-w]"), function (b) {
+    b.addEventListener("click", function () { queue = []; input("resize", +b.dataset.w, +b.dataset.h); });
+  });
+  $("rotate").addEventListener("click", function () {
+    var v = state ? state.viewport : [414, 736];
+    queue = [];
+    input("resize", v[1], v[0]);
+  });
+  $("record").addEventListener("click", function () {
+    enqueue({ path: "/record", body: {}, done: function (a) { $("recorded").value = a.lua; } });
+  });
+  $("copy").addEventListener("click", function () {
+    var area = $("recorded");
+    if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(area.value); } else { area.select(); document.execCommand("copy"); }
+  });
+
+  // MARK: live reload: the server says the script changed; the next request reloads it
+  var events = new EventSource("/events");
+  events.addEventListener("changed", function () { queue = []; enqueue({ path: "/reload", body: { t: now() } }); });
+
+  // MARK: automation (tests, benchmarks)
+  window.cardlua = {
+    stage: stage,
+    state: function () {
+      return {
+        contentOffset: shown ? { x: shown.o[0], y: shown.o[1] } : null,
+        phase: shown ? shown.p : null,
+        lastSnap: state && state.lastSnap,
+        scriptVersion: state && state.scriptVersion,
+        error: state && state.error,
+        centredItem: centred(),
+        viewport: state && state.viewport,
+        settled: !finger && !busy && !pending.length && !queue.length && !!shown && shown.p === "idle",
+        fps: fps,
+        time: now()
+      };
+    },
+    record: function (done) { enqueue({ path: "/record", body: {}, done: function (a) { $("recorded").value = a.lua; if (done) { done(a.lua); } } }); }
+  };
+
+  // Start: the engine's clock goes on from where the session is.
+  fetch("/state").then(function (r) { return r.json(); }).then(function (answer) {
+    clockBase = answer.state.time + 0.01 - performance.now() / 1000;
+    accept(answer, true);
+    requestAnimationFrame(tick);
+  });
+})();

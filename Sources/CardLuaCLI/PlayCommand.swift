@@ -1,0 +1,394 @@
+import CardLayout
+import CardLua
+import CardServe
+import Foundation
+
+/// `cardlua play SCRIPT [--port N] [--viewport WxH] [--items N] [limits]`: the live
+/// playground. Serves one page on 127.0.0.1; the page sends input (touch, drag, release,
+/// wheel, keys, resize) and the engine (``InteractiveScrollView`` around the script's
+/// ``LuaEffect``) answers with frames, exactly as `run` computes them. Saving the script
+/// reloads the effect in the open page; Ctrl-C ends with status 0 and frees the port.
+///
+/// Threads: the server's loop thread does all engine work (the handler); the main thread
+/// only watches the file and, on a save, raises a flag and pushes a `changed` event to
+/// the page, whose next request (the page sends one at once) makes the handler reload.
+enum PlayCommand {
+    /// The port used without `--port` (documented in the help and the README).
+    static let defaultPort: UInt16 = 8417
+
+    static func main(_ words: [String]) throws -> Int32 {
+        let arguments = try Arguments(words, command: "play")
+        if CardLuaCommand.printedHelp(arguments, command: "play") { return 0 }
+        let options = try PlayOptions(arguments)
+        let playground = try Playground(options: options)
+        let server: LoopbackServer
+        do {
+            server = try LoopbackServer(configuration: LoopbackServer.Configuration(port: options.port)) { request in
+                playground.handle(request)
+            }
+        } catch let failure as LoopbackServer.Failure {
+            throw CommandFailure("cardlua play: \(failure.message)"
+                                 + (options.port != 0 ? " (try --port 0 for any free port)" : ""))
+        }
+        let interrupt = InterruptFlag.install()
+        server.start()
+        Console.out("http://127.0.0.1:\(server.port)/\n")
+        Console.error("playing \(options.scriptPath) — save it to reload the page's effect, Ctrl-C to stop")
+        var watcher = FileWatcher(path: options.scriptPath)
+        watcher.interval = 0.04
+        while let event = watcher.next(shouldStop: { interrupt.isRaised }) {
+            guard event == .changed else { continue }
+            playground.markChanged()
+            server.broadcast(event: "changed", data: "1")
+        }
+        server.stop()
+        Console.error("\nstopped playing \(options.scriptPath)")
+        return 0
+    }
+}
+
+/// What `cardlua play` is asked to do.
+struct PlayOptions {
+    var scriptPath: String
+    var port = PlayCommand.defaultPort
+    var viewportSize = Scenario.defaultViewportSize
+    var numberOfItems: Int?
+    var limits = ScriptLimits()
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        let command = "play"
+        guard let script = arguments.positional.first else {
+            throw UsageError("missing the script to play (cardlua play SCRIPT)", command: command)
+        }
+        if arguments.positional.count > 1 {
+            throw UsageError("unexpected argument '\(arguments.positional[1])' (one script at a time)", command: command)
+        }
+        scriptPath = script
+        let v = arguments.values
+        if let text = v["port"] {
+            guard let n = UInt16(text) else {
+                throw UsageError("--port: expected a port number from 0 to 65535 (got '\(text)')", command: command)
+            }
+            port = n
+        }
+        if let text = v["viewport"] { viewportSize = try RunOptions.parseViewport(text, command: command) }
+        if let text = v["items"] {
+            guard let n = Int(text), n >= 0, n <= 1_000_000 else {
+                throw UsageError("--items: expected a whole number from 0 to 1000000 (got '\(text)')", command: command)
+            }
+            numberOfItems = n
+        }
+        limits = try RunOptions.limits(v, command: command)
+    }
+}
+
+/// The engine behind the page. Every method but ``markChanged()`` runs on the server's
+/// loop thread (the handler), one request at a time.
+final class Playground: @unchecked Sendable {
+    let options: PlayOptions
+    private var effect: LuaEffect
+    private var session: InteractiveScrollView
+    /// Good loads of the script so far (1 after the start).
+    private var version = 1
+    /// The latest broken save's error; nil once a save loads.
+    private var loadError: String?
+    /// The latest error while making frames (or releasing); nil once frames come again.
+    private var frameError: String?
+    /// What the page shows over the stage.
+    private var error: String? { loadError ?? frameError }
+    /// The source of the effect in use, to start it again after a limit (a limit
+    /// discards the Lua state).
+    private var goodSource: String
+    /// Seconds of frames an input's answer carries ahead of its time. Short: frames made
+    /// ahead are lost when a new input comes before their time (the engine moves on from
+    /// the last frame made), which shows as a hitch of at most this long.
+    let lookahead = 0.12
+    /// Frames are never asked for further than this past the page's present.
+    let maxAhead = 1.0
+    private let changeLock = NSLock()
+    private var changed = false
+
+    init(options: PlayOptions) throws {
+        self.options = options
+        effect = try LuaEffect(path: options.scriptPath, limits: options.limits)
+        goodSource = (try? String(contentsOfFile: options.scriptPath, encoding: .utf8)) ?? ""
+        session = try InteractiveScrollView(
+            effect: effect, viewportSize: options.viewportSize,
+            numberOfItems: options.numberOfItems.map { [$0] } ?? Scenario.defaultNumberOfItems)
+    }
+
+    /// Called from the watcher's thread: the script was saved. Only a flag; the reload
+    /// itself happens on the loop thread.
+    func markChanged() {
+        changeLock.lock()
+        changed = true
+        changeLock.unlock()
+    }
+
+    private func takeChanged() -> Bool {
+        changeLock.lock()
+        defer { changeLock.unlock() }
+        let was = changed
+        changed = false
+        return was
+    }
+
+    // MARK: Routes
+
+    /// The routes (the server has already checked Host, method and, for POST, Origin):
+    /// `GET /` the page; `GET /events` the event stream (`changed` on a save);
+    /// `GET /state` the state and the frame at the latest event; `POST /input` one input
+    /// (`{"type": "down"|"move"|"up"|"wheel"|"step"|"resize", "t", "x", "y"}`, page-clock
+    /// seconds, finger translation or velocity, wheel delta, ±1, or a size) answered with
+    /// the state and its frames; `POST /frames?now=T&until=T` more frames of a motion;
+    /// `POST /reload` reloads a saved script at the page's `t`; `POST /record` the
+    /// recorded scenario as Lua. Anything else is 404 (no file is ever served).
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let post = request.method == "POST"
+        switch (request.path, post) {
+        case ("/", false):
+            return .html(PlayPage.html)
+        case ("/events", false):
+            return .eventStream(initial: Array("retry: 500\n\n".utf8))
+        case ("/state", false):
+            reloadIfChanged(at: session.state.time)
+            return .json(answer(frames: [frameNow()].compactMap { $0 }))
+        case ("/frames", true):  // POST: it moves the engine's frames on (Origin-checked)
+            guard let now = number(request.queryValue("now")), let until = number(request.queryValue("until")) else {
+                return .status(400, message: "expected POST /frames?now=T&until=T with times in seconds")
+            }
+            return .json(framesAnswer(now: now, until: until))
+        case ("/input", true):
+            return input(request.body)
+        case ("/reload", true):
+            // At the page's present (`{"t": …}`), so a motion in progress stops where it shows.
+            let fields = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any]
+            let t = number((fields?["t"] as? Double).map { String($0) }) ?? session.state.time
+            reloadIfChanged(at: t)
+            try? session.skipFrames(until: t)
+            return .json(answer(frames: [frameNow()].compactMap { $0 }))
+        case ("/record", true):
+            let block = ScenarioLuaFormatter.scenariosBlock([session.recordedScenario(named: "recorded")])
+            return .json("{\"lua\":\(Self.jsonString(block))}")
+        case ("/", true), ("/events", true), ("/state", true):
+            return .status(405, message: "use GET")
+        case ("/input", false), ("/frames", false), ("/reload", false), ("/record", false):
+            return .status(405, message: "use POST")
+        default:
+            return .status(404)
+        }
+    }
+
+    /// A time from the page: finite, not negative, and not absurdly far (frame indices stay small).
+    private func number(_ text: String?) -> Double? {
+        guard let text, let x = Double(text), x.isFinite, x >= 0, x <= 1e7 else { return nil }
+        return x
+    }
+
+    private func input(_ body: [UInt8]) -> HTTPResponse {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)),
+              let fields = object as? [String: Any], let type = fields["type"] as? String else {
+            return .status(400, message: "expected a JSON object with a \"type\"")
+        }
+        func value(_ key: String) -> Double? {
+            guard let x = fields[key] as? Double else { return nil }
+            return x.isFinite && abs(x) <= 1e7 ? x : nil
+        }
+        guard let t = value("t"), t >= 0 else { return .status(400, message: "\"t\": expected seconds from 0 to 1e7") }
+        reloadIfChanged(at: t)
+        let x = value("x") ?? 0, y = value("y") ?? 0
+        do {
+            var ahead = false
+            switch type {
+            case "down":
+                try session.touchDown(at: t)
+            case "move":
+                try session.drag(to: Point(x: x, y: y), at: t)
+            case "up":
+                try session.release(velocity: Point(x: x, y: y), at: t)
+                ahead = true
+            case "wheel":
+                try session.scroll(byWheel: Point(x: x, y: y), at: t)
+            case "step":
+                let state = session.state(at: t)
+                let current = state.centredItem ?? IndexPath(item: 0, section: 0)
+                let count = session.numberOfItems.first ?? 0
+                guard count > 0 else { break }
+                let item = min(max(current.item + (x < 0 ? -1 : 1), 0), count - 1)
+                try session.scrollToItem(IndexPath(item: item, section: current.section), at: t)
+                ahead = true
+            case "resize":
+                guard x > 0, y > 0 else { return .status(400, message: "resize: expected positive x and y") }
+                try session.resize(to: Size(width: x, height: y), at: t)
+                ahead = true
+            default:
+                return .status(400, message: "unknown input type '\(type)'")
+            }
+            // The page shows the present: frames before it are not wanted any more.
+            try session.skipFrames(until: t)
+            var frames = [try makeFrameNow()]
+            if ahead { frames += try session.frames(until: t + lookahead) }
+            frameError = nil
+            return .json(answer(frames: frames))
+        } catch let failure as InteractiveScrollView.InputError {
+            return .status(400, message: failure.description)
+        } catch {
+            failed(error)
+            return .json(answer(frames: []))
+        }
+    }
+
+    private func framesAnswer(now: Double, until: Double) -> String {
+        do {
+            try session.skipFrames(until: max(0, now - 1.5 / session.framesPerSecond))
+            let frames = try session.frames(until: min(until, now + maxAhead))
+            frameError = nil
+            return answer(frames: frames)
+        } catch {
+            failed(error)
+            return answer(frames: [])
+        }
+    }
+
+    /// Reloads the script if it was saved since the last request: a good load replaces
+    /// the effect (the scroll position is kept), a broken one leaves the last good effect
+    /// and shows its error.
+    private func reloadIfChanged(at time: Double) {
+        guard takeChanged() else { return }
+        do {
+            let source = (try? String(contentsOfFile: options.scriptPath, encoding: .utf8)) ?? ""
+            let fresh = try LuaEffect(path: options.scriptPath, limits: options.limits)
+            try session.reload(effect: fresh, at: max(time, session.state.time))
+            effect = fresh
+            goodSource = source
+            version += 1
+            loadError = nil
+            frameError = nil
+        } catch {
+            loadError = Self.message(of: error)
+        }
+    }
+
+    /// An error while making frames: shown; after a limit (which discards the Lua state)
+    /// the last good script starts again in a fresh state at the same position.
+    private func failed(_ error: any Error) {
+        frameError = Self.message(of: error)
+        guard let script = error as? ScriptError, script.kind == .limit else { return }
+        if let fresh = try? LuaEffect(source: goodSource, chunkName: options.scriptPath, limits: options.limits),
+           (try? session.reload(effect: fresh, at: session.state.time)) != nil {
+            effect = fresh
+        }
+    }
+
+    /// The frame at the latest event, made now (the engine's own frames start after it):
+    /// the layout's attributes in the visible rect and the effect's `transform`, as every
+    /// frame is made. Nil (and the error kept) when the script fails.
+    private func frameNow() -> Frame? {
+        do {
+            return try makeFrameNow()
+        } catch {
+            failed(error)
+            return nil
+        }
+    }
+
+    private func makeFrameNow() throws -> Frame {
+        let s = session.state
+        let bounds = Rect(origin: s.contentOffset, size: s.viewportSize)
+        var items = session.layout.layoutAttributesForElements(in: bounds)
+        let context = ScrollContext(bounds: bounds, contentSize: s.contentSize, time: s.time,
+                                    isTracking: s.isTracking, isDragging: s.isDragging,
+                                    isDecelerating: s.isDecelerating)
+        try effect.transform(&items, layout: session.layout, context: context)
+        return Frame(time: s.time, contentOffset: s.contentOffset, phase: s.phase, viewportSize: s.viewportSize,
+                     items: items)
+    }
+
+    private static func message(of error: any Error) -> String {
+        if let script = error as? ScriptError { return script.message }
+        return String(describing: error)
+    }
+
+    // MARK: JSON
+
+    /// `{"state": {…}, "frames": [frame, …]}` where a frame is
+    /// `{"t", "o": [x, y], "p", "v": [w, h], "c": [[section, item, left, top, width, height,
+    /// m11 … m44, alpha, zIndex, hidden], …]}` (left/top relative to the viewport, as the
+    /// static page's cards).
+    private func answer(frames: [Frame]) -> String {
+        let s = session.state
+        var out = "{\"state\":{\"time\":\(n(s.time)),\"contentOffset\":\(point(s.contentOffset))"
+        out += ",\"phase\":\"\(s.phase.rawValue)\",\"isTracking\":\(s.isTracking)"
+        out += ",\"viewport\":[\(n(s.viewportSize.width)),\(n(s.viewportSize.height))]"
+        out += ",\"contentSize\":[\(n(s.contentSize.width)),\(n(s.contentSize.height))]"
+        out += ",\"range\":[\(n(s.contentOffsetRange.lowerBound)),\(n(s.contentOffsetRange.upperBound))]"
+        out += ",\"centredItem\":" + (s.centredItem.map { "[\($0.section),\($0.item)]" } ?? "null")
+        out += ",\"items\":\(session.numberOfItems.first ?? 0)"
+        out += ",\"horizontal\":\(session.configuration.scrollDirection == .horizontal)"
+        out += ",\"fps\":\(n(session.framesPerSecond))"
+        out += ",\"lastSnap\":"
+        if let snap = s.lastSnap {
+            out += "{\"time\":\(n(snap.time)),\"proposedContentOffset\":\(point(snap.proposedContentOffset))"
+            out += ",\"velocity\":\(point(snap.velocity)),\"targetContentOffset\":\(point(snap.targetContentOffset))}"
+        } else {
+            out += "null"
+        }
+        out += ",\"scriptVersion\":\(version),\"script\":\(Self.jsonString((options.scriptPath as NSString).lastPathComponent))"
+        out += ",\"error\":" + (error.map(Self.jsonString) ?? "null") + "}"
+        out += ",\"frames\":[" + frames.map(frameJSON).joined(separator: ",") + "]}"
+        return out
+    }
+
+    private func frameJSON(_ f: Frame) -> String {
+        var s = "{\"t\":\(n(f.time)),\"o\":[\(n(f.contentOffset.x)),\(n(f.contentOffset.y))],\"p\":\"\(f.phase.rawValue)\""
+        s += ",\"v\":[\(n(f.viewportSize.width)),\(n(f.viewportSize.height))],\"c\":["
+        var first = true
+        for a in f.items {
+            let r = a.frame
+            if !first { s += "," }
+            first = false
+            s += "[\(a.indexPath.section),\(a.indexPath.item),\(n(r.minX - f.contentOffset.x)),\(n(r.minY - f.contentOffset.y))"
+            s += ",\(n(r.width)),\(n(r.height))"
+            for field in a.transform3D.fields { s += "," + n(field) }
+            let alpha = a.alpha.isFinite ? min(max(a.alpha, 0), 1) : 1
+            s += ",\(n(alpha)),\(a.zIndex),\(a.isHidden ? 1 : 0)]"
+        }
+        return s + "]}"
+    }
+
+    private func point(_ p: Point) -> String { "{\"x\":\(n(p.x)),\"y\":\(n(p.y))}" }
+
+    /// A JSON number; NaN and infinities (which JSON lacks) as 0.
+    private func n(_ x: Double) -> String {
+        guard x.isFinite else { return "0" }
+        if x == x.rounded(), abs(x) < 1e15 { return String(Int(x)) }
+        return String(x)
+    }
+
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// The page, put together from the embedded files (Play/embed.list).
+enum PlayPage {
+    static let html = playPageTemplate
+        .replacingOccurrences(of: "/*{{style}}*/", with: playStyle)
+        .replacingOccurrences(of: "//{{script}}", with: playScript)
+}
