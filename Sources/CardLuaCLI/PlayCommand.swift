@@ -1,5 +1,6 @@
 import CardLayout
 import CardLua
+import CardRender
 import CardServe
 import Foundation
 
@@ -365,25 +366,8 @@ final class Playground: @unchecked Sendable {
         return String(x)
     }
 
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal, safe inside the page's `<script>` too.
+    static func jsonString(_ text: String) -> String { JSONRenderer.stringLiteral(text) }
 }
 
 /// The page, put together from the embedded files (Play/embed.list).

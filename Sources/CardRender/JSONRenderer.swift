@@ -126,3 +126,9 @@ public final class JSONTimelineWriter: TimelineSink {
         try output.write(JSONRenderer.trailer(snaps: summary.snaps, hadFrames: frames > 0))
     }
 }
+
+extension JSONRenderer {
+    /// `text` as a JSON string literal (quotes included), also safe inside an HTML
+    /// `<script>` element: for other JSON the tools write (the `play` server's answers).
+    public static func stringLiteral(_ text: String) -> String { RenderSupport.jsonString(text) }
+}
