@@ -223,7 +223,7 @@ private struct Session {
         try play([spring], .decelerating)
     }
 
-    mutating func scroll(to indexPath: IndexPath, seconds: Double) throws {
+    mutating func scroll(to indexPath: CardIndexPath, seconds: Double) throws {
         let target = try view.scrollTarget(for: indexPath, stepIndex: stepIndex, kind: kind)
         guard seconds > 0 else {
             try emit(target, .idle, .idle)
@@ -279,7 +279,7 @@ private struct Session {
     }
 
     /// One frame: base attributes in the visible rect, the effect's `transform`, handed to the sink.
-    mutating func emit(_ offset: Double, _ phase: ScrollPhase, _ activity: Activity) throws {
+    mutating func emit(_ offset: Double, _ phase: CardScrollPhase, _ activity: Activity) throws {
         guard emittedFrames < maxFrames else {
             throw ScenarioError.tooManyFrames(scenario: scenario.name, stepIndex: stepIndex, kind: kind,
                                               limit: maxFrames)

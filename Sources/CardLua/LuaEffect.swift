@@ -105,7 +105,7 @@ public final class LuaEffect: Effect {
         if status != CARDLUA_OK { throw error(status) }
         configuration.scrollDirection = numbers[Int(CARDLUA_CFG_DIRECTION)] == 1 ? .horizontal : .vertical
         configuration.itemSize = Size(width: numbers[Int(CARDLUA_CFG_ITEM_W)], height: numbers[Int(CARDLUA_CFG_ITEM_H)])
-        configuration.sectionInset = EdgeInsets(
+        configuration.sectionInset = CardEdgeInsets(
             top: numbers[Int(CARDLUA_CFG_INSET_TOP)], left: numbers[Int(CARDLUA_CFG_INSET_LEFT)],
             bottom: numbers[Int(CARDLUA_CFG_INSET_BOTTOM)], right: numbers[Int(CARDLUA_CFG_INSET_RIGHT)])
         configuration.minimumLineSpacing = numbers[Int(CARDLUA_CFG_LINE_SPACING)]
