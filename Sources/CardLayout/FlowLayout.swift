@@ -25,6 +25,8 @@ public enum SupplementaryKind: String, Sendable {
 /// Uniform sizes (`sizeForItem == nil`) store nothing per item: each frame is arithmetic
 /// and a rect query costs O(k) for k results. Per-item sizes are laid out once in `init`
 /// (O(n)); a rect query then binary-searches the line table, O(log n + k).
+///
+/// Thread safety: an immutable value, `Sendable`; any thread may query it.
 public struct FlowLayout: Sendable {
     /// The most items laid out with per-item sizes. Beyond it `init` does not call
     /// `sizeForItem` (it could exhaust memory) and lays out with `configuration.itemSize`;
@@ -497,3 +499,30 @@ public struct FlowLayout: Sendable {
 
 /// Thrown by a `forEachItem` body to stop the enumeration early.
 struct EnumerationStopped: Error {}
+
+/// A layout that answers a script's base-layout query, `layout:layoutAttributesForElements(rect)`:
+/// the untransformed attributes of the items meeting a rect. ``FlowLayout`` conforms; an app
+/// conforms its own layout (for instance one returning `super.layoutAttributesForElements(in:)`
+/// of a `UICollectionViewFlowLayout` subclass, converted).
+///
+/// Called synchronously, on the effect's thread, while a callback runs: it must not call
+/// back into the effect.
+public protocol BaseLayoutProviding {
+    /// Base attributes of the items whose frame meets `rect`, ordered by section then item.
+    /// May stop after `limit` items (more than `limit` is a script error anyway).
+    func baseLayoutAttributes(in rect: Rect, limit: Int) -> [LayoutAttributes]
+}
+
+extension FlowLayout: BaseLayoutProviding {
+    public func baseLayoutAttributes(in rect: Rect, limit: Int) -> [LayoutAttributes] {
+        var result: [LayoutAttributes] = []
+        result.reserveCapacity(4)
+        do {
+            try forEachItem(in: rect) { item in
+                guard result.count < limit else { throw EnumerationStopped() }
+                result.append(item)
+            }
+        } catch {}
+        return result
+    }
+}

@@ -32,8 +32,10 @@ import Foundation
 ///
 /// The states between the last frame made and the latest event are kept until frames
 /// are fetched: a caller fetches them (``frames(until:)``) or skips them
-/// (``skipFrames(until:)``) as time goes on. A session is used from one thread at a time;
-/// the effect is called on it, in order.
+/// (``skipFrames(until:)``) as time goes on.
+///
+/// Thread safety: not `Sendable`. A session is used from one thread at a time; the
+/// effect is called on that thread, in order.
 public final class InteractiveScrollView {
     /// What the scroll view is doing at one moment, for a page's panel.
     public struct State: Hashable, Sendable {

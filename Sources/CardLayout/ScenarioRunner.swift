@@ -19,6 +19,9 @@ import Foundation
 ///
 /// ``run(_:into:)`` hands each frame to a ``TimelineSink`` as it is made and keeps none,
 /// so a run of any length takes bounded memory; ``run(_:)`` collects them all.
+///
+/// Thread safety: not `Sendable` (it holds the effect, a class). A run calls the effect
+/// on the caller's thread; use a runner and its effect from one thread at a time.
 public struct ScenarioRunner {
     /// The safety cap on a timeline's length unless told otherwise: 100 000 frames,
     /// about 28 minutes at 60 fps.

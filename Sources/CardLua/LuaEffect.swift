@@ -7,6 +7,11 @@ import Foundation
 /// Every call goes through the C entry points of `CLuaShims`, each of which runs its
 /// Lua work under `lua_pcall`: no Lua error can unwind a Swift frame (Sources/CLuaShims/README.md).
 /// Swift passes numbers in and reads numbers back; it never calls the Lua API itself.
+///
+/// Thread safety: not `Sendable`. An effect owns one Lua state and is confined to one
+/// thread at a time (an app's main thread, where `UICollectionViewLayout` is called);
+/// calls must not overlap. Separate effects are independent and may live on different
+/// threads.
 public final class LuaEffect: Effect {
     /// The most items one `layout:layoutAttributesForElements(rect)` returns; a rect that
     /// meets more is a script error.
@@ -83,7 +88,7 @@ public final class LuaEffect: Effect {
     /// Turns on `cardlua check`'s bookkeeping: keys written on `attributes` that the
     /// contract does not know are noted (read them back with `ScriptChecker`). Off by
     /// default; it costs a little per item.
-    public func setCheckMode(_ on: Bool) {
+    package func setCheckMode(_ on: Bool) {
         cardlua_set_check_mode(host, on ? 1 : 0)
     }
 
@@ -91,8 +96,16 @@ public final class LuaEffect: Effect {
     /// `transform` call (one frame) in every `keyNoteInterval`, the first included, so
     /// that unknown keys are noted without costing every frame (see
     /// `ScriptChecker.warnings(after:path:)`). 0 (the default) leaves check mode alone.
-    public var keyNoteInterval = 0
+    package var keyNoteInterval = 0
     private var transformCalls = 0
+
+    /// A host's own layout answering the script's `layout:layoutAttributesForElements(rect)`
+    /// (for instance the `super` attributes of a `UICollectionViewFlowLayout` subclass).
+    /// Nil (the default): the ``FlowLayout`` passed to each call answers.
+    public var baseLayout: (any BaseLayoutProviding)? {
+        get { query.provider }
+        set { query.provider = newValue }
+    }
 
     // MARK: Effect
 
@@ -221,7 +234,7 @@ public final class LuaEffect: Effect {
 
     /// Calls an empty Lua function `count` times, each in its own `lua_pcall` (the
     /// benchmark's floor for any call into Lua).
-    public func benchmarkEmptyProtectedCalls(_ count: Int) -> Bool {
+    package func benchmarkEmptyProtectedCalls(_ count: Int) -> Bool {
         cardlua_bench_empty_pcalls(host, count) == CARDLUA_OK
     }
 
@@ -268,6 +281,8 @@ private struct QueryStopped: Error {}
 final class LayoutQuery {
     /// Valid only during the call that set it (withUnsafePointer).
     var layout: UnsafePointer<FlowLayout>?
+    /// When set, answers instead of `layout`.
+    var provider: (any BaseLayoutProviding)?
 }
 
 /// Called from C (inside a protected Lua call): fills `buffer` with the base attributes
@@ -275,11 +290,19 @@ final class LayoutQuery {
 private let layoutQueryCallback: cardlua_query_fn = { context, x, y, width, height, buffer, capacity in
     guard let context else { return 0 }
     let query = Unmanaged<LayoutQuery>.fromOpaque(context).takeUnretainedValue()
-    guard let layout = query.layout else { return 0 }
     let rect = Rect(x: x, y: y, width: width, height: height)
     var count = 0
     let stride = Int(CARDLUA_IN_STRIDE)
     let most = Int(CARDLUA_QUERY_MAX)
+    if let provider = query.provider {
+        // The host's answer, bounded the same way: one past the maximum says "too many".
+        for item in provider.baseLayoutAttributes(in: rect, limit: most + 1).prefix(most + 1) {
+            if count < capacity, let buffer { writeBase(item, to: buffer + count * stride) }
+            count += 1
+        }
+        return count
+    }
+    guard let layout = query.layout else { return 0 }
     // Stops one past the maximum: the enumeration is bounded whatever the rect.
     try? layout.pointee.forEachItem(in: rect) { item in
         if count < capacity, let buffer { writeBase(item, to: buffer + count * stride) }
