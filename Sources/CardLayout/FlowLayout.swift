@@ -509,7 +509,8 @@ struct EnumerationStopped: Error {}
 /// back into the effect.
 public protocol BaseLayoutProviding {
     /// Base attributes of the items whose frame meets `rect`, ordered by section then item.
-    /// May stop after `limit` items (more than `limit` is a script error anyway).
+    /// May stop after `limit` items (more than `limit` is a script error anyway). May be
+    /// called more than once for one script query (the first time, a buffer grows).
     func baseLayoutAttributes(in rect: Rect, limit: Int) -> [LayoutAttributes]
 }
 

@@ -101,7 +101,8 @@ public final class LuaEffect: Effect {
 
     /// A host's own layout answering the script's `layout:layoutAttributesForElements(rect)`
     /// (for instance the `super` attributes of a `UICollectionViewFlowLayout` subclass).
-    /// Nil (the default): the ``FlowLayout`` passed to each call answers.
+    /// Nil (the default): the ``FlowLayout`` passed to each call answers. Held strongly: a
+    /// layout that owns this effect and provides itself sets it back to nil when done.
     public var baseLayout: (any BaseLayoutProviding)? {
         get { query.provider }
         set { query.provider = newValue }
