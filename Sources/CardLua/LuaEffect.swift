@@ -26,6 +26,7 @@ public final class LuaEffect: Effect {
 
     private let host: OpaquePointer
     private let query = LayoutQuery()
+    private let log = LogSink()
     private var input: [Double] = []
     private var output: [Double] = []
     private var state = [Double](repeating: 0, count: Int(CARDLUA_STATE_COUNT))
@@ -98,6 +99,19 @@ public final class LuaEffect: Effect {
     /// `ScriptChecker.warnings(after:path:)`). 0 (the default) leaves check mode alone.
     package var keyNoteInterval = 0
     private var transformCalls = 0
+
+    /// Receives each line a script prints (`print`, and `warn` as "name: warning: …"),
+    /// one line per call without its newline, control characters escaped, instead of
+    /// standard error (nil, the default: standard error, as `cardlua` wants). Called
+    /// synchronously on the effect's thread while a callback runs; it must not call back
+    /// into the effect. Output past 1 MiB per effect is dropped, as on standard error.
+    public var logSink: ((String) -> Void)? {
+        get { log.sink }
+        set {
+            log.sink = newValue
+            cardlua_set_log(host, newValue == nil ? nil : logCallback, Unmanaged.passUnretained(log).toOpaque())
+        }
+    }
 
     /// A host's own layout answering the script's `layout:layoutAttributesForElements(rect)`
     /// (for instance the `super` attributes of a `UICollectionViewFlowLayout` subclass).
@@ -277,6 +291,22 @@ private func callWithOptionalCString<R>(_ string: String?, _ body: (UnsafePointe
 }
 
 private struct QueryStopped: Error {}
+
+/// Where a script's print and warn lines go (`LuaEffect.logSink`).
+final class LogSink {
+    var sink: ((String) -> Void)?
+}
+
+/// Called from C (inside a protected Lua call) with one cleaned line: hands it to the
+/// sink. Touches no Lua and cannot fail.
+private let logCallback: cardlua_log_fn = { context, line, length in
+    guard let context, let line else { return }
+    let log = Unmanaged<LogSink>.fromOpaque(context).takeUnretainedValue()
+    let text = line.withMemoryRebound(to: UInt8.self, capacity: length) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+    }
+    log.sink?(text)
+}
 
 /// The layout that answers `layout:layoutAttributesForElements(rect)` during a call.
 final class LayoutQuery {

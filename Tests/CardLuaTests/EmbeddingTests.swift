@@ -126,6 +126,58 @@ import Testing
         try Self.checkFrames(host, activeDistance: 100)
     }
 
+    /// Collects log lines (the sink runs on the test's thread, synchronously).
+    final class Lines: @unchecked Sendable { var all: [String] = [] }
+
+    @Test func printAndWarnGoToTheLogSink() throws {
+        let effect = try LuaEffect(source: """
+            function transform(attributes, layout)
+              if attributes.indexPath.item == 0 then
+                print("frame", 1, "a\\027b")
+                warn("careful: ", "two pieces")
+              end
+            end
+            """, chunkName: "app.lua")
+        let lines = Lines()
+        effect.logSink = { lines.all.append($0) }
+        defer { effect.logSink = nil }
+        var configuration = FlowLayoutConfiguration()
+        configuration.itemSize = Size(width: 100, height: 100)
+        let layout = FlowLayout(configuration: configuration, viewportSize: Size(width: 300, height: 300),
+                                numberOfItemsInSections: [3])
+        let bounds = Rect(x: 0, y: 0, width: 300, height: 300)
+        var attributes = layout.layoutAttributesForElements(in: bounds)
+        try effect.transform(&attributes, layout: layout,
+                             context: ScrollContext(bounds: bounds, contentSize: layout.collectionViewContentSize))
+        #expect(lines.all == ["app.lua: frame\t1\ta\\27b", "app.lua: warning: careful: two pieces"])
+    }
+
+    /// The sink gets the cap standard error has: 1 MiB of lines, then one notice.
+    @Test func logSinkOutputIsCapped() throws {
+        let effect = try LuaEffect(source: """
+            function transform(attributes, layout)
+              if attributes.indexPath.item == 0 then
+                local line = string.rep("x", 1000)
+                for _ = 1, 2000 do print(line) end
+              end
+            end
+            """, chunkName: "big.lua")
+        let lines = Lines()
+        effect.logSink = { lines.all.append($0) }
+        defer { effect.logSink = nil }
+        var configuration = FlowLayoutConfiguration()
+        configuration.itemSize = Size(width: 100, height: 100)
+        let layout = FlowLayout(configuration: configuration, viewportSize: Size(width: 300, height: 300),
+                                numberOfItemsInSections: [1])
+        let bounds = Rect(x: 0, y: 0, width: 300, height: 300)
+        var attributes = layout.layoutAttributesForElements(in: bounds)
+        try effect.transform(&attributes, layout: layout,
+                             context: ScrollContext(bounds: bounds, contentSize: layout.collectionViewContentSize))
+        // Each line is "big.lua: " + 1000 x's + a newline = 1010 bytes: 1038 fit in 1 MiB.
+        #expect(lines.all.count == 1038 + 1)
+        #expect(lines.all.last == "big.lua: print: output past 1 MiB per run is dropped")
+    }
+
     @Test func interactiveLimitsAreTighterThanTheDefaults() {
         let interactive = ScriptLimits.interactive, defaults = ScriptLimits()
         #expect(interactive.maxTime > 0 && interactive.maxTime < defaults.maxTime)
