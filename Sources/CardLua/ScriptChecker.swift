@@ -2,9 +2,9 @@ import CardLayout
 import Foundation
 
 /// One problem `cardlua check` found in a script.
-public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+package struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     /// How bad it is. Either kind makes `cardlua check` exit with status 1.
-    public enum Severity: String, Sendable {
+    package enum Severity: String, Sendable {
         /// The script fails, or produces a value that breaks the contract (NaN, infinity).
         case error
         /// The script runs, but very likely not as its author meant (a misspelled field or
@@ -14,14 +14,14 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 
     /// The line in the script, 1-based; nil when the problem has no place in the source
     /// (the file cannot be read).
-    public var line: Int?
+    package var line: Int?
     /// One line, without the file and line prefix: `transform: item 2: attempt to …`.
-    public var message: String
-    public var severity: Severity
+    package var message: String
+    package var severity: Severity
     /// Further lines (the script's own traceback), possibly empty.
-    public var details: String
+    package var details: String
 
-    public init(line: Int?, message: String, severity: Severity, details: String = "") {
+    package init(line: Int?, message: String, severity: Severity, details: String = "") {
         self.line = line
         self.message = message
         self.severity = severity
@@ -29,12 +29,12 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `file:line: message`, with `warning: ` before the message of a warning.
-    public func formatted(file: String) -> String {
+    package func formatted(file: String) -> String {
         let place = line.map { "\(file):\($0): " } ?? "\(file): "
         return place + (severity == .warning ? "warning: " : "") + message
     }
 
-    public var description: String { formatted(file: "script") }
+    package var description: String { formatted(file: "script") }
 }
 
 /// `cardlua check`: loads a script and exercises every callback the way the runner would,
