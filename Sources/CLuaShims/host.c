@@ -16,6 +16,8 @@
 #include <lua.h>
 #include <lualib.h>
 
+static void log_notice(cardlua_host *h, const char *what);
+
 int native_print(lua_State *L) {
     cardlua_host *h = host_of(L);
     int n = lua_gettop(L);
@@ -44,6 +46,12 @@ int native_print(lua_State *L) {
     luaL_pushresult(&b);
     size_t len;
     const char *s = lua_tolstring(L, -1, &len);
+    if (h->log != NULL) {
+        // The host's log instead of standard error; the same cap.
+        if (len >= room) { h->print_silenced = 1; log_notice(h, "print"); }
+        else { h->printed += len + 1; h->log(h->log_context, s, len); }
+        return 0;
+    }
     if (len >= room) {
         h->print_silenced = 1;
         fprintf(stderr, "%s: print: output past %zu MiB per run is dropped\n", h->chunkname, PRINT_CAP >> 20);
@@ -62,6 +70,31 @@ static void warning_function(void *ud, const char *msg, int tocont) {
     cardlua_host *h = (cardlua_host *)ud;
     if (!continuing && !tocont && msg[0] == '@') return;  // control messages (@on, @off)
     if (h->print_silenced) { continuing = tocont; return; }
+    if (h->log != NULL) {
+        // Pieces gather in warn_line; the finished line goes to the log.
+        if (!continuing) {
+            int n = snprintf(h->warn_line, LOG_LINE_MAX, "%s: warning: ", h->chunkname);
+            h->warn_length = n > 0 ? ((size_t)n < LOG_LINE_MAX ? (size_t)n : LOG_LINE_MAX - 1) : 0;
+        }
+        for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+            if (h->printed >= PRINT_CAP) { h->print_silenced = 1; break; }
+            char escaped[8];
+            int n = (*p < 0x20 || *p == 0x7f) ? snprintf(escaped, sizeof escaped, "\\%u", *p)
+                                                : (escaped[0] = (char)*p, 1);
+            h->printed += (size_t)n;
+            if (h->warn_length + (size_t)n < LOG_LINE_MAX) {
+                memcpy(h->warn_line + h->warn_length, escaped, (size_t)n);
+                h->warn_length += (size_t)n;
+            }
+        }
+        if (!tocont || h->print_silenced) {
+            h->log(h->log_context, h->warn_line, h->warn_length);
+            h->warn_length = 0;
+            if (h->print_silenced) log_notice(h, "warn");
+        }
+        continuing = tocont;
+        return;
+    }
     if (!continuing) fprintf(stderr, "%s: warning: ", h->chunkname);
     // As print: control characters escaped, within PRINT_CAP.
     for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
@@ -190,6 +223,20 @@ void cardlua_close(cardlua_host *h) {
 void cardlua_set_query(cardlua_host *h, cardlua_query_fn query, void *context) {
     h->query = query;
     h->query_context = context;
+}
+
+void cardlua_set_log(cardlua_host *h, cardlua_log_fn log, void *context) {
+    h->log = log;
+    h->log_context = context;
+    h->warn_length = 0;
+}
+
+/// One finished line to the log function (a message of the host's own, not the script's).
+static void log_notice(cardlua_host *h, const char *what) {
+    char line[640];
+    int n = snprintf(line, sizeof line, "%s: %s: output past %zu MiB per run is dropped",
+                     h->chunkname, what, PRINT_CAP >> 20);
+    if (n > 0) h->log(h->log_context, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
 void cardlua_set_check_mode(cardlua_host *h, int on) { h->check_mode = on; }

@@ -44,6 +44,8 @@
 /// Bytes `print` and `warn` may write per state (one run): past it, one notice and
 /// silence. The budget bounds lines per call; this bounds bytes per run.
 #define PRINT_CAP ((size_t)1 << 20)
+// The longest warn line a log function receives.
+#define LOG_LINE_MAX 4096
 
 /// The budget for loading the prelude (a fixed amount of work, whatever the script's
 /// budget).
@@ -82,6 +84,14 @@ struct cardlua_host {
     // Bytes print and warn wrote so far (PRINT_CAP).
     size_t printed;
     int print_silenced;
+
+    // cardlua_set_log: where print and warn lines go instead of standard error.
+    cardlua_log_fn log;
+    void *log_context;
+    // warn's pieces of the current line while a log function is set (LOG_LINE_MAX:
+    // the rest of a longer line is dropped; it still counts against PRINT_CAP).
+    char warn_line[LOG_LINE_MAX];
+    size_t warn_length;
 
     // After a limit the state is not trusted again.
     int poisoned;

@@ -25,6 +25,8 @@ public enum SupplementaryKind: String, Sendable {
 /// Uniform sizes (`sizeForItem == nil`) store nothing per item: each frame is arithmetic
 /// and a rect query costs O(k) for k results. Per-item sizes are laid out once in `init`
 /// (O(n)); a rect query then binary-searches the line table, O(log n + k).
+///
+/// Thread safety: an immutable value, `Sendable`; any thread may query it.
 public struct FlowLayout: Sendable {
     /// The most items laid out with per-item sizes. Beyond it `init` does not call
     /// `sizeForItem` (it could exhaust memory) and lays out with `configuration.itemSize`;
@@ -65,7 +67,7 @@ public struct FlowLayout: Sendable {
     ///     item, in index-path order, during `init` and never kept; O(n) preparation,
     ///     O(log n + k) rect queries.
     public init(configuration: FlowLayoutConfiguration, viewportSize: Size,
-                numberOfItemsInSections: [Int], sizeForItem: ((IndexPath) -> Size)? = nil) {
+                numberOfItemsInSections: [Int], sizeForItem: ((CardIndexPath) -> Size)? = nil) {
         self.init(configuration: configuration, viewportSize: viewportSize,
                   numberOfItemsInSections: numberOfItemsInSections, sizeForItem: sizeForItem,
                   perItemLimit: FlowLayout.maximumItemsWithPerItemSizes)
@@ -73,7 +75,7 @@ public struct FlowLayout: Sendable {
 
     /// `init` with an adjustable per-item limit (for tests).
     init(configuration: FlowLayoutConfiguration, viewportSize: Size,
-         numberOfItemsInSections: [Int], sizeForItem: ((IndexPath) -> Size)?,
+         numberOfItemsInSections: [Int], sizeForItem: ((CardIndexPath) -> Size)?,
          perItemLimit: Int) {
         self.configuration = configuration
         self.viewportSize = viewportSize
@@ -183,12 +185,12 @@ public struct FlowLayout: Sendable {
 
     private static func layOutPerItemSection(
         _ s: Int, count n: Int, start: Double, axes: FlowAxes, store: inout PerItemStore,
-        sizeForItem: (IndexPath) -> Size
+        sizeForItem: (CardIndexPath) -> Size
     ) -> FlowSection {
         let firstItem = store.frames.count
         let firstLine = store.lines.count
         for item in 0..<n {
-            let size = sizeForItem(IndexPath(item: item, section: s))
+            let size = sizeForItem(CardIndexPath(item: item, section: s))
             store.frames.append(Rect(origin: .zero, size: size))
             store.extentScale = max(store.extentScale, FlowMath.extentScale(size.width, size.height))
         }
@@ -284,7 +286,7 @@ public struct FlowLayout: Sendable {
 
     /// Base attributes of one item (identity transform, alpha 1, zIndex 0, not hidden),
     /// or nil when the index path is outside the layout.
-    public func layoutAttributesForItem(at indexPath: IndexPath) -> LayoutAttributes? {
+    public func layoutAttributesForItem(at indexPath: CardIndexPath) -> LayoutAttributes? {
         guard sections.indices.contains(indexPath.section) else { return nil }
         let section = sections[indexPath.section]
         guard indexPath.item >= 0, indexPath.item < section.itemCount else { return nil }
@@ -306,7 +308,7 @@ public struct FlowLayout: Sendable {
         let main = section.linesStart + Double(line) * uniform.linePitch
         let cross = section.firstColumnCross + Double(column) * section.columnPitch
         return LayoutAttributes(
-            indexPath: IndexPath(item: line * section.capacity + column, section: s),
+            indexPath: CardIndexPath(item: line * section.capacity + column, section: s),
             frame: axes.rect(main: main, cross: cross,
                              mainExtent: uniform.itemMain, crossExtent: uniform.itemCross))
     }
@@ -422,7 +424,7 @@ public struct FlowLayout: Sendable {
                     let frame = store.frames[i]
                     if store.crossOrdered, !(axes.crossInterval(frame).lower < cb) { break }
                     let attributes = LayoutAttributes(
-                        indexPath: IndexPath(item: i - section.firstItem, section: s), frame: frame)
+                        indexPath: CardIndexPath(item: i - section.firstItem, section: s), frame: frame)
                     if attributes.frame.intersects(rect) { try body(attributes) }
                     i += 1
                 }
@@ -497,3 +499,31 @@ public struct FlowLayout: Sendable {
 
 /// Thrown by a `forEachItem` body to stop the enumeration early.
 struct EnumerationStopped: Error {}
+
+/// A layout that answers a script's base-layout query, `layout:layoutAttributesForElements(rect)`:
+/// the untransformed attributes of the items meeting a rect. ``FlowLayout`` conforms; an app
+/// conforms its own layout (for instance one returning `super.layoutAttributesForElements(in:)`
+/// of a `UICollectionViewFlowLayout` subclass, converted).
+///
+/// Called synchronously, on the effect's thread, while a callback runs: it must not call
+/// back into the effect.
+public protocol BaseLayoutProviding {
+    /// Base attributes of the items whose frame meets `rect`, ordered by section then item.
+    /// May stop after `limit` items (more than `limit` is a script error anyway). May be
+    /// called more than once for one script query (the first time, a buffer grows).
+    func baseLayoutAttributes(in rect: Rect, limit: Int) -> [LayoutAttributes]
+}
+
+extension FlowLayout: BaseLayoutProviding {
+    public func baseLayoutAttributes(in rect: Rect, limit: Int) -> [LayoutAttributes] {
+        var result: [LayoutAttributes] = []
+        result.reserveCapacity(4)
+        do {
+            try forEachItem(in: rect) { item in
+                guard result.count < limit else { throw EnumerationStopped() }
+                result.append(item)
+            }
+        } catch {}
+        return result
+    }
+}

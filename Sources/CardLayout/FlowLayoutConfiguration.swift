@@ -20,7 +20,7 @@ public struct DecelerationRate: Hashable, Sendable {
 public struct FlowLayoutConfiguration: Hashable, Sendable {
     public var scrollDirection: ScrollDirection = .vertical
     public var itemSize = Size(width: 50, height: 50)
-    public var sectionInset = EdgeInsets.zero
+    public var sectionInset = CardEdgeInsets.zero
     public var minimumLineSpacing: Double = 10
     public var minimumInteritemSpacing: Double = 10
     /// Header size per section: the extent along the scroll axis counts (`height` when

@@ -42,7 +42,7 @@ public struct Rect: Hashable, Sendable {
 }
 
 /// Insets from each edge (`UIEdgeInsets`).
-public struct EdgeInsets: Hashable, Sendable {
+public struct CardEdgeInsets: Hashable, Sendable {
     public var top: Double
     public var left: Double
     public var bottom: Double
@@ -50,15 +50,15 @@ public struct EdgeInsets: Hashable, Sendable {
     public init(top: Double, left: Double, bottom: Double, right: Double) {
         self.top = top; self.left = left; self.bottom = bottom; self.right = right
     }
-    public static let zero = EdgeInsets(top: 0, left: 0, bottom: 0, right: 0)
+    public static let zero = CardEdgeInsets(top: 0, left: 0, bottom: 0, right: 0)
 }
 
-/// A section and an item within it, both 0-based (`IndexPath` for collection views).
-public struct IndexPath: Hashable, Comparable, Sendable {
+/// A section and an item within it, both 0-based (like UIKit's `IndexPath` for collection views).
+public struct CardIndexPath: Hashable, Comparable, Sendable {
     public var section: Int
     public var item: Int
     public init(item: Int, section: Int) { self.item = item; self.section = section }
-    public static func < (a: IndexPath, b: IndexPath) -> Bool {
+    public static func < (a: CardIndexPath, b: CardIndexPath) -> Bool {
         (a.section, a.item) < (b.section, b.item)
     }
 }

@@ -32,8 +32,10 @@ import Foundation
 ///
 /// The states between the last frame made and the latest event are kept until frames
 /// are fetched: a caller fetches them (``frames(until:)``) or skips them
-/// (``skipFrames(until:)``) as time goes on. A session is used from one thread at a time;
-/// the effect is called on it, in order.
+/// (``skipFrames(until:)``) as time goes on.
+///
+/// Thread safety: not `Sendable`. A session is used from one thread at a time; the
+/// effect is called on that thread, in order.
 public final class InteractiveScrollView {
     /// What the scroll view is doing at one moment, for a page's panel.
     public struct State: Hashable, Sendable {
@@ -42,7 +44,7 @@ public final class InteractiveScrollView {
         /// `collectionView.contentOffset`.
         public var contentOffset: Point
         /// The phase a frame at this moment shows.
-        public var phase: ScrollPhase
+        public var phase: CardScrollPhase
         /// A finger is on the content (`isTracking`).
         public var isTracking: Bool
         /// A finger has moved the content (`isDragging`).
@@ -52,7 +54,7 @@ public final class InteractiveScrollView {
         /// The latest release: velocity, proposal and the effect's target.
         public var lastSnap: SnapEvent?
         /// The item whose centre is nearest the visible rect's centre on the scroll axis.
-        public var centredItem: IndexPath?
+        public var centredItem: CardIndexPath?
         /// The collection view's size.
         public var viewportSize: Size
         /// `collectionViewContentSize`.
@@ -71,7 +73,7 @@ public final class InteractiveScrollView {
         /// A viewport that is not positive and finite.
         case invalidViewportSize(Size)
         /// `scrollToItem` names an item that does not exist.
-        case itemOutOfRange(IndexPath)
+        case itemOutOfRange(CardIndexPath)
         /// Frames per second that are not a positive finite number.
         case invalidFramesPerSecond(Double)
         /// A section with a negative number of items.
@@ -240,7 +242,7 @@ public final class InteractiveScrollView {
     /// item centred on the scroll axis (clamped), with an ease over `duration` seconds
     /// (phase `settling`; 0 moves at once), from wherever the content is (a motion in
     /// progress stops first). Ignored while a finger is down.
-    public func scrollToItem(_ indexPath: IndexPath,
+    public func scrollToItem(_ indexPath: CardIndexPath,
                              animated duration: Double = ScrollPhysics.defaultScrollAnimationDuration,
                              at time: Double) throws {
         try checkFinite(duration, "duration")
@@ -421,7 +423,7 @@ public final class InteractiveScrollView {
 
     private struct Sample {
         var offset: Double
-        var phase: ScrollPhase
+        var phase: CardScrollPhase
         var activity: SimulatedScrollView.Activity
         /// A motion has ended (or there was none).
         var atRest: Bool

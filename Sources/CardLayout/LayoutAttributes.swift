@@ -3,7 +3,7 @@
 /// `center` and `size` are the untransformed geometry; `frame` is derived from them
 /// (setting it moves the centre and resizes). The transform applies about the centre.
 public struct LayoutAttributes: Hashable, Sendable {
-    public var indexPath: IndexPath
+    public var indexPath: CardIndexPath
     public var center: Point
     public var size: Size
     /// The 3D transform; an affine transform is stored embedded (m11 = a, m12 = b, m21 = c, m22 = d, m41 = tx, m42 = ty).
@@ -13,7 +13,7 @@ public struct LayoutAttributes: Hashable, Sendable {
     public var isHidden: Bool
 
     public init(
-        indexPath: IndexPath, frame: Rect, transform3D: Transform3D = .identity,
+        indexPath: CardIndexPath, frame: Rect, transform3D: Transform3D = .identity,
         alpha: Double = 1, zIndex: Int = 0, isHidden: Bool = false
     ) {
         self.indexPath = indexPath
@@ -38,7 +38,7 @@ public struct LayoutAttributes: Hashable, Sendable {
     }
 
     /// Sets the transform from a 2D affine one (`attributes.transform = …`).
-    public mutating func setTransform(_ affine: AffineTransform) {
+    public mutating func setTransform(_ affine: CardAffineTransform) {
         transform3D = affine.transform3D
     }
 }

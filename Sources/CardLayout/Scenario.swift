@@ -12,7 +12,7 @@ import Foundation
 ///     .jump(offset: 0),
 ///     .drag(by: 300, duration: 0.25),      // finger moves the content 300 pt forward, lifts
 ///     .wait(duration: 0.5),
-///     .scrollToItem(IndexPath(item: 0, section: 0), duration: 0.3),
+///     .scrollToItem(CardIndexPath(item: 0, section: 0), duration: 0.3),
 /// ])
 /// ```
 public struct Scenario: Hashable, Sendable {
@@ -155,7 +155,7 @@ public enum ScenarioStep: Hashable, Sendable {
     /// item centred on the scroll axis, clamped to the scrollable range, with a smooth
     /// ease over `duration` seconds (phase `settling`, the last frame `idle`; 0 moves at
     /// once, phase `idle`).
-    case scrollToItem(IndexPath, duration: Double)
+    case scrollToItem(CardIndexPath, duration: Double)
     /// The collection view changes size (a rotation, a split view): `prepare` runs
     /// again, the layout is rebuilt, and the item that was nearest the centre stays
     /// centred (clamped). One frame, phase `idle`.
@@ -163,7 +163,7 @@ public enum ScenarioStep: Hashable, Sendable {
 
     /// `scrollToItem` with UIKit's animation length,
     /// ``ScrollPhysics/defaultScrollAnimationDuration`` (0.3 s).
-    public static func scrollToItem(_ indexPath: IndexPath) -> ScenarioStep {
+    public static func scrollToItem(_ indexPath: CardIndexPath) -> ScenarioStep {
         .scrollToItem(indexPath, duration: ScrollPhysics.defaultScrollAnimationDuration)
     }
 
@@ -197,7 +197,7 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case nonFiniteValue(scenario: String, stepIndex: Int, kind: String, field: String, value: Double)
     /// `scrollToItem` names an item that does not exist; `itemsInSection` is nil when the
     /// section does not exist either.
-    case itemOutOfRange(scenario: String, stepIndex: Int, indexPath: IndexPath, itemsInSection: Int?)
+    case itemOutOfRange(scenario: String, stepIndex: Int, indexPath: CardIndexPath, itemsInSection: Int?)
     /// The effect's `prepare` set a deceleration rate outside (0, 1).
     case invalidDecelerationRate(scenario: String, rate: Double)
     /// The effect's `targetContentOffset` answered a non-finite offset.
@@ -343,7 +343,7 @@ extension Scenario {
         let sections = (0..<layout.numberOfSections).filter { layout.numberOfItems(inSection: $0) > 0 }
         func centre(_ item: Int) -> Double? {
             guard let section = sections.first,
-                  let attributes = layout.layoutAttributesForItem(at: IndexPath(item: item, section: section))
+                  let attributes = layout.layoutAttributesForItem(at: CardIndexPath(item: item, section: section))
             else { return nil }
             return axis.value(of: attributes.center)
         }

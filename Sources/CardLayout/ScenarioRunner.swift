@@ -19,6 +19,9 @@ import Foundation
 ///
 /// ``run(_:into:)`` hands each frame to a ``TimelineSink`` as it is made and keeps none,
 /// so a run of any length takes bounded memory; ``run(_:)`` collects them all.
+///
+/// Thread safety: not `Sendable` (it holds the effect, a class). A run calls the effect
+/// on the caller's thread; use a runner and its effect from one thread at a time.
 public struct ScenarioRunner {
     /// The safety cap on a timeline's length unless told otherwise: 100 000 frames,
     /// about 28 minutes at 60 fps.
@@ -223,7 +226,7 @@ private struct Session {
         try play([spring], .decelerating)
     }
 
-    mutating func scroll(to indexPath: IndexPath, seconds: Double) throws {
+    mutating func scroll(to indexPath: CardIndexPath, seconds: Double) throws {
         let target = try view.scrollTarget(for: indexPath, stepIndex: stepIndex, kind: kind)
         guard seconds > 0 else {
             try emit(target, .idle, .idle)
@@ -279,7 +282,7 @@ private struct Session {
     }
 
     /// One frame: base attributes in the visible rect, the effect's `transform`, handed to the sink.
-    mutating func emit(_ offset: Double, _ phase: ScrollPhase, _ activity: Activity) throws {
+    mutating func emit(_ offset: Double, _ phase: CardScrollPhase, _ activity: Activity) throws {
         guard emittedFrames < maxFrames else {
             throw ScenarioError.tooManyFrames(scenario: scenario.name, stepIndex: stepIndex, kind: kind,
                                               limit: maxFrames)

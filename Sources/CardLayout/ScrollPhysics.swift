@@ -18,7 +18,7 @@ import Foundation
 ///   release, re-timed to land exactly on the effect's target, bouncing back into range
 ///   if needed;
 /// - ``side(of:in:)``: every test of an offset against a range, with one tolerance;
-/// - ``DragGesture`` and ``ScrollMotion``: sampled per frame by ``ScenarioRunner``.
+/// - ``CardDragGesture`` and ``ScrollMotion``: sampled per frame by ``ScenarioRunner``.
 public enum ScrollPhysics {
     // MARK: Thresholds
 
@@ -331,11 +331,11 @@ public struct ScrollMotion: Hashable, Sendable {
     /// Milliseconds.
     public let duration: Double
     /// The phase frames show during this segment.
-    public let phase: ScrollPhase
+    public let phase: CardScrollPhase
 
     /// A segment from `start` to `end` over `duration` ms (negative durations count as 0).
     /// The factories below build consistent ones; this initializer trusts its arguments.
-    public init(curve: Curve, start: Double, end: Double, duration: Double, phase: ScrollPhase) {
+    public init(curve: Curve, start: Double, end: Double, duration: Double, phase: CardScrollPhase) {
         self.curve = curve
         self.start = start
         self.end = end
@@ -433,7 +433,7 @@ public struct ScrollMotion: Hashable, Sendable {
     /// it stays within ``ScrollPhysics/restingDistance`` of the target *and* slower than
     /// ``ScrollPhysics/springRestingVelocity``.
     public static func spring(from start: Double, velocity: Double, to target: Double,
-                              phase: ScrollPhase) -> ScrollMotion {
+                              phase: CardScrollPhase) -> ScrollMotion {
         let omega = ScrollPhysics.springAngularFrequency
         let duration = springDuration(c1: start - target, v0: velocity, omega: omega)
         return ScrollMotion(curve: .spring(angularFrequency: omega, initialVelocity: velocity),
@@ -443,7 +443,7 @@ public struct ScrollMotion: Hashable, Sendable {
     /// A smooth ease-in-out from `start` to `end` over `duration` ms (`scrollToItem`,
     /// animated `setContentOffset`).
     public static func easeInOut(from start: Double, to end: Double, duration: Double,
-                                 phase: ScrollPhase = .settling) -> ScrollMotion {
+                                 phase: CardScrollPhase = .settling) -> ScrollMotion {
         ScrollMotion(curve: .easeInOut, start: start, end: end, duration: duration, phase: phase)
     }
 
@@ -492,7 +492,7 @@ public struct ScrollMotion: Hashable, Sendable {
 /// start: left or up). Past an edge of `range` the shown offset rubber-bands (without
 /// `bounces` it stops at the edge); a drag that starts already past an edge continues
 /// from the finger position that shows it.
-public struct DragGesture: Hashable, Sendable {
+public struct CardDragGesture: Hashable, Sendable {
     /// The shown offset when the finger goes down.
     public let startOffset: Double
     /// The content offset the finger moves by.

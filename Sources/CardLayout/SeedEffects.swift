@@ -17,7 +17,7 @@ public final class LeagueOfLegendsEffect: Effect {
     public func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {
         configuration.itemSize = Size(width: 300 * viewportSize.width / 414, height: 500 * viewportSize.height / 736)
         configuration.scrollDirection = .horizontal
-        configuration.sectionInset = EdgeInsets(top: 200, left: 50, bottom: 200, right: 50)
+        configuration.sectionInset = CardEdgeInsets(top: 200, left: 50, bottom: 200, right: 50)
         configuration.minimumLineSpacing = 0
     }
 
@@ -62,7 +62,7 @@ public final class CardScaleEffect: Effect {
         let cellWidth = viewportSize.width * 0.7
         let margin = (viewportSize.width - cellWidth) / 2
         configuration.scrollDirection = .horizontal
-        configuration.sectionInset = EdgeInsets(top: 0, left: margin, bottom: 0, right: margin)
+        configuration.sectionInset = CardEdgeInsets(top: 0, left: margin, bottom: 0, right: margin)
         configuration.minimumLineSpacing = (viewportSize.width - cellWidth) / 7
         configuration.itemSize = Size(width: cellWidth, height: viewportSize.height * 0.75)
     }
@@ -101,7 +101,7 @@ public final class PhotoBrowserEffect: Effect {
         let vertical = max(0, (viewportSize.height - side) / 2)
         configuration.scrollDirection = .horizontal
         configuration.itemSize = Size(width: side, height: side)
-        configuration.sectionInset = EdgeInsets(top: vertical, left: inset, bottom: vertical, right: inset)
+        configuration.sectionInset = CardEdgeInsets(top: vertical, left: inset, bottom: vertical, right: inset)
         configuration.minimumLineSpacing = 20
     }
 

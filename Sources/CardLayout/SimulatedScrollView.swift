@@ -93,7 +93,7 @@ struct SimulatedScrollView {
 
     /// One frame at `offset`: base attributes in the visible rect and the effect's
     /// `transform`.
-    func frame(offset: Double, time: Double, phase: ScrollPhase, activity: Activity) throws -> Frame {
+    func frame(offset: Double, time: Double, phase: CardScrollPhase, activity: Activity) throws -> Frame {
         let bounds = Rect(origin: axis.point(offset), size: viewportSize)
         // Capped before the frame is built (tiny items in a big viewport).
         guard var items = layout.layoutAttributesForElements(in: bounds, limit: Scenario.maxItemsPerFrame) else {
@@ -113,8 +113,8 @@ struct SimulatedScrollView {
     /// A finger going down at the shown offset `start` and moving the content by
     /// `distance` over `seconds` (the rubber band past an edge, or the clamp without
     /// `bounces`).
-    func drag(from start: Double, by distance: Double, seconds: Double) -> DragGesture {
-        DragGesture(from: start, by: distance, duration: seconds * 1000,
+    func drag(from start: Double, by distance: Double, seconds: Double) -> CardDragGesture {
+        CardDragGesture(from: start, by: distance, duration: seconds * 1000,
                     range: range, dimension: extent, bounces: configuration.bounces)
     }
 
@@ -170,7 +170,7 @@ struct SimulatedScrollView {
 
     /// `scrollToItem(at:at: .centeredHorizontally/.centeredVertically, …)`'s destination:
     /// the item centred on the scroll axis, clamped to the range.
-    func scrollTarget(for indexPath: IndexPath, stepIndex: Int, kind: String) throws -> Double {
+    func scrollTarget(for indexPath: CardIndexPath, stepIndex: Int, kind: String) throws -> Double {
         guard let attributes = layout.layoutAttributesForItem(at: indexPath) else {
             throw ScenarioError.itemOutOfRange(scenario: scenarioName, stepIndex: stepIndex, indexPath: indexPath,
                                                itemsInSection: indexPath.section >= 0
@@ -202,7 +202,7 @@ struct SimulatedScrollView {
     /// `offset` (the first by index path on a tie). Looks in the visible rect, then in
     /// rects twice as long around the same centre until one holds an item or the content
     /// is covered.
-    func itemNearestCentre(offset: Double) -> IndexPath? {
+    func itemNearestCentre(offset: Double) -> CardIndexPath? {
         let axis = self.axis
         let bounds = Rect(origin: axis.point(offset), size: viewportSize)
         let centre = axis.value(of: bounds.center)
@@ -212,7 +212,7 @@ struct SimulatedScrollView {
             let rect = axis.direction == .horizontal
                 ? Rect(x: centre - half, y: 0, width: 2 * half, height: viewportSize.height)
                 : Rect(x: 0, y: centre - half, width: viewportSize.width, height: 2 * half)
-            var best: (indexPath: IndexPath, distance: Double)?
+            var best: (indexPath: CardIndexPath, distance: Double)?
             layout.forEachItem(in: rect) { attributes in
                 let distance = abs(axis.value(of: attributes.center) - centre)
                 if best.map({ distance < $0.distance }) ?? true {
@@ -236,7 +236,7 @@ extension ScrollMotion {
 
     /// Consecutive segments sampled `time` ms after the first began: the offset and the
     /// phase of the segment playing then (the last one from its end on).
-    static func sample(_ motions: [ScrollMotion], at time: Double) -> (offset: Double, phase: ScrollPhase) {
+    static func sample(_ motions: [ScrollMotion], at time: Double) -> (offset: Double, phase: CardScrollPhase) {
         var segment = 0, segmentStart = 0.0
         while segment < motions.count - 1, time >= segmentStart + motions[segment].duration {
             segmentStart += motions[segment].duration

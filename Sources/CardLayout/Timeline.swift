@@ -1,5 +1,5 @@
 /// What the scroll view is doing during a frame.
-public enum ScrollPhase: String, Hashable, Sendable {
+public enum CardScrollPhase: String, Hashable, Sendable {
     /// At rest.
     case idle
     /// A finger moves the content.
@@ -15,13 +15,13 @@ public struct Frame: Hashable, Sendable {
     /// Seconds since the scenario began.
     public var time: Double
     public var contentOffset: Point
-    public var phase: ScrollPhase
+    public var phase: CardScrollPhase
     /// The viewport size during this frame (changes only on a resize step).
     public var viewportSize: Size
     /// Every item whose untransformed frame meets the visible rect, by index path.
     public var items: [LayoutAttributes]
 
-    public init(time: Double, contentOffset: Point, phase: ScrollPhase, viewportSize: Size,
+    public init(time: Double, contentOffset: Point, phase: CardScrollPhase, viewportSize: Size,
                 items: [LayoutAttributes]) {
         self.time = time
         self.contentOffset = contentOffset

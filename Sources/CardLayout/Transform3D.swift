@@ -155,7 +155,7 @@ public struct Transform3D: Hashable, Sendable {
 
 /// A 2D affine transform (`CGAffineTransform(a, b, c, d, tx, ty)`): `x' = a·x + c·y + tx`,
 /// `y' = b·x + d·y + ty`.
-public struct AffineTransform: Hashable, Sendable {
+public struct CardAffineTransform: Hashable, Sendable {
     public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
@@ -163,26 +163,26 @@ public struct AffineTransform: Hashable, Sendable {
     }
 
     /// `CGAffineTransformIdentity`.
-    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    public static let identity = CardAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
     /// `CGAffineTransformMakeScale`.
-    public static func scale(x: Double, y: Double) -> AffineTransform {
-        AffineTransform(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0)
+    public static func scale(x: Double, y: Double) -> CardAffineTransform {
+        CardAffineTransform(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0)
     }
 
     /// `CGAffineTransformMakeRotation`: clockwise on screen for a positive angle.
-    public static func rotation(_ angle: Double) -> AffineTransform {
-        AffineTransform(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0)
+    public static func rotation(_ angle: Double) -> CardAffineTransform {
+        CardAffineTransform(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0)
     }
 
     /// `CGAffineTransformMakeTranslation`.
-    public static func translation(x: Double, y: Double) -> AffineTransform {
-        AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
+    public static func translation(x: Double, y: Double) -> CardAffineTransform {
+        CardAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
     }
 
     /// `CGAffineTransformConcat(self, other)`: `self` applies first.
-    public func concatenating(_ t: AffineTransform) -> AffineTransform {
-        AffineTransform(
+    public func concatenating(_ t: CardAffineTransform) -> CardAffineTransform {
+        CardAffineTransform(
             a: a * t.a + b * t.c, b: a * t.b + b * t.d,
             c: c * t.a + d * t.c, d: c * t.b + d * t.d,
             tx: tx * t.a + ty * t.c + t.tx, ty: tx * t.b + ty * t.d + t.ty)

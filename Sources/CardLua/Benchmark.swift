@@ -6,12 +6,12 @@ import Darwin
 
 /// Timing helpers for `cardlua bench` (BENCHMARKS.md: measure with a benchmark, never a
 /// timed unit test), and what the stock-interpreter comparison needs from this module.
-public enum Benchmark {
+package enum Benchmark {
     /// CPU time of this process in nanoseconds (`CLOCK_PROCESS_CPUTIME_ID`, the clock
     /// Lua's `os.clock` reads). In-process figures use it so that other work on a shared
     /// machine does not inflate them, and so that they compare like with like against
     /// the stock interpreter.
-    public static func cpuNanoseconds() -> UInt64 {
+    package static func cpuNanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
@@ -19,7 +19,7 @@ public enum Benchmark {
 
     /// Wall-clock time in nanoseconds (`CLOCK_MONOTONIC`), for what happens in other
     /// processes: a cold run, watch's latency.
-    public static func wallNanoseconds() -> UInt64 {
+    package static func wallNanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
@@ -27,7 +27,7 @@ public enum Benchmark {
 
     /// The median of `samples` (the mean of the middle two for an even count); NaN when
     /// there are none.
-    public static func median(_ samples: [Double]) -> Double {
+    package static func median(_ samples: [Double]) -> Double {
         guard !samples.isEmpty else { return .nan }
         let sorted = samples.sorted()
         let mid = sorted.count / 2
@@ -36,7 +36,7 @@ public enum Benchmark {
 
     /// Runs `body` `warmup` times untimed, then `repeats` times; each run returns its own
     /// measurement (say, nanoseconds per item). Returns the median of the timed runs.
-    public static func medianOf<E: Error>(repeats: Int, warmup: Int = 1,
+    package static func medianOf<E: Error>(repeats: Int, warmup: Int = 1,
                                           _ body: () throws(E) -> Double) throws(E) -> Double {
         for _ in 0..<max(0, warmup) { _ = try body() }
         var samples: [Double] = []
@@ -47,7 +47,7 @@ public enum Benchmark {
 
     /// CPU nanoseconds `body` takes.
     @inline(__always)
-    public static func cpuTime<E: Error>(_ body: () throws(E) -> Void) throws(E) -> Double {
+    package static func cpuTime<E: Error>(_ body: () throws(E) -> Void) throws(E) -> Double {
         let start = cpuNanoseconds()
         try body()
         return Double(cpuNanoseconds() &- start)
@@ -55,7 +55,7 @@ public enum Benchmark {
 
     /// The Lua prelude the scripts run on, as text: the stock-interpreter harness loads
     /// it so that both sides run the same transform math.
-    public static var preludeSource: String { CardLua.preludeSource }
+    package static var preludeSource: String { CardLua.preludeSource }
 
     /// The stock-interpreter harness (run with `lua5.4`). Arguments: the prelude's path,
     /// the script's path, a data file (`return { prepareState = {…}, state = {…},
@@ -66,5 +66,5 @@ public enum Benchmark {
     /// functions), runs the script, calls `prepare`, then times plain loops that call the
     /// script's `transform` over the same items, and an empty function the same way.
     /// Prints `transform_ns N`, `empty_ns N` (medians, CPU time per item) and `sink N`.
-    public static var stockHarness: String { benchHarnessSource }  // Sources/CardLua/Lua/bench-harness.lua
+    package static var stockHarness: String { benchHarnessSource }  // Sources/CardLua/Lua/bench-harness.lua
 }

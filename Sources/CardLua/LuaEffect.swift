@@ -7,6 +7,11 @@ import Foundation
 /// Every call goes through the C entry points of `CLuaShims`, each of which runs its
 /// Lua work under `lua_pcall`: no Lua error can unwind a Swift frame (Sources/CLuaShims/README.md).
 /// Swift passes numbers in and reads numbers back; it never calls the Lua API itself.
+///
+/// Thread safety: not `Sendable`. An effect owns one Lua state and is confined to one
+/// thread at a time (an app's main thread, where `UICollectionViewLayout` is called);
+/// calls must not overlap. Separate effects are independent and may live on different
+/// threads.
 public final class LuaEffect: Effect {
     /// The most items one `layout:layoutAttributesForElements(rect)` returns; a rect that
     /// meets more is a script error.
@@ -21,6 +26,7 @@ public final class LuaEffect: Effect {
 
     private let host: OpaquePointer
     private let query = LayoutQuery()
+    private let log = LogSink()
     private var input: [Double] = []
     private var output: [Double] = []
     private var state = [Double](repeating: 0, count: Int(CARDLUA_STATE_COUNT))
@@ -83,7 +89,7 @@ public final class LuaEffect: Effect {
     /// Turns on `cardlua check`'s bookkeeping: keys written on `attributes` that the
     /// contract does not know are noted (read them back with `ScriptChecker`). Off by
     /// default; it costs a little per item.
-    public func setCheckMode(_ on: Bool) {
+    package func setCheckMode(_ on: Bool) {
         cardlua_set_check_mode(host, on ? 1 : 0)
     }
 
@@ -91,8 +97,30 @@ public final class LuaEffect: Effect {
     /// `transform` call (one frame) in every `keyNoteInterval`, the first included, so
     /// that unknown keys are noted without costing every frame (see
     /// `ScriptChecker.warnings(after:path:)`). 0 (the default) leaves check mode alone.
-    public var keyNoteInterval = 0
+    package var keyNoteInterval = 0
     private var transformCalls = 0
+
+    /// Receives each line a script prints (`print`, and `warn` as "name: warning: …"),
+    /// one line per call without its newline, control characters escaped, instead of
+    /// standard error (nil, the default: standard error, as `cardlua` wants). Called
+    /// synchronously on the effect's thread while a callback runs; it must not call back
+    /// into the effect. Output past 1 MiB per effect is dropped, as on standard error.
+    public var logSink: ((String) -> Void)? {
+        get { log.sink }
+        set {
+            log.sink = newValue
+            cardlua_set_log(host, newValue == nil ? nil : logCallback, Unmanaged.passUnretained(log).toOpaque())
+        }
+    }
+
+    /// A host's own layout answering the script's `layout:layoutAttributesForElements(rect)`
+    /// (for instance the `super` attributes of a `UICollectionViewFlowLayout` subclass).
+    /// Nil (the default): the ``FlowLayout`` passed to each call answers. Held strongly: a
+    /// layout that owns this effect and provides itself sets it back to nil when done.
+    public var baseLayout: (any BaseLayoutProviding)? {
+        get { query.provider }
+        set { query.provider = newValue }
+    }
 
     // MARK: Effect
 
@@ -105,7 +133,7 @@ public final class LuaEffect: Effect {
         if status != CARDLUA_OK { throw error(status) }
         configuration.scrollDirection = numbers[Int(CARDLUA_CFG_DIRECTION)] == 1 ? .horizontal : .vertical
         configuration.itemSize = Size(width: numbers[Int(CARDLUA_CFG_ITEM_W)], height: numbers[Int(CARDLUA_CFG_ITEM_H)])
-        configuration.sectionInset = EdgeInsets(
+        configuration.sectionInset = CardEdgeInsets(
             top: numbers[Int(CARDLUA_CFG_INSET_TOP)], left: numbers[Int(CARDLUA_CFG_INSET_LEFT)],
             bottom: numbers[Int(CARDLUA_CFG_INSET_BOTTOM)], right: numbers[Int(CARDLUA_CFG_INSET_RIGHT)])
         configuration.minimumLineSpacing = numbers[Int(CARDLUA_CFG_LINE_SPACING)]
@@ -221,7 +249,7 @@ public final class LuaEffect: Effect {
 
     /// Calls an empty Lua function `count` times, each in its own `lua_pcall` (the
     /// benchmark's floor for any call into Lua).
-    public func benchmarkEmptyProtectedCalls(_ count: Int) -> Bool {
+    package func benchmarkEmptyProtectedCalls(_ count: Int) -> Bool {
         cardlua_bench_empty_pcalls(host, count) == CARDLUA_OK
     }
 
@@ -264,10 +292,28 @@ private func callWithOptionalCString<R>(_ string: String?, _ body: (UnsafePointe
 
 private struct QueryStopped: Error {}
 
+/// Where a script's print and warn lines go (`LuaEffect.logSink`).
+final class LogSink {
+    var sink: ((String) -> Void)?
+}
+
+/// Called from C (inside a protected Lua call) with one cleaned line: hands it to the
+/// sink. Touches no Lua and cannot fail.
+private let logCallback: cardlua_log_fn = { context, line, length in
+    guard let context, let line else { return }
+    let log = Unmanaged<LogSink>.fromOpaque(context).takeUnretainedValue()
+    let text = line.withMemoryRebound(to: UInt8.self, capacity: length) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+    }
+    log.sink?(text)
+}
+
 /// The layout that answers `layout:layoutAttributesForElements(rect)` during a call.
 final class LayoutQuery {
     /// Valid only during the call that set it (withUnsafePointer).
     var layout: UnsafePointer<FlowLayout>?
+    /// When set, answers instead of `layout`.
+    var provider: (any BaseLayoutProviding)?
 }
 
 /// Called from C (inside a protected Lua call): fills `buffer` with the base attributes
@@ -275,11 +321,19 @@ final class LayoutQuery {
 private let layoutQueryCallback: cardlua_query_fn = { context, x, y, width, height, buffer, capacity in
     guard let context else { return 0 }
     let query = Unmanaged<LayoutQuery>.fromOpaque(context).takeUnretainedValue()
-    guard let layout = query.layout else { return 0 }
     let rect = Rect(x: x, y: y, width: width, height: height)
     var count = 0
     let stride = Int(CARDLUA_IN_STRIDE)
     let most = Int(CARDLUA_QUERY_MAX)
+    if let provider = query.provider {
+        // The host's answer, bounded the same way: one past the maximum says "too many".
+        for item in provider.baseLayoutAttributes(in: rect, limit: most + 1).prefix(most + 1) {
+            if count < capacity, let buffer { writeBase(item, to: buffer + count * stride) }
+            count += 1
+        }
+        return count
+    }
+    guard let layout = query.layout else { return 0 }
     // Stops one past the maximum: the enumeration is bounded whatever the rect.
     try? layout.pointee.forEachItem(in: rect) { item in
         if count < capacity, let buffer { writeBase(item, to: buffer + count * stride) }

@@ -60,7 +60,7 @@ extension LuaEffect {
             case Double(CARDLUA_STEP_DRAG): steps.append(.drag(by: a, duration: duration ?? 0.5, velocity: b))
             case Double(CARDLUA_STEP_FLING): steps.append(.fling(velocity: a))
             case Double(CARDLUA_STEP_WAIT): steps.append(.wait(duration: a))
-            case Double(CARDLUA_STEP_SCROLL_TO_ITEM): steps.append(.scrollToItem(IndexPath(item: try whole(a, "scrollToItem", most: Scenario.maxItems),
+            case Double(CARDLUA_STEP_SCROLL_TO_ITEM): steps.append(.scrollToItem(CardIndexPath(item: try whole(a, "scrollToItem", most: Scenario.maxItems),
                                                          section: try whole(b ?? 0, "section", most: Scenario.maxItems)),
                                                duration: duration ?? ScrollPhysics.defaultScrollAnimationDuration))
             default: steps.append(.resize(Size(width: a, height: b ?? 0)))

@@ -2,9 +2,9 @@ import CardLayout
 import Foundation
 
 /// One problem `cardlua check` found in a script.
-public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+package struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     /// How bad it is. Either kind makes `cardlua check` exit with status 1.
-    public enum Severity: String, Sendable {
+    package enum Severity: String, Sendable {
         /// The script fails, or produces a value that breaks the contract (NaN, infinity).
         case error
         /// The script runs, but very likely not as its author meant (a misspelled field or
@@ -14,14 +14,14 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 
     /// The line in the script, 1-based; nil when the problem has no place in the source
     /// (the file cannot be read).
-    public var line: Int?
+    package var line: Int?
     /// One line, without the file and line prefix: `transform: item 2: attempt to …`.
-    public var message: String
-    public var severity: Severity
+    package var message: String
+    package var severity: Severity
     /// Further lines (the script's own traceback), possibly empty.
-    public var details: String
+    package var details: String
 
-    public init(line: Int?, message: String, severity: Severity, details: String = "") {
+    package init(line: Int?, message: String, severity: Severity, details: String = "") {
         self.line = line
         self.message = message
         self.severity = severity
@@ -29,12 +29,12 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `file:line: message`, with `warning: ` before the message of a warning.
-    public func formatted(file: String) -> String {
+    package func formatted(file: String) -> String {
         let place = line.map { "\(file):\($0): " } ?? "\(file): "
         return place + (severity == .warning ? "warning: " : "") + message
     }
 
-    public var description: String { formatted(file: "script") }
+    package var description: String { formatted(file: "script") }
 }
 
 /// `cardlua check`: loads a script and exercises every callback the way the runner would,
@@ -47,14 +47,14 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 /// `attributes` or `layout` that the contract does not know (with a "did you mean"),
 /// transform results computed and dropped (`t:rotate(…)` as a statement), globals that
 /// look like a misspelled callback (`tranform`, `Prepare`), and broken `scenarios` tables.
-public struct ScriptChecker {
+package struct ScriptChecker {
     /// The viewports `prepare` is called for: a phone and a tablet, portrait.
-    public static let viewports = [Size(width: 414, height: 736), Size(width: 768, height: 1024)]
+    package static let viewports = [Size(width: 414, height: 736), Size(width: 768, height: 1024)]
     /// Items in section 0 while checking.
-    public static let numberOfItems = 20
+    package static let numberOfItems = 20
 
     /// Checks the script at `path`; an empty result means no problems.
-    public static func check(path: String, limits: ScriptLimits = ScriptLimits()) -> [Diagnostic] {
+    package static func check(path: String, limits: ScriptLimits = ScriptLimits()) -> [Diagnostic] {
         guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
             let reason = FileManager.default.fileExists(atPath: path)
                 ? "cannot read the script (not UTF-8 text, or no permission)" : "no such file"
@@ -67,7 +67,7 @@ public struct ScriptChecker {
     /// the keys written on `attributes` or `layout` that the contract does not know (as
     /// far as the frames noted saw them: set `keyNoteInterval` before the run), and
     /// transform results computed and dropped. Each once, by line.
-    public static func warnings(after effect: LuaEffect, path: String) -> [Diagnostic] {
+    package static func warnings(after effect: LuaEffect, path: String) -> [Diagnostic] {
         let source = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         let locator = SourceLocator(source: source)
         let attributeKeys = (try? effect.internalString("attributeNotes")).map(Notes.attributeKeys) ?? []
@@ -84,7 +84,7 @@ public struct ScriptChecker {
     /// `CATransform3DScale(t, …)` alone, whose value is a new transform — as warnings.
     /// A source scan: a statement (at the start of a line that does not continue the one
     /// before, or after `;`, `then`, `do`, `else`) that is only such a call.
-    public static func droppedResults(in source: String) -> [Diagnostic] {
+    package static func droppedResults(in source: String) -> [Diagnostic] {
         let pattern = #"(?:^|;|\bthen\b|\bdo\b|\belse\b)\s*(?:([A-Za-z_][\w.]*)\s*:\s*(rotate|scale|translate|concat|invert)|((?:CATransform3D|CGAffineTransform)\w+))\s*\("#
         guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
         let continuation = try? NSRegularExpression(
@@ -120,7 +120,7 @@ public struct ScriptChecker {
     }
 
     /// Checks `source`, shown in messages as `chunkName`; an empty result means no problems.
-    public static func check(source: String, chunkName: String,
+    package static func check(source: String, chunkName: String,
                              limits: ScriptLimits = ScriptLimits()) -> [Diagnostic] {
         let session = CheckSession(source: source, chunkName: chunkName, limits: limits)
         session.run()

@@ -108,6 +108,14 @@ public struct ScriptLimits: Sendable, Equatable {
     /// `cardlua run`/`watch` default to ``ScriptLimits/defaultRunTime``).
     public var maxRunTime: Double
 
+    /// Limits for an app that calls the effect at display rate (60–120 Hz): a frame has
+    /// 8–16 ms in all, so a script gets at most 8 ms of wall-clock time per callback call
+    /// (one whole frame for `transform`), 1 000 000 instructions per call (per item for
+    /// `transform`, as ``maxInstructions`` counts) and 16 MiB of memory. A runaway script then costs a dropped frame or two, not a hang;
+    /// an honest carousel effect uses microseconds.
+    public static let interactive = ScriptLimits(maxInstructions: 1_000_000, maxMemory: 16 << 20,
+                                                 maxTime: 0.008, maxRunTime: 0)
+
     /// `cardlua run` and `watch`'s time limit for a whole run (`--max-run-time`).
     public static let defaultRunTime: Double = 60
 

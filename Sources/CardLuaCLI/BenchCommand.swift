@@ -248,7 +248,7 @@ enum BenchCommand {
                 let along = (horizontal ? bounds.midX : bounds.midY) + spread * extent
                 let center = horizontal ? Point(x: along, y: bounds.midY) : Point(x: bounds.midX, y: along)
                 let size = configuration.itemSize
-                return LayoutAttributes(indexPath: CardLayout.IndexPath(item: k, section: 0),
+                return LayoutAttributes(indexPath: CardIndexPath(item: k, section: 0),
                                         frame: Rect(x: center.x - size.width / 2, y: center.y - size.height / 2,
                                                     width: size.width, height: size.height))
             }
@@ -360,7 +360,7 @@ enum BenchCommand {
     }
 
     /// Varied item sizes for the per-item layouts: 60…156 wide, 60…130 high, a few per row.
-    @Sendable static func variedSize(_ indexPath: CardLayout.IndexPath) -> Size {
+    @Sendable static func variedSize(_ indexPath: CardIndexPath) -> Size {
         let i = indexPath.item
         return Size(width: Double(60 + (i &* 37) % 97), height: Double(60 + (i &* 53) % 71))
     }

@@ -212,11 +212,11 @@ final class Playground: @unchecked Sendable {
                 try session.scroll(byWheel: Point(x: x, y: y), at: t)
             case "step":
                 let state = session.state(at: t)
-                let current = state.centredItem ?? IndexPath(item: 0, section: 0)
+                let current = state.centredItem ?? CardIndexPath(item: 0, section: 0)
                 let count = session.numberOfItems.first ?? 0
                 guard count > 0 else { break }
                 let item = min(max(current.item + (x < 0 ? -1 : 1), 0), count - 1)
-                try session.scrollToItem(IndexPath(item: item, section: current.section), at: t)
+                try session.scrollToItem(CardIndexPath(item: item, section: current.section), at: t)
                 ahead = true
             case "resize":
                 guard x > 0, y > 0 else { return .status(400, message: "resize: expected positive x and y") }

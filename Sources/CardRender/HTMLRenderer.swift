@@ -141,10 +141,10 @@ public enum HTMLRenderer {
     /// `"snaps": [[time, proposedX, proposedY, velocityX, velocityY, targetX, targetY], …]}`
     /// where a card is `[k, left, top, width, height, m11, …, m44, alpha, zIndex, flags]`
     /// (left/top relative to the viewport; flags: 1 hidden, 2 behind the eye).
-    static func timelineJSON(_ timeline: Timeline, items: [IndexPath], start: Int,
+    static func timelineJSON(_ timeline: Timeline, items: [CardIndexPath], start: Int,
                              reloadStampFile: String?) -> String {
         let n = RenderSupport.exact
-        var slot: [IndexPath: Int] = [:]
+        var slot: [CardIndexPath: Int] = [:]
         for (k, p) in items.enumerated() { slot[p] = k }
         var out = "{\"script\":\(RenderSupport.jsonString(timeline.scriptName))"
         let fps = timeline.framesPerSecond.isFinite && timeline.framesPerSecond > 0 ? timeline.framesPerSecond : 60

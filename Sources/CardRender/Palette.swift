@@ -62,7 +62,7 @@ public enum Palette {
 
     /// The fill of an item's card. Consecutive items step the hue by the golden ratio,
     /// so neighbours always differ clearly; later sections shift hue and lightness.
-    public static func fill(for indexPath: IndexPath) -> Color {
+    public static func fill(for indexPath: CardIndexPath) -> Color {
         let goldenStep = 0.618_033_988_749_895
         let raw = 0.57 + Double(indexPath.item) * goldenStep + Double(indexPath.section) * 0.137
         let hue = raw - raw.rounded(.down)
@@ -71,7 +71,7 @@ public enum Palette {
     }
 
     /// The outline of an item's card: its fill, darker.
-    public static func stroke(for indexPath: IndexPath) -> Color {
+    public static func stroke(for indexPath: CardIndexPath) -> Color {
         fill(for: indexPath).darkened(by: 0.45)
     }
 

@@ -114,7 +114,7 @@ enum RenderSupport {
 
     /// The label drawn on an item's card: the item index, prefixed by the section when
     /// it is not the first.
-    static func label(for indexPath: IndexPath) -> String {
+    static func label(for indexPath: CardIndexPath) -> String {
         indexPath.section == 0 ? "\(indexPath.item)" : "\(indexPath.section):\(indexPath.item)"
     }
 

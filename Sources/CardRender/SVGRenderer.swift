@@ -222,7 +222,7 @@ public enum SVGRenderer {
     /// A run of frames that one document order draws correctly, and that order.
     struct Segment: Equatable {
         var frames: Range<Int>
-        var order: [IndexPath]
+        var order: [CardIndexPath]
     }
 
     /// Cuts the frames into the fewest consecutive segments whose frames all agree with
@@ -232,14 +232,14 @@ public enum SVGRenderer {
     static func zOrderSegments(_ drawn: [[RenderCard]]) -> [Segment] {
         var segments: [Segment] = []
         var start = 0
-        var edges: [IndexPath: Set<IndexPath>] = [:]
-        var firstZ: [IndexPath: Int] = [:]
+        var edges: [CardIndexPath: Set<CardIndexPath>] = [:]
+        var firstZ: [CardIndexPath: Int] = [:]
 
-        func frameEdges(_ cards: [RenderCard]) -> [(IndexPath, IndexPath)] {
+        func frameEdges(_ cards: [RenderCard]) -> [(CardIndexPath, CardIndexPath)] {
             guard cards.count > 1 else { return [] }
             return (1..<cards.count).map { (cards[$0 - 1].attributes.indexPath, cards[$0].attributes.indexPath) }
         }
-        func merged(_ base: [IndexPath: Set<IndexPath>], _ cards: [RenderCard]) -> [IndexPath: Set<IndexPath>] {
+        func merged(_ base: [CardIndexPath: Set<CardIndexPath>], _ cards: [RenderCard]) -> [CardIndexPath: Set<CardIndexPath>] {
             var e = base
             for card in cards where e[card.attributes.indexPath] == nil { e[card.attributes.indexPath] = [] }
             for (a, b) in frameEdges(cards) { e[a, default: []].insert(b) }
@@ -271,16 +271,16 @@ public enum SVGRenderer {
 
     /// Kahn's algorithm, always taking the ready node with the smallest
     /// (priority, index path); nil when the graph has a cycle.
-    static func topologicalOrder(_ edges: [IndexPath: Set<IndexPath>],
-                                 priority: [IndexPath: Int]) -> [IndexPath]? {
-        var indegree: [IndexPath: Int] = [:]
+    static func topologicalOrder(_ edges: [CardIndexPath: Set<CardIndexPath>],
+                                 priority: [CardIndexPath: Int]) -> [CardIndexPath]? {
+        var indegree: [CardIndexPath: Int] = [:]
         for (a, targets) in edges {
             if indegree[a] == nil { indegree[a] = 0 }
             for b in targets { indegree[b, default: 0] += 1 }
         }
         var ready = indegree.filter { $0.value == 0 }.map(\.key)
-        var order: [IndexPath] = []
-        func key(_ p: IndexPath) -> (Int, IndexPath) { (priority[p] ?? 0, p) }
+        var order: [CardIndexPath] = []
+        func key(_ p: CardIndexPath) -> (Int, CardIndexPath) { (priority[p] ?? 0, p) }
         while !ready.isEmpty {
             var best = 0
             for j in 1..<ready.count where key(ready[j]) < key(ready[best]) { best = j }

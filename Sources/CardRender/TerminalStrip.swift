@@ -87,7 +87,7 @@ public enum TerminalStrip {
     struct Cell {
         var character: Character = " "
         /// The card whose block this is (nil for empty cells).
-        var indexPath: IndexPath?
+        var indexPath: CardIndexPath?
         var background: Palette.Color?
         var foreground: Palette.Color?
         var isLabel = false

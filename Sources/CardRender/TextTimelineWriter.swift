@@ -43,7 +43,7 @@ public final class TextTimelineWriter: TimelineSink {
         }
     }
     private struct PhaseRun {
-        var phase: ScrollPhase
+        var phase: CardScrollPhase
         var start: Moment
         var end: Moment
         var snaps: [SnapEvent] = []

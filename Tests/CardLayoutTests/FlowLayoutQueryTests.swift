@@ -12,7 +12,7 @@ func flowBruteForce(_ layout: FlowLayout, _ rect: Rect) -> [LayoutAttributes] {
     var result: [LayoutAttributes] = []
     for s in 0..<layout.numberOfSections {
         for i in 0..<layout.numberOfItems(inSection: s) {
-            if let a = layout.layoutAttributesForItem(at: IndexPath(item: i, section: s)),
+            if let a = layout.layoutAttributesForItem(at: CardIndexPath(item: i, section: s)),
                a.frame.intersects(rect) {
                 result.append(a)
             }
@@ -46,7 +46,7 @@ func randomisedQueriesMatchBruteForce(perItem: Bool) {
         if Int.random(in: 0..<10, using: &rng) == 0 { c.itemSize.width = 0 }
         c.minimumLineSpacing = pick(0...30)
         c.minimumInteritemSpacing = pick(0...30)
-        c.sectionInset = EdgeInsets(top: pick(0...50), left: pick(0...50), bottom: pick(0...50), right: pick(0...50))
+        c.sectionInset = CardEdgeInsets(top: pick(0...50), left: pick(0...50), bottom: pick(0...50), right: pick(0...50))
         if Bool.random(using: &rng) {
             c.headerReferenceSize = Size(width: pick(0...60), height: pick(0...60))
             c.footerReferenceSize = Size(width: pick(0...60), height: pick(0...60))
@@ -210,7 +210,7 @@ func randomisedQueriesMatchBruteForce(perItem: Bool) {
             for spacing in [-30.0, 0, .nan] {
                 let c = flowConfig(item: item, line: spacing, interitem: spacing,
                                    header: Size(width: -5, height: -5), footer: Size(width: .nan, height: .nan))
-                for sizes in [nil, { (_: IndexPath) in item }] as [((IndexPath) -> Size)?] {
+                for sizes in [nil, { (_: CardIndexPath) in item }] as [((CardIndexPath) -> Size)?] {
                     let layout = FlowLayout(configuration: c, viewportSize: viewport,
                                             numberOfItemsInSections: [7, 0, 3], sizeForItem: sizes)
                     _ = layout.layoutAttributesForElements(in: Rect(x: 0, y: 0, width: 320, height: 480))

@@ -7,7 +7,7 @@ import Testing
 // MARK: - Helpers
 
 func flowConfig(
-    _ direction: ScrollDirection = .vertical, item: Size, inset: EdgeInsets = .zero,
+    _ direction: ScrollDirection = .vertical, item: Size, inset: CardEdgeInsets = .zero,
     line: Double = 10, interitem: Double = 10, header: Size = .zero, footer: Size = .zero
 ) -> FlowLayoutConfiguration {
     var c = FlowLayoutConfiguration()
@@ -26,7 +26,7 @@ func flowNear(_ a: Double, _ b: Double) -> Bool {
 }
 
 func flowFrame(_ layout: FlowLayout, _ item: Int, section: Int = 0) -> Rect? {
-    layout.layoutAttributesForItem(at: IndexPath(item: item, section: section))?.frame
+    layout.layoutAttributesForItem(at: CardIndexPath(item: item, section: section))?.frame
 }
 
 func expectFlowRect(_ actual: Rect?, _ expected: Rect, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -44,9 +44,9 @@ func expectFlowSize(_ actual: Size, _ expected: Size, sourceLocation: SourceLoca
             "\(actual) ≠ \(expected)", sourceLocation: sourceLocation)
 }
 
-func flowPaths(_ attributes: [LayoutAttributes]) -> [IndexPath] { attributes.map(\.indexPath) }
+func flowPaths(_ attributes: [LayoutAttributes]) -> [CardIndexPath] { attributes.map(\.indexPath) }
 
-func flowPath(_ item: Int, _ section: Int = 0) -> IndexPath { IndexPath(item: item, section: section) }
+func flowPath(_ item: Int, _ section: Int = 0) -> CardIndexPath { CardIndexPath(item: item, section: section) }
 
 // MARK: - Seed and UIKit defaults
 
@@ -55,7 +55,7 @@ func flowPath(_ item: Int, _ section: Int = 0) -> IndexPath { IndexPath(item: it
     // its column and centred: y = 200 + (336 − 500)/2 = 118. Columns step 300 + 0.
     let layout = FlowLayout(
         configuration: flowConfig(.horizontal, item: Size(width: 300, height: 500),
-                                  inset: EdgeInsets(top: 200, left: 50, bottom: 200, right: 50),
+                                  inset: CardEdgeInsets(top: 200, left: 50, bottom: 200, right: 50),
                                   line: 0),
         viewportSize: Size(width: 414, height: 736), numberOfItemsInSections: [20])
     expectFlowRect(flowFrame(layout, 0), Rect(x: 50, y: 118, width: 300, height: 500))
@@ -111,7 +111,7 @@ func flowPath(_ item: Int, _ section: Int = 0) -> IndexPath { IndexPath(item: it
     // The same fit with insets: 440 − 15 − 25 = 400 → x = 15, 155, 295.
     let inset = FlowLayout(
         configuration: flowConfig(item: Size(width: 120, height: 50),
-                                  inset: EdgeInsets(top: 0, left: 15, bottom: 0, right: 25), interitem: 20),
+                                  inset: CardEdgeInsets(top: 0, left: 15, bottom: 0, right: 25), interitem: 20),
         viewportSize: Size(width: 440, height: 600), numberOfItemsInSections: [3])
     expectFlowRect(flowFrame(inset, 0), Rect(x: 15, y: 0, width: 120, height: 50))
     expectFlowRect(flowFrame(inset, 1), Rect(x: 155, y: 0, width: 120, height: 50))
@@ -127,7 +127,7 @@ func flowPath(_ item: Int, _ section: Int = 0) -> IndexPath { IndexPath(item: it
 
 @Test func singleItemLinesAreCentredEvenWhenOverflowing() {
     // Line length 300 − 20 − 30 = 250; a 500-wide item: x = 20 + (250 − 500)/2 = −105.
-    let inset = EdgeInsets(top: 0, left: 20, bottom: 0, right: 30)
+    let inset = CardEdgeInsets(top: 0, left: 20, bottom: 0, right: 30)
     let wide = FlowLayout(configuration: flowConfig(item: Size(width: 500, height: 100), inset: inset),
                           viewportSize: Size(width: 300, height: 600), numberOfItemsInSections: [3])
     for i in 0..<3 {  // rows at y = i·(100 + 10); the last one too (single column)
@@ -144,7 +144,7 @@ func flowPath(_ item: Int, _ section: Int = 0) -> IndexPath { IndexPath(item: it
     // Line length 400 − 10 − 10 = 380; 4·80 + 3·10 = 350 ≤ 380 < 5·80 + 4·10 = 440 → 4 per
     // row; gap (380 − 320)/3 = 20 → columns x = 10, 110, 210, 310; rows every 80 + 10.
     let config = flowConfig(item: Size(width: 80, height: 80),
-                            inset: EdgeInsets(top: 0, left: 10, bottom: 0, right: 10))
+                            inset: CardEdgeInsets(top: 0, left: 10, bottom: 0, right: 10))
     let nine = FlowLayout(configuration: config, viewportSize: Size(width: 400, height: 800),
                           numberOfItemsInSections: [9])
     // A lone last item sits in the first column, flush with the inset.
@@ -214,7 +214,7 @@ func flowPath(_ item: Int, _ section: Int = 0) -> IndexPath { IndexPath(item: it
     // gap (350 − 330)/2 = 10 → y = 20, 140, 260. Columns at x = 5 + i·(100 + 15).
     let layout = FlowLayout(
         configuration: flowConfig(.horizontal, item: Size(width: 100, height: 110),
-                                  inset: EdgeInsets(top: 20, left: 5, bottom: 30, right: 7), line: 15),
+                                  inset: CardEdgeInsets(top: 20, left: 5, bottom: 30, right: 7), line: 15),
         viewportSize: Size(width: 300, height: 400), numberOfItemsInSections: [7])
     let ys: [Double] = [20, 140, 260]
     for i in 0..<6 {
@@ -255,7 +255,7 @@ func flowPath(_ item: Int, _ section: Int = 0) -> IndexPath { IndexPath(item: it
     // → 4 per row, gap (290 − 240)/3 = 50/3, column pitch 60 + 50/3 = 230/3.
     let layout = FlowLayout(
         configuration: flowConfig(item: Size(width: 60, height: 60),
-                                  inset: EdgeInsets(top: 10, left: 15, bottom: 20, right: 15),
+                                  inset: CardEdgeInsets(top: 10, left: 15, bottom: 20, right: 15),
                                   line: 5, interitem: 10,
                                   header: Size(width: 999, height: 40), footer: Size(width: 0, height: 25)),
         viewportSize: Size(width: 320, height: 480), numberOfItemsInSections: [5, 0, 3])
@@ -305,7 +305,7 @@ func flowPath(_ item: Int, _ section: Int = 0) -> IndexPath { IndexPath(item: it
     // items fill the 300-pt column alone; line spacing 10.
     let layout = FlowLayout(
         configuration: flowConfig(.horizontal, item: Size(width: 100, height: 300),
-                                  inset: EdgeInsets(top: 0, left: 5, bottom: 0, right: 6),
+                                  inset: CardEdgeInsets(top: 0, left: 5, bottom: 0, right: 6),
                                   header: Size(width: 30, height: 999), footer: Size(width: 20, height: 0)),
         viewportSize: Size(width: 400, height: 300), numberOfItemsInSections: [2, 1])
     // Section 0: header 0…30, columns at 35 and 145, lines end 245, footer 251…271.
@@ -335,7 +335,7 @@ func flowPath(_ item: Int, _ section: Int = 0) -> IndexPath { IndexPath(item: it
     // UIKit keeps an empty section's insets: 0 items → header 30 + 10 + 20 + footer 5 = 65.
     let layout = FlowLayout(
         configuration: flowConfig(item: Size(width: 50, height: 50),
-                                  inset: EdgeInsets(top: 10, left: 0, bottom: 20, right: 0),
+                                  inset: CardEdgeInsets(top: 10, left: 0, bottom: 20, right: 0),
                                   header: Size(width: 0, height: 30), footer: Size(width: 0, height: 5)),
         viewportSize: Size(width: 320, height: 480), numberOfItemsInSections: [0, 0])
     expectFlowSize(layout.collectionViewContentSize, Size(width: 320, height: 130))
@@ -369,7 +369,7 @@ func flowPath(_ item: Int, _ section: Int = 0) -> IndexPath { IndexPath(item: it
 }
 
 @Test func sizeForItemIsCalledOncePerItemInOrder() {
-    final class Log { var calls: [IndexPath] = [] }
+    final class Log { var calls: [CardIndexPath] = [] }
     let log = Log()
     let layout = FlowLayout(configuration: FlowLayoutConfiguration(),
                             viewportSize: Size(width: 320, height: 480), numberOfItemsInSections: [2, 0, 3]) {

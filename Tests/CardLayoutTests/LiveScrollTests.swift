@@ -17,7 +17,7 @@ private final class CentreSnapEffect: Effect {
         configuration.itemSize = Size(width: cardWidth * viewportSize.width / 414,
                                       height: 500 * viewportSize.height / 736)
         configuration.scrollDirection = .horizontal
-        configuration.sectionInset = EdgeInsets(top: 200, left: 50, bottom: 200, right: 50)
+        configuration.sectionInset = CardEdgeInsets(top: 200, left: 50, bottom: 200, right: 50)
         configuration.minimumLineSpacing = 0
     }
 
@@ -112,7 +112,7 @@ struct LiveScrollTests {
         let frames = try live.frames(until: 8)
         #expect(frames.last?.contentOffset.x == target)
         #expect(frames.last?.phase == .idle)
-        #expect(live.state(at: 8).centredItem == IndexPath(item: 4, section: 0))
+        #expect(live.state(at: 8).centredItem == CardIndexPath(item: 4, section: 0))
         // The motion only moves forwards, from the release to the target.
         let moving = frames.filter { $0.time > 1.3 }.map(\.contentOffset.x)
         #expect(zip(moving, moving.dropFirst()).allSatisfy { $0 <= $1 })
@@ -155,14 +155,14 @@ struct LiveScrollTests {
 
     @Test func resizeKeepsTheCentredItemCentred() throws {
         let live = try InteractiveScrollView(effect: CentreSnapEffect())
-        try live.scrollToItem(IndexPath(item: 5, section: 0), animated: 0, at: 0.1)
+        try live.scrollToItem(CardIndexPath(item: 5, section: 0), animated: 0, at: 0.1)
         #expect(live.state.contentOffset.x == Layout.centred(5))
         try live.resize(to: Size(width: 500, height: 736), at: 0.2)
         // Cards of 300·500/414 wide; item 5's centre 50 + 5.5·w, minus half the new width.
         let cardWidth = 300 * 500 / 414.0
         let expected = 50 + 5.5 * cardWidth - 250
         #expect(abs(live.state.contentOffset.x - expected) < 1e-9)
-        #expect(live.state.centredItem == IndexPath(item: 5, section: 0))
+        #expect(live.state.centredItem == CardIndexPath(item: 5, section: 0))
         #expect(live.state.viewportSize == Size(width: 500, height: 736))
         let frame = try #require(try live.frames(until: 0.2).last)
         #expect(frame.viewportSize == Size(width: 500, height: 736))
@@ -171,14 +171,14 @@ struct LiveScrollTests {
 
     @Test func animatedScrollToItemEasesOntoTheItem() throws {
         let live = try InteractiveScrollView(effect: CentreSnapEffect())
-        try live.scrollToItem(IndexPath(item: 3, section: 0), animated: 0.3, at: 0.5)
+        try live.scrollToItem(CardIndexPath(item: 3, section: 0), animated: 0.3, at: 0.5)
         // Halfway through a smoothstep is halfway there.
         #expect(abs(live.state(at: 0.65).contentOffset.x - Layout.centred(3) / 2) < 1e-9)
         #expect(live.state(at: 0.65).phase == .settling)
         #expect(live.state(at: 0.8).contentOffset.x == Layout.centred(3))
         #expect(live.state(at: 0.8).phase == .idle)
-        #expect(throws: InteractiveScrollView.InputError.itemOutOfRange(IndexPath(item: 20, section: 0))) {
-            try live.scrollToItem(IndexPath(item: 20, section: 0), at: 1)
+        #expect(throws: InteractiveScrollView.InputError.itemOutOfRange(CardIndexPath(item: 20, section: 0))) {
+            try live.scrollToItem(CardIndexPath(item: 20, section: 0), at: 1)
         }
     }
 
@@ -341,7 +341,7 @@ struct LiveScrollTests {
         let scenario = Scenario(name: "recorded", viewportSize: Size(width: 414, height: 736), numberOfItems: [12],
                                 framesPerSecond: 60, steps: [
                                     .wait(duration: 0.5), .drag(by: 300, duration: 0.4, velocity: 1.2),
-                                    .jump(offset: -12.25), .scrollToItem(IndexPath(item: 7, section: 0), duration: 0.3),
+                                    .jump(offset: -12.25), .scrollToItem(CardIndexPath(item: 7, section: 0), duration: 0.3),
                                     .resize(Size(width: 736.5, height: 414)), .fling(velocity: 0.1 + 0.2),
                                 ])
         let text = ScenarioLuaFormatter.scenariosBlock([scenario])

@@ -20,7 +20,7 @@ private final class SnapEffect: Effect {
         configuration.itemSize = Size(width: 300 * viewportSize.width / 414,
                                       height: 500 * viewportSize.height / 736)
         configuration.scrollDirection = .horizontal
-        configuration.sectionInset = EdgeInsets(top: 200, left: 50, bottom: 200, right: 50)
+        configuration.sectionInset = CardEdgeInsets(top: 200, left: 50, bottom: 200, right: 50)
         configuration.minimumLineSpacing = 0
         configuration.isPagingEnabled = paging
         configuration.decelerationRate = rate
@@ -318,9 +318,9 @@ struct ScenarioRunnerTests {
 
     @Test func animatedScrollToItemEasesOntoTheCentredItem() throws {
         let scenario = Scenario(name: "scroll", steps: [
-            .scrollToItem(IndexPath(item: 7, section: 0)),                 // UIKit's 0.3 s
-            .scrollToItem(IndexPath(item: 19, section: 0), duration: 0),
-            .scrollToItem(IndexPath(item: 0, section: 0), duration: 0.5),
+            .scrollToItem(CardIndexPath(item: 7, section: 0)),                 // UIKit's 0.3 s
+            .scrollToItem(CardIndexPath(item: 19, section: 0), duration: 0),
+            .scrollToItem(CardIndexPath(item: 0, section: 0), duration: 0.5),
         ])
         let timeline = try ScenarioRunner(effect: SnapEffect(), scriptName: "s").run(scenario)
         // 1 start frame + 18 + 1 + 30.
@@ -354,10 +354,10 @@ struct ScenarioRunnerTests {
         let effect = SnapEffect()
         let wide = Size(width: 600, height: 736), narrow = Size(width: 320, height: 568)
         let scenario = Scenario(name: "rotate", steps: [
-            .scrollToItem(IndexPath(item: 5, section: 0), duration: 0),
+            .scrollToItem(CardIndexPath(item: 5, section: 0), duration: 0),
             .resize(wide),
             .resize(narrow),
-            .scrollToItem(IndexPath(item: 19, section: 0), duration: 0),
+            .scrollToItem(CardIndexPath(item: 19, section: 0), duration: 0),
             .resize(Size(width: 414, height: 736)),
         ])
         let timeline = try ScenarioRunner(effect: effect, scriptName: "s").run(scenario)
@@ -419,7 +419,7 @@ struct ScenarioRunnerTests {
         #expect(first == second)
         let scenario = Scenario(name: "mixed", steps: [
             .drag(by: -80, duration: 0.2), .fling(velocity: 2.5), .resize(Size(width: 500, height: 700)),
-            .scrollToItem(IndexPath(item: 3, section: 0), duration: 0.25), .wait(duration: 0.1),
+            .scrollToItem(CardIndexPath(item: 3, section: 0), duration: 0.25), .wait(duration: 0.1),
         ])
         #expect(try ScenarioRunner(effect: SnapEffect(), scriptName: "s").run(scenario)
                 == (try ScenarioRunner(effect: SnapEffect(), scriptName: "s").run(scenario)))
@@ -484,7 +484,7 @@ struct ScenarioRunnerTests {
         #expect(negative?.description == "scenario \"neg\", step 2 (drag): duration must not be negative (got -0.5)")
         #expect(error(Scenario(name: "w", steps: [.wait(duration: -1)]))
                 == .negativeDuration(scenario: "w", stepIndex: 0, kind: "wait", duration: -1))
-        #expect(error(Scenario(name: "s", steps: [.scrollToItem(IndexPath(item: 0, section: 0), duration: -1)]))
+        #expect(error(Scenario(name: "s", steps: [.scrollToItem(CardIndexPath(item: 0, section: 0), duration: -1)]))
                 == .negativeDuration(scenario: "s", stepIndex: 0, kind: "scrollToItem", duration: -1))
 
         let nan = error(Scenario(name: "f", steps: [.fling(velocity: .nan)]))
@@ -494,12 +494,12 @@ struct ScenarioRunnerTests {
         #expect(error(Scenario(name: "d", steps: [.drag(by: 1, duration: .infinity)]))
                 == .nonFiniteValue(scenario: "d", stepIndex: 0, kind: "drag", field: "duration", value: .infinity))
 
-        let missing = error(Scenario(name: "m", steps: [.scrollToItem(IndexPath(item: 20, section: 0), duration: 0)]))
-        #expect(missing == .itemOutOfRange(scenario: "m", stepIndex: 0, indexPath: IndexPath(item: 20, section: 0),
+        let missing = error(Scenario(name: "m", steps: [.scrollToItem(CardIndexPath(item: 20, section: 0), duration: 0)]))
+        #expect(missing == .itemOutOfRange(scenario: "m", stepIndex: 0, indexPath: CardIndexPath(item: 20, section: 0),
                                            itemsInSection: 20))
         #expect(missing?.description == "scenario \"m\", step 1 (scrollToItem): no item 20 in section 0 (section 0 has 20 items)")
-        #expect(error(Scenario(name: "m", steps: [.scrollToItem(IndexPath(item: 0, section: 1), duration: 0)]))
-                == .itemOutOfRange(scenario: "m", stepIndex: 0, indexPath: IndexPath(item: 0, section: 1),
+        #expect(error(Scenario(name: "m", steps: [.scrollToItem(CardIndexPath(item: 0, section: 1), duration: 0)]))
+                == .itemOutOfRange(scenario: "m", stepIndex: 0, indexPath: CardIndexPath(item: 0, section: 1),
                                    itemsInSection: nil))
         #expect(error(Scenario(name: "r", steps: [.jump(offset: 0), .resize(Size(width: 300, height: -1))]))
                 == .invalidViewportSize(scenario: "r", stepIndex: 1, size: Size(width: 300, height: -1)))

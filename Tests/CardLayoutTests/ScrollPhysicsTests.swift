@@ -242,18 +242,18 @@ struct ScrollPhysicsTests {
     }
 
     @Test func dragIsLinearAndRubberBands() {
-        let drag = DragGesture(from: 200, by: -300, duration: 250, range: 0...2000, dimension: 960)
+        let drag = CardDragGesture(from: 200, by: -300, duration: 250, range: 0...2000, dimension: 960)
         #expect(drag.offset(at: 0) == 200)
         #expect(approx(drag.offset(at: 125), 50, 1e-12))          // halfway, linear
         // At the end the finger is 100 pt before the start: 52.02 shown.
         #expect(abs(drag.endOffset + 52.02) <= 0.01)
         #expect(approx(drag.releaseVelocity, -300.0 / 250, 1e-12))
         // A drag starting from the rubber-banded offset continues smoothly.
-        let more = DragGesture(from: drag.endOffset, by: -860, duration: 100, range: 0...2000, dimension: 960)
+        let more = CardDragGesture(from: drag.endOffset, by: -860, duration: 100, range: 0...2000, dimension: 960)
         #expect(approx(more.offset(at: 0), drag.endOffset, 1e-9))
         #expect(abs(more.endOffset + 340.65) <= 0.01)              // 960 pt past the edge in all
         // An instantaneous drag moves at once and carries no velocity.
-        let instant = DragGesture(from: 0, by: 40, duration: 0, range: 0...2000, dimension: 960)
+        let instant = CardDragGesture(from: 0, by: 40, duration: 0, range: 0...2000, dimension: 960)
         #expect(instant.offset(at: 0) == 40)
         #expect(instant.releaseVelocity == 0)
     }

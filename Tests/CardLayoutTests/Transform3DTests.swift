@@ -53,9 +53,9 @@ import Testing
 
     /// CGAffineTransform(a, b, c, d, tx, ty) embeds as m11=a m12=b m21=c m22=d m41=tx m42=ty.
     @Test func affineEmbedding() {
-        let t = AffineTransform(a: 1, b: 2, c: 3, d: 4, tx: 5, ty: 6).transform3D
+        let t = CardAffineTransform(a: 1, b: 2, c: 3, d: 4, tx: 5, ty: 6).transform3D
         #expect(t.fields == [1, 2, 0, 0, 3, 4, 0, 0, 0, 0, 1, 0, 5, 6, 0, 1])
-        let r = AffineTransform.rotation(0.7).concatenating(.translation(x: 3, y: 4))
+        let r = CardAffineTransform.rotation(0.7).concatenating(.translation(x: 3, y: 4))
         #expect(Self.close(r.transform3D,
                            Transform3D.rotation(angle: 0.7, x: 0, y: 0, z: 1).concatenating(.translation(x: 3, y: 4, z: 0))))
     }
@@ -76,7 +76,7 @@ import Testing
         var m = Transform3D.identity
         m.m34 = -1.0 / 600
         m = m.rotated(by: theta, x: 0, y: 1, z: 0)
-        let item = LayoutAttributes(indexPath: IndexPath(item: 0, section: 0),
+        let item = LayoutAttributes(indexPath: CardIndexPath(item: 0, section: 0),
                                     frame: Rect(x: 100, y: 50, width: 200, height: 300), transform3D: m)
         let quad = try! #require(item.projectedQuad(contentOffset: Point(x: 20, y: 0)))
         let c = cos(theta), s = sin(theta)
@@ -91,7 +91,7 @@ import Testing
         var perspective = Transform3D.identity
         perspective.m34 = -1.0 / 600
         let behind = Transform3D.translation(x: 0, y: 0, z: 700).concatenating(perspective)
-        let hidden = LayoutAttributes(indexPath: IndexPath(item: 1, section: 0),
+        let hidden = LayoutAttributes(indexPath: CardIndexPath(item: 1, section: 0),
                                       frame: Rect(x: 0, y: 0, width: 10, height: 10), transform3D: behind)
         #expect(hidden.projectedQuad(contentOffset: .zero) == nil)
     }

@@ -191,7 +191,7 @@ struct UIKitScrollTests {
 
         // An animated scrollToItem: 0.3 s = 18 frames, the 18th at rest.
         let scroll = try ScenarioRunner(effect: Probe(cards), scriptName: "s")
-            .run(Scenario(name: "scroll", steps: [.scrollToItem(IndexPath(item: 5, section: 0))]))
+            .run(Scenario(name: "scroll", steps: [.scrollToItem(CardIndexPath(item: 5, section: 0))]))
         #expect(scroll.frames.count == 19)
         #expect(scroll.frames[1...17].allSatisfy { $0.phase == .settling })
         #expect(scroll.frames[18].phase == .idle)
@@ -322,7 +322,7 @@ struct UIKitScrollTests {
 
     @Test func withoutBouncesDragsClampAndFlingsStopAtTheEdge() throws {
         // Physics: a clamped drag, and a fling that stops dead on the edge.
-        let drag = DragGesture(from: 50, by: -300, duration: 300, range: 0...2000, dimension: 414, bounces: false)
+        let drag = CardDragGesture(from: 50, by: -300, duration: 300, range: 0...2000, dimension: 414, bounces: false)
         #expect(drag.offset(at: 100) == 0 && drag.endOffset == 0)
         #expect(drag.offset(at: 25) == 25)
         let x0 = 2000.0, v0 = 5.0, d = 0.998, edge = 2586.0

@@ -58,11 +58,11 @@ import Testing
 
     @Test func returnValuesNumberTransformAffine() throws {
         let scaled = try Self.run(Self.horizontal + "function transform() return 0.5 end")
-        #expect(scaled.allSatisfy { $0.transform3D == AffineTransform.scale(x: 0.5, y: 0.5).transform3D })
+        #expect(scaled.allSatisfy { $0.transform3D == CardAffineTransform.scale(x: 0.5, y: 0.5).transform3D })
         let turned = try Self.run(Self.horizontal + "function transform() return CATransform3DMakeRotation(0.3, 0, 0, 1) end")
         #expect(turned.allSatisfy { $0.transform3D == Transform3D.rotation(angle: 0.3, x: 0, y: 0, z: 1) })
         let affine = try Self.run(Self.horizontal + "function transform() return CGAffineTransformMakeTranslation(3, 4) end")
-        #expect(affine.allSatisfy { $0.transform3D == AffineTransform.translation(x: 3, y: 4).transform3D })
+        #expect(affine.allSatisfy { $0.transform3D == CardAffineTransform.translation(x: 3, y: 4).transform3D })
     }
 
     /// Setting `transform` replaces `transform3D` and vice versa: the later wins.
@@ -73,7 +73,7 @@ import Testing
           attributes.transform = CGAffineTransformMakeScale(3, 3)
         end
         """)
-        #expect(a[0].transform3D == AffineTransform.scale(x: 3, y: 3).transform3D)
+        #expect(a[0].transform3D == CardAffineTransform.scale(x: 3, y: 3).transform3D)
         let b = try Self.run(Self.horizontal + """
         function transform(attributes)
           attributes.transform = CGAffineTransformMakeScale(3, 3)

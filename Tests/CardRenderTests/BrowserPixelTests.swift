@@ -162,7 +162,7 @@ struct BrowserPixelTests {
         let html = try Browser.screenshot(htmlFile, width: w, height: h, in: directory)
         try #require(svg.width == w && svg.height == h && html.width == w && html.height == h)
 
-        let centreFill = Palette.fill(for: IndexPath(item: 1, section: 0))
+        let centreFill = Palette.fill(for: CardIndexPath(item: 1, section: 0))
         for (name, image) in [("svg", svg), ("html", html)] {
             // The centre card, just below its label at the viewport centre.
             #expect(colorsClose(image.pixel(200, 195), centreFill, tolerance: 2), "\(name) centre \(image.pixel(200, 195))")
@@ -172,8 +172,8 @@ struct BrowserPixelTests {
             // Where the turned card reaches under the centre card, the centre card wins.
             #expect(colorsClose(image.pixel(140, 195), centreFill, tolerance: 2), "\(name) overlap")
             // The turned card on its own, and the translucent card over the background.
-            #expect(colorsClose(image.pixel(60, 200), Palette.fill(for: IndexPath(item: 0, section: 0)), tolerance: 2), "\(name) turned")
-            let translucent = Palette.fill(for: IndexPath(item: 2, section: 0)).blended(over: Palette.background, alpha: 0.6)
+            #expect(colorsClose(image.pixel(60, 200), Palette.fill(for: CardIndexPath(item: 0, section: 0)), tolerance: 2), "\(name) turned")
+            let translucent = Palette.fill(for: CardIndexPath(item: 2, section: 0)).blended(over: Palette.background, alpha: 0.6)
             #expect(colorsClose(image.pixel(360, 200), translucent, tolerance: 3), "\(name) translucent \(image.pixel(360, 200))")
         }
 

@@ -43,7 +43,7 @@ enum RenderFixtures {
                   _ t: Transform3D = .identity, alpha: Double = 1, z: Int = 0, hidden: Bool = false)
             -> LayoutAttributes
         {
-            LayoutAttributes(indexPath: IndexPath(item: item, section: 0),
+            LayoutAttributes(indexPath: CardIndexPath(item: item, section: 0),
                              frame: Rect(x: x, y: y, width: w, height: h),
                              transform3D: t, alpha: alpha, zIndex: z, isHidden: hidden)
         }
@@ -82,7 +82,7 @@ enum RenderFixtures {
                 guard r.intersects(Rect(x: offset, y: 0, width: viewport.width, height: viewport.height)) else { continue }
                 let distance = offset + viewport.width / 2 - r.midX
                 let turn = -angle * max(-1, min(1, distance / 200))
-                items.append(LayoutAttributes(indexPath: IndexPath(item: i, section: 0), frame: r,
+                items.append(LayoutAttributes(indexPath: CardIndexPath(item: i, section: 0), frame: r,
                                               transform3D: turned(turn, perspective: perspective), zIndex: 1))
             }
             frames.append(Frame(time: Double(k) / 60, contentOffset: Point(x: offset, y: 0),
@@ -186,7 +186,7 @@ func parsePoints(_ text: String) -> [Point] {
             #expect(card.all("polygon").count == 1)
             let item = Int(card.attributes["data-index"]!.split(separator: ".")[1])!
             #expect(card.all("text").first?.text == "\(item)")
-            let fill = Palette.fill(for: IndexPath(item: item, section: 0)).hex
+            let fill = Palette.fill(for: CardIndexPath(item: item, section: 0)).hex
             #expect(card.all("polygon").first?.attributes["fill"] == fill)
         }
         #expect(cards.first { $0.attributes["data-index"] == "0.2" }?.attributes["opacity"] == "0.6")
@@ -295,16 +295,16 @@ func parsePoints(_ text: String) -> [Point] {
     @Test func zOrderFlipSplitsIntoSegments() throws {
         func frame(_ time: Double, zOfItem0: Int) -> Frame {
             Frame(time: time, contentOffset: .zero, phase: .dragging, viewportSize: RenderFixtures.viewport, items: [
-                LayoutAttributes(indexPath: IndexPath(item: 0, section: 0), frame: Rect(x: 50, y: 50, width: 200, height: 150),
+                LayoutAttributes(indexPath: CardIndexPath(item: 0, section: 0), frame: Rect(x: 50, y: 50, width: 200, height: 150),
                                  zIndex: zOfItem0),
-                LayoutAttributes(indexPath: IndexPath(item: 1, section: 0), frame: Rect(x: 150, y: 100, width: 200, height: 150),
+                LayoutAttributes(indexPath: CardIndexPath(item: 1, section: 0), frame: Rect(x: 150, y: 100, width: 200, height: 150),
                                  zIndex: 1),
             ])
         }
         let frames = [frame(0, zOfItem0: 0), frame(1.0 / 60, zOfItem0: 0), frame(2.0 / 60, zOfItem0: 2),
                       frame(3.0 / 60, zOfItem0: 2)]
         let segments = SVGRenderer.zOrderSegments(frames.map { RenderCard.drawn(in: $0) })
-        let p0 = IndexPath(item: 0, section: 0), p1 = IndexPath(item: 1, section: 0)
+        let p0 = CardIndexPath(item: 0, section: 0), p1 = CardIndexPath(item: 1, section: 0)
         #expect(segments == [SVGRenderer.Segment(frames: 0..<2, order: [p0, p1]),
                              SVGRenderer.Segment(frames: 2..<4, order: [p1, p0])])
 

@@ -7,7 +7,7 @@ import Testing
 @Suite struct StreamingTests {
     static let size = Size(width: 200, height: 100)
 
-    static func frame(_ index: Int, offset: Double, phase: ScrollPhase = .idle, items: [LayoutAttributes] = [])
+    static func frame(_ index: Int, offset: Double, phase: CardScrollPhase = .idle, items: [LayoutAttributes] = [])
         -> Frame {
         Frame(time: Double(index) / 10, contentOffset: Point(x: offset, y: 0), phase: phase,
               viewportSize: size, items: items)
@@ -66,7 +66,7 @@ import Testing
     /// The streamed JSON, byte for byte: written here by hand from the format (keys in a
     /// fixed order, shortest round-trip numbers, one item per line).
     @Test func streamedJSONMatchesTheFormatByteForByte() throws {
-        let item = LayoutAttributes(indexPath: IndexPath(item: 2, section: 0),
+        let item = LayoutAttributes(indexPath: CardIndexPath(item: 2, section: 0),
                                     frame: Rect(x: 10, y: 20, width: 30, height: 40), alpha: 0.5, zIndex: 3)
         let output = StringOutput()
         let writer = JSONTimelineWriter(output: output)
@@ -137,7 +137,7 @@ import Testing
     /// The summary: steps, each release as velocity → proposed → target under its
     /// phase, the last frame drawn once; no per-frame listing.
     @Test func summaryReadsInOneScreen() {
-        let item = LayoutAttributes(indexPath: IndexPath(item: 0, section: 0),
+        let item = LayoutAttributes(indexPath: CardIndexPath(item: 0, section: 0),
                                     frame: Rect(x: 0, y: 0, width: 100, height: 100))
         var config = FlowLayoutConfiguration()
         config.scrollDirection = .horizontal
@@ -176,7 +176,7 @@ import Testing
     /// the 12 items nearest the centre and counts the rest.
     @Test func summaryEntriesFollowTheDirectionAndTheTableIsCapped() {
         // 30 items in a column of 10-pt rows; the viewport (200×100) centred at y = 50.
-        let items = (0..<30).map { LayoutAttributes(indexPath: IndexPath(item: $0, section: 0),
+        let items = (0..<30).map { LayoutAttributes(indexPath: CardIndexPath(item: $0, section: 0),
                                                     frame: Rect(x: 0, y: Double($0) * 10, width: 10, height: 10)) }
         let offsets: [Double] = [0, 5, 10, 5, 0, 0]
         let frames = offsets.enumerated().map { Frame(time: Double($0.offset) / 10, contentOffset: Point(x: 0, y: $0.element),
@@ -196,7 +196,7 @@ import Testing
     /// Every-frame text streamed without a known frame count ends with the count, and
     /// otherwise matches the whole-timeline text.
     @Test func everyFrameTextStreamsTheSameFrames() throws {
-        let item = LayoutAttributes(indexPath: IndexPath(item: 0, section: 0),
+        let item = LayoutAttributes(indexPath: CardIndexPath(item: 0, section: 0),
                                     frame: Rect(x: 0, y: 0, width: 100, height: 100))
         let frames = (0..<6).map { Self.frame($0, offset: Double($0 / 3), items: [item]) }
         let snap = SnapEvent(time: 0.2, proposedContentOffset: Point(x: 0, y: 1), velocity: Point(x: 0, y: 0),

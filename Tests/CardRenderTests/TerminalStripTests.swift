@@ -90,7 +90,7 @@ import Testing
 
     @Test func singleCardExactLine() {
         let single = Frame(time: 0, contentOffset: .zero, phase: .idle, viewportSize: Size(width: 400, height: 300),
-                           items: [LayoutAttributes(indexPath: IndexPath(item: 12, section: 0),
+                           items: [LayoutAttributes(indexPath: CardIndexPath(item: 12, section: 0),
                                                     frame: Rect(x: 120, y: 50, width: 160, height: 200))])
         #expect(TerminalStrip.line(frame: single, columns: 40, color: false)
                 == String(repeating: " ", count: 12) + "[██████12██████]")

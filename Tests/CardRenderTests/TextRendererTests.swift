@@ -23,7 +23,7 @@ import Testing
 
     /// Identical frames at rest fold into one line; a frame that differs is printed.
     @Test func repeatedFramesFold() {
-        let item = LayoutAttributes(indexPath: IndexPath(item: 0, section: 0),
+        let item = LayoutAttributes(indexPath: CardIndexPath(item: 0, section: 0),
                                     frame: Rect(x: 0, y: 0, width: 100, height: 100))
         let size = Size(width: 200, height: 200)
         let frames = (0..<5).map { Frame(time: Double($0) / 10, contentOffset: .zero, phase: .idle,

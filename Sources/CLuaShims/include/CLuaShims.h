@@ -118,6 +118,15 @@ void cardlua_set_run_time_limit(cardlua_host *host, double seconds);
 /// Sets the function that answers layout:layoutAttributesForElements(rect).
 void cardlua_set_query(cardlua_host *host, cardlua_query_fn query, void *context);
 
+/// Receives one line of a script's print or warn output, without its newline and with
+/// control characters escaped ("name: text", "name: warning: text"); `line` is valid
+/// only during the call. Called inside a protected Lua call: must not raise, throw,
+/// longjmp or call into Lua.
+typedef void (*cardlua_log_fn)(void *context, const char *line, size_t length);
+
+/// Sends print and warn lines to `log` instead of standard error (NULL: standard error).
+void cardlua_set_log(cardlua_host *host, cardlua_log_fn log, void *context);
+
 /// In check mode, keys written on `attributes` that the contract does not know are
 /// passed to the prelude's I.noteAttributeKey(key, item) after each transform call.
 void cardlua_set_check_mode(cardlua_host *host, int on);
