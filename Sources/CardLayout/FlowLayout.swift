@@ -327,6 +327,12 @@ public struct FlowLayout: Sendable {
     /// rect: enumeration stops at the first item past the limit, so neither the work nor
     /// the array grows with a rect that meets millions of items.
     public func layoutAttributesForElements(in rect: Rect, limit: Int) -> [LayoutAttributes]? {
+        let (items, complete) = firstItems(in: rect, limit: limit)
+        return complete ? items : nil
+    }
+
+    /// The first `limit` items that meet `rect`, and whether they are all of them.
+    func firstItems(in rect: Rect, limit: Int) -> (items: [LayoutAttributes], complete: Bool) {
         var result: [LayoutAttributes] = []
         result.reserveCapacity(4)
         do {
@@ -335,9 +341,9 @@ public struct FlowLayout: Sendable {
                 result.append(item)
             }
         } catch {
-            return nil
+            return (result, false)
         }
-        return result
+        return (result, true)
     }
 
     /// Calls `body` with the same items as `layoutAttributesForElements(in:)`, in the same
@@ -349,6 +355,21 @@ public struct FlowLayout: Sendable {
         let a = m.lower - mainSlack, b = m.upper + mainSlack
         let ca = c.lower - crossSlack, cb = c.upper + crossSlack
 
+        try forEachSection(overlapping: a, b) { s, section in
+            guard section.itemCount > 0 else { return }
+            if let perItem {
+                try forEachPerItem(perItem, s, section, rect, a, b, ca, cb, body)
+            } else {
+                try forEachUniform(s, section, rect, a, b, ca, cb, body)
+            }
+        }
+    }
+
+    /// Calls `body` with every section whose extent along the scroll axis meets the open
+    /// interval (a, b), in order; with `sectionsOrdered` a binary search finds the first
+    /// and the walk stops at the first section past b.
+    private func forEachSection(overlapping a: Double, _ b: Double,
+                                _ body: (Int, FlowSection) throws -> Void) rethrows {
         var s = firstCandidateSection(above: a)
         while s < sections.count {
             let section = sections[s]
@@ -357,13 +378,7 @@ public struct FlowLayout: Sendable {
                 s += 1
                 continue
             }
-            if section.hi > a, section.itemCount > 0 {
-                if let perItem {
-                    try forEachPerItem(perItem, s, section, rect, a, b, ca, cb, body)
-                } else {
-                    try forEachUniform(s, section, rect, a, b, ca, cb, body)
-                }
-            }
+            if section.hi > a { try body(s, section) }
             s += 1
         }
     }
@@ -475,23 +490,13 @@ public struct FlowLayout: Sendable {
         let m = axes.mainInterval(rect)
         let slack = FlowMath.slack(m.lower, m.upper, extentScale: axes.viewportCross)
         let a = m.lower - slack, b = m.upper + slack
-        var s = firstCandidateSection(above: a)
-        while s < sections.count {
-            let section = sections[s]
-            if !(section.lo < b) {
-                if sectionsOrdered { break }
-                s += 1
-                continue
+        forEachSection(overlapping: a, b) { s, section in
+            if let frame = supplementaryFrame(.header, section), frame.intersects(rect) {
+                result.append((.header, s, frame))
             }
-            if section.hi > a {
-                if let frame = supplementaryFrame(.header, section), frame.intersects(rect) {
-                    result.append((.header, s, frame))
-                }
-                if let frame = supplementaryFrame(.footer, section), frame.intersects(rect) {
-                    result.append((.footer, s, frame))
-                }
+            if let frame = supplementaryFrame(.footer, section), frame.intersects(rect) {
+                result.append((.footer, s, frame))
             }
-            s += 1
         }
         return result
     }
@@ -516,14 +521,6 @@ public protocol BaseLayoutProviding {
 
 extension FlowLayout: BaseLayoutProviding {
     public func baseLayoutAttributes(in rect: Rect, limit: Int) -> [LayoutAttributes] {
-        var result: [LayoutAttributes] = []
-        result.reserveCapacity(4)
-        do {
-            try forEachItem(in: rect) { item in
-                guard result.count < limit else { throw EnumerationStopped() }
-                result.append(item)
-            }
-        } catch {}
-        return result
+        firstItems(in: rect, limit: limit).items
     }
 }
