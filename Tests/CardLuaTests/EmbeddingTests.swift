@@ -138,18 +138,24 @@ import Testing
               end
             end
             """, chunkName: "app.lua")
+        let lines = try Self.logOfOneFrame(effect, items: 3)
+        #expect(lines.all == ["app.lua: frame\t1\ta\\27b", "app.lua: warning: careful: two pieces"])
+    }
+
+    /// What `effect` logs through its sink during one frame of `items` 100×100 cards.
+    static func logOfOneFrame(_ effect: LuaEffect, items: Int) throws -> Lines {
         let lines = Lines()
         effect.logSink = { lines.all.append($0) }
         defer { effect.logSink = nil }
         var configuration = FlowLayoutConfiguration()
         configuration.itemSize = Size(width: 100, height: 100)
         let layout = FlowLayout(configuration: configuration, viewportSize: Size(width: 300, height: 300),
-                                numberOfItemsInSections: [3])
+                                numberOfItemsInSections: [items])
         let bounds = Rect(x: 0, y: 0, width: 300, height: 300)
         var attributes = layout.layoutAttributesForElements(in: bounds)
         try effect.transform(&attributes, layout: layout,
                              context: ScrollContext(bounds: bounds, contentSize: layout.collectionViewContentSize))
-        #expect(lines.all == ["app.lua: frame\t1\ta\\27b", "app.lua: warning: careful: two pieces"])
+        return lines
     }
 
     /// The sink gets the cap standard error has: 1 MiB of lines, then one notice.
@@ -162,17 +168,7 @@ import Testing
               end
             end
             """, chunkName: "big.lua")
-        let lines = Lines()
-        effect.logSink = { lines.all.append($0) }
-        defer { effect.logSink = nil }
-        var configuration = FlowLayoutConfiguration()
-        configuration.itemSize = Size(width: 100, height: 100)
-        let layout = FlowLayout(configuration: configuration, viewportSize: Size(width: 300, height: 300),
-                                numberOfItemsInSections: [1])
-        let bounds = Rect(x: 0, y: 0, width: 300, height: 300)
-        var attributes = layout.layoutAttributesForElements(in: bounds)
-        try effect.transform(&attributes, layout: layout,
-                             context: ScrollContext(bounds: bounds, contentSize: layout.collectionViewContentSize))
+        let lines = try Self.logOfOneFrame(effect, items: 1)
         // Each line is "big.lua: " + 1000 x's + a newline = 1010 bytes: 1038 fit in 1 MiB.
         #expect(lines.all.count == 1038 + 1)
         #expect(lines.all.last == "big.lua: print: output past 1 MiB per run is dropped")
