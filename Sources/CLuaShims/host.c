@@ -264,7 +264,8 @@ size_t cardlua_memory_in_use(cardlua_host *h) { return h->memory_used; }
 static const char *const CONFIG_KEYS[CARDLUA_CFG_COUNT] = {
     "direction", "itemWidth", "itemHeight", "insetTop", "insetLeft", "insetBottom", "insetRight",
     "lineSpacing", "interitemSpacing", "headerWidth", "headerHeight", "footerWidth", "footerHeight",
-    "deceleration", "paging", "spare"};
+    "deceleration", "paging", "wraps", "flipsHorizontally", "bounces", "alwaysBounceHorizontal",
+    "alwaysBounceVertical"};
 
 const char *cardlua_config_key(int index) {
     return index >= 0 && index < CARDLUA_CFG_COUNT ? CONFIG_KEYS[index] : NULL;

@@ -15,6 +15,12 @@ public struct DecelerationRate: Hashable, Sendable {
     public static let fast = DecelerationRate(rawValue: 0.99)
 }
 
+/// `UIUserInterfaceLayoutDirection`: which way a horizontal flow runs.
+public enum UserInterfaceLayoutDirection: String, Hashable, Sendable {
+    case leftToRight
+    case rightToLeft
+}
+
 /// The properties of a `UICollectionViewFlowLayout` (plus the scroll view settings a
 /// script may set in `prepare`). Defaults are UIKit's.
 public struct FlowLayoutConfiguration: Hashable, Sendable {
@@ -41,6 +47,16 @@ public struct FlowLayoutConfiguration: Hashable, Sendable {
     public var alwaysBounceHorizontal = false
     /// `UIScrollView.alwaysBounceVertical`: the same for vertically scrolling content.
     public var alwaysBounceVertical = false
+    /// The items repeat endlessly along the scroll axis (iCarousel's `wrap`, an infinite
+    /// pager): no edges, no rubber band, content offsets unbounded in both directions. An
+    /// item keeps its index path in every repetition.
+    public var wraps = false
+    /// `UICollectionView.effectiveUserInterfaceLayoutDirection`: set by the host (the
+    /// `--rtl` flag, a scenario's `rtl = true`) before `prepare`, read by the effect.
+    public var layoutDirection = UserInterfaceLayoutDirection.leftToRight
+    /// `UICollectionViewLayout.flipsHorizontallyInOppositeLayoutDirection` (true for a
+    /// flow layout, as UIKit): in a right-to-left layout the horizontal flow mirrors.
+    public var flipsHorizontallyInOppositeLayoutDirection = true
 
     public init() {}
 }

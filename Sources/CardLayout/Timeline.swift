@@ -20,18 +20,36 @@ public struct Frame: Hashable, Sendable {
     public var viewportSize: Size
     /// Every item whose untransformed frame meets the visible rect, by index path.
     public var items: [LayoutAttributes]
+    /// The section headers and footers meeting the visible rect, by section then kind
+    /// (header first).
+    public var supplementary: [SupplementaryAttributes]
 
     public init(time: Double, contentOffset: Point, phase: CardScrollPhase, viewportSize: Size,
-                items: [LayoutAttributes]) {
+                items: [LayoutAttributes], supplementary: [SupplementaryAttributes] = []) {
         self.time = time
         self.contentOffset = contentOffset
         self.phase = phase
         self.viewportSize = viewportSize
         self.items = items
+        self.supplementary = supplementary
     }
 
     /// The visible rect.
     public var bounds: Rect { Rect(origin: contentOffset, size: viewportSize) }
+}
+
+/// A section header or footer in a frame (`UICollectionView.elementKindSectionHeader`,
+/// `…Footer`): untransformed, drawn faintly behind the cards.
+public struct SupplementaryAttributes: Hashable, Sendable {
+    public var kind: SupplementaryKind
+    public var section: Int
+    public var frame: Rect
+
+    public init(kind: SupplementaryKind, section: Int, frame: Rect) {
+        self.kind = kind
+        self.section = section
+        self.frame = frame
+    }
 }
 
 /// A release and where the effect decided it comes to rest.

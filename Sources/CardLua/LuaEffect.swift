@@ -30,6 +30,8 @@ public final class LuaEffect: Effect {
     private var input: [Double] = []
     private var output: [Double] = []
     private var state = [Double](repeating: 0, count: Int(CARDLUA_STATE_COUNT))
+    /// The layout direction the last `prepare` was given (it holds until the next).
+    private var isRightToLeft = false
 
     /// Loads `source` into a fresh sandboxed state and runs it once.
     public init(source: String, chunkName: String, limits: ScriptLimits = ScriptLimits()) throws(ScriptError) {
@@ -125,6 +127,7 @@ public final class LuaEffect: Effect {
     // MARK: Effect
 
     public func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {
+        isRightToLeft = configuration.layoutDirection == .rightToLeft
         setState(ScrollContext(bounds: Rect(origin: .zero, size: viewportSize), contentSize: viewportSize))
         var numbers = [Double](repeating: 0, count: Int(CARDLUA_CFG_COUNT))
         let status = numbers.withUnsafeMutableBufferPointer { out in
@@ -142,6 +145,11 @@ public final class LuaEffect: Effect {
         configuration.footerReferenceSize = Size(width: numbers[Int(CARDLUA_CFG_FOOTER_W)], height: numbers[Int(CARDLUA_CFG_FOOTER_H)])
         configuration.decelerationRate = DecelerationRate(rawValue: numbers[Int(CARDLUA_CFG_DECELERATION)])
         configuration.isPagingEnabled = numbers[Int(CARDLUA_CFG_PAGING)] != 0
+        configuration.wraps = numbers[Int(CARDLUA_CFG_WRAPS)] != 0
+        configuration.flipsHorizontallyInOppositeLayoutDirection = numbers[Int(CARDLUA_CFG_FLIPS_RTL)] != 0
+        configuration.bounces = numbers[Int(CARDLUA_CFG_BOUNCES)] != 0
+        configuration.alwaysBounceHorizontal = numbers[Int(CARDLUA_CFG_ALWAYS_BOUNCE_H)] != 0
+        configuration.alwaysBounceVertical = numbers[Int(CARDLUA_CFG_ALWAYS_BOUNCE_V)] != 0
     }
 
     public func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
@@ -264,6 +272,7 @@ public final class LuaEffect: Effect {
         state[Int(CARDLUA_STATE_TRACKING)] = context.isTracking ? 1 : 0
         state[Int(CARDLUA_STATE_DRAGGING)] = context.isDragging ? 1 : 0
         state[Int(CARDLUA_STATE_DECELERATING)] = context.isDecelerating ? 1 : 0
+        state[Int(CARDLUA_STATE_RTL)] = isRightToLeft ? 1 : 0
     }
 
     private func error(_ status: Int32) -> ScriptError {

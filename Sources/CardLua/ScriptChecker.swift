@@ -533,13 +533,16 @@ struct SourceLocator {
 
 /// Spelling suggestions and small text helpers.
 enum Suggest {
-    static let callbacks = ["prepare", "transform", "targetContentOffset"]
+    static let callbacks = ["prepare", "transform", "targetContentOffset", "layoutAttributesForElements",
+                            "sizeForItem", "insetForSection", "referenceSizeForHeader", "referenceSizeForFooter"]
     /// The keys a script may assign (the C list, ScriptConstants), and UIKit's `isHidden`.
     static let attributeKeys = ScriptConstants.attributeKeys.filter(\.writable).map(\.name) + ["isHidden"]
     static let layoutKeys = ["scrollDirection", "itemSize", "sectionInset", "minimumLineSpacing",
                              "minimumInteritemSpacing", "headerReferenceSize", "footerReferenceSize",
-                             "decelerationRate", "isPagingEnabled", "collectionView"]
-    static let collectionViewKeys = ["decelerationRate", "isPagingEnabled"]
+                             "decelerationRate", "isPagingEnabled", "collectionView", "wraps",
+                             "flipsHorizontallyInOppositeLayoutDirection"]
+    static let collectionViewKeys = ["decelerationRate", "isPagingEnabled", "bounces", "alwaysBounceHorizontal",
+                                     "alwaysBounceVertical"]
 
     /// The callback (or `scenarios`) a global's name looks like a misspelling of: the same
     /// name in another case, or — for a function (a table for `scenarios`) — within two

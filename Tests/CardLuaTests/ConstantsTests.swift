@@ -21,7 +21,7 @@ import Testing
     @Test func layoutConfigurationOrderMatchesTheHeader() throws {
         let text = try Self.table("LAYOUT_CONFIG_ORDER", in: Self.prelude("layout.lua"))
         let lua = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
-        #expect(ScriptConstants.configKeys.count == 16)  // CARDLUA_CFG_COUNT
+        #expect(ScriptConstants.configKeys.count == 20)  // CARDLUA_CFG_COUNT
         #expect(lua == ScriptConstants.configKeys)
     }
 

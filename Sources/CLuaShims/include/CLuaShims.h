@@ -26,7 +26,7 @@ typedef struct cardlua_host cardlua_host;
 #define CARDLUA_OUT_CHANGED 23 /* nonzero when the script changed anything */
 
 /// Flow configuration as numbers: see CARDLUA_CFG_* offsets.
-#define CARDLUA_CFG_COUNT 16
+#define CARDLUA_CFG_COUNT 20
 #define CARDLUA_CFG_DIRECTION 0 /* 0 vertical, 1 horizontal */
 #define CARDLUA_CFG_ITEM_W 1
 #define CARDLUA_CFG_ITEM_H 2
@@ -42,11 +42,15 @@ typedef struct cardlua_host cardlua_host;
 #define CARDLUA_CFG_FOOTER_H 12
 #define CARDLUA_CFG_DECELERATION 13
 #define CARDLUA_CFG_PAGING 14
+#define CARDLUA_CFG_WRAPS 15           /* layout.wraps: 0 or 1 */
+#define CARDLUA_CFG_FLIPS_RTL 16       /* layout.flipsHorizontallyInOppositeLayoutDirection */
+#define CARDLUA_CFG_BOUNCES 17         /* collectionView.bounces */
+#define CARDLUA_CFG_ALWAYS_BOUNCE_H 18 /* collectionView.alwaysBounceHorizontal */
+#define CARDLUA_CFG_ALWAYS_BOUNCE_V 19 /* collectionView.alwaysBounceVertical */
 
 /// The keys of the layout configuration, in CARDLUA_CFG_* order (the prelude's
 /// readLayout fills the array in this order: LAYOUT_CONFIG_ORDER in layout.lua, checked
-/// against this by ConstantsTests). NULL past CARDLUA_CFG_COUNT - 1 (the last slot is
-/// spare, named "spare").
+/// against this by ConstantsTests). NULL past CARDLUA_CFG_COUNT - 1.
 const char *cardlua_config_key(int index);
 
 /// Scenario step codes, as the prelude hands them over (STEP_CODE in scenarios.lua,
@@ -68,7 +72,7 @@ const char *cardlua_step_name(int code);
 const char *cardlua_attribute_key(int index, int *writable);
 
 /// What the scroll view is doing, as numbers: see CARDLUA_STATE_* offsets.
-#define CARDLUA_STATE_COUNT 10
+#define CARDLUA_STATE_COUNT 11
 #define CARDLUA_STATE_OFFSET_X 0
 #define CARDLUA_STATE_OFFSET_Y 1
 #define CARDLUA_STATE_VIEW_W 2
@@ -79,6 +83,7 @@ const char *cardlua_attribute_key(int index, int *writable);
 #define CARDLUA_STATE_TRACKING 7
 #define CARDLUA_STATE_DRAGGING 8
 #define CARDLUA_STATE_DECELERATING 9
+#define CARDLUA_STATE_RTL 10 /* effectiveUserInterfaceLayoutDirection is rightToLeft */
 
 /// Status of an entry point.
 #define CARDLUA_OK 0

@@ -29,10 +29,13 @@ local LAYOUT_KEYS = {
   minimumInteritemSpacing = true, headerReferenceSize = true, footerReferenceSize = true,
   decelerationRate = true, isPagingEnabled = true, time = true,
   collectionView = true, collectionViewContentSize = true,
+  wraps = true, flipsHorizontallyInOppositeLayoutDirection = true,
 }
 local COLLECTION_VIEW_KEYS = {
   bounds = true, frame = true, contentOffset = true, contentSize = true, isTracking = true,
   isDragging = true, isDecelerating = true, decelerationRate = true, isPagingEnabled = true,
+  effectiveUserInterfaceLayoutDirection = true, bounces = true, alwaysBounceHorizontal = true,
+  alwaysBounceVertical = true,
 }
 
 -- The keys on the layout (and its collectionView) the contract does not know, one per

@@ -75,7 +75,7 @@ end
 
 -- Once per frame: what the collection view is doing now (the frame rect changes only
 -- with the viewport). Plain assignments, no reads: this runs every frame.
-function I.setState(ox, oy, vw, vh, cw, ch, time, tracking, dragging, decelerating)
+function I.setState(ox, oy, vw, vh, cw, ch, time, tracking, dragging, decelerating, rtl)
   local b, o, s = bounds, boundsOrigin, boundsSize  -- fillRect(bounds, …), written out
   b.x = ox; b.y = oy; b.width = vw; b.height = vh
   b.minX = ox; b.midX = ox + vw / 2; b.maxX = ox + vw
@@ -95,6 +95,7 @@ function I.setState(ox, oy, vw, vh, cw, ch, time, tracking, dragging, decelerati
   collectionView.isTracking = tracking  -- booleans from the host
   collectionView.isDragging = dragging
   collectionView.isDecelerating = decelerating
+  collectionView.effectiveUserInterfaceLayoutDirection = rtl and "rightToLeft" or "leftToRight"
   layout.collectionView = collectionView
   layout.collectionViewContentSize = contentSize
   layout.time = time
@@ -126,7 +127,18 @@ end
 -- After prepare: the flow properties, validated, as numbers for the host.
 -- The configuration array's order: CARDLUA_CFG_* in CLuaShims.h (cardlua_config_key;
 -- ConstantsTests fails if this list drifts from it).
-local LAYOUT_CONFIG_ORDER = { "direction", "itemWidth", "itemHeight", "insetTop", "insetLeft", "insetBottom", "insetRight", "lineSpacing", "interitemSpacing", "headerWidth", "headerHeight", "footerWidth", "footerHeight", "deceleration", "paging", "spare" }
+local LAYOUT_CONFIG_ORDER = { "direction", "itemWidth", "itemHeight", "insetTop", "insetLeft", "insetBottom", "insetRight", "lineSpacing", "interitemSpacing", "headerWidth", "headerHeight", "footerWidth", "footerHeight", "deceleration", "paging", "wraps", "flipsHorizontally", "bounces", "alwaysBounceHorizontal", "alwaysBounceVertical" }
+
+-- A boolean layout or collection view property: `name` on the collection view (where
+-- UIKit has it) wins over the same name on the layout.
+local function flag(l, cv, name, owner, default)
+  local v
+  if type(cv) == "table" then v = rawget(cv, name) end
+  if v == nil then v = rawget(l, name) end
+  if v == nil then v = default end
+  if type(v) ~= "boolean" then fail(owner .. "." .. name .. " must be true or false (got " .. tostring(v) .. ")") end
+  return v and 1 or 0
+end
 
 function I.readLayout(l)
   local cv = rawget(l, "collectionView")
@@ -156,7 +168,12 @@ function I.readLayout(l)
     direction = dir == "horizontal" and 1 or 0, itemWidth = iw, itemHeight = ih,
     insetTop = top, insetLeft = left, insetBottom = bottom, insetRight = right,
     lineSpacing = ls, interitemSpacing = is, headerWidth = hw, headerHeight = hh,
-    footerWidth = fw, footerHeight = fh, deceleration = rate, paging = paging and 1 or 0, spare = 0,
+    footerWidth = fw, footerHeight = fh, deceleration = rate, paging = paging and 1 or 0,
+    wraps = flag(l, nil, "wraps", "layout", false),
+    flipsHorizontally = flag(l, nil, "flipsHorizontallyInOppositeLayoutDirection", "layout", true),
+    bounces = flag(l, cv, "bounces", "layout.collectionView", true),
+    alwaysBounceHorizontal = flag(l, cv, "alwaysBounceHorizontal", "layout.collectionView", false),
+    alwaysBounceVertical = flag(l, cv, "alwaysBounceVertical", "layout.collectionView", false),
   }
   local out = {}
   for i = 1, #LAYOUT_CONFIG_ORDER do out[i] = values[LAYOUT_CONFIG_ORDER[i]] end
@@ -233,7 +250,11 @@ class([[
 ---@field isDragging boolean a finger has moved the content
 ---@field isDecelerating boolean moving on its own after a release
 ---@field decelerationRate? "normal"|"fast"|number may be set in prepare
----@field isPagingEnabled? boolean may be set in prepare]])
+---@field isPagingEnabled? boolean may be set in prepare
+---@field effectiveUserInterfaceLayoutDirection "leftToRight"|"rightToLeft" set by `--rtl` or a scenario's `rtl = true`
+---@field bounces? boolean may be set in prepare: drags rubber-band past the edges (default true)
+---@field alwaysBounceHorizontal? boolean may be set in prepare: content that fits still drags and bounces horizontally (default false)
+---@field alwaysBounceVertical? boolean may be set in prepare: the same vertically (default false)]])
 class([[
 ---The flow layout (`UICollectionViewFlowLayout`): set its properties in prepare.
 ---@class UICollectionViewFlowLayout
@@ -249,6 +270,8 @@ class([[
 ---@field decelerationRate "normal"|"fast"|number velocity kept per millisecond (0.998, 0.99)
 ---@field isPagingEnabled boolean rest on multiples of the viewport
 ---@field time number seconds since the scenario began
+---@field wraps boolean the items repeat endlessly along the scroll axis (no edges; offsets unbounded)
+---@field flipsHorizontallyInOppositeLayoutDirection boolean mirror the horizontal flow right to left (default true)
 local UICollectionViewFlowLayout = {}
 ---The base, untransformed attributes meeting rect (what `super` returns).
 ---@param rect CGRect
