@@ -53,6 +53,8 @@ public struct FlowLayout: Sendable {
     let perItem: PerItemStore?
     /// The largest finite item extent, which scales the query slack.
     let extentScale: Double
+    /// The repetition period and span when `configuration.wraps` (FlowLayout+Wrap.swift).
+    let wrap: WrapMetrics?
 
     /// Lays out `numberOfItemsInSections.count` sections.
     ///
@@ -130,6 +132,8 @@ public struct FlowLayout: Sendable {
             break
         }
         self.sectionsOrdered = ordered
+        self.wrap = FlowLayout.wrapMetrics(configuration: configuration, axes: axes, uniform: uniform,
+                                           sections: sections, perItem: perItem)
 
         let main = max(0, contentMain)  // never negative (NaN counts as 0)
         self.collectionViewContentSize = axes.isVertical
@@ -314,7 +318,9 @@ public struct FlowLayout: Sendable {
     }
 
     /// Base attributes of every item whose untransformed frame intersects `rect`
-    /// (`Rect.intersects`), ordered by section then item.
+    /// (`Rect.intersects`), ordered by section then item. A layout that wraps returns every
+    /// repetition meeting the rect, in order along the scroll axis (each in section and
+    /// item order), frames shifted by k × ``wrapPeriod``: an item may come more than once.
     public func layoutAttributesForElements(in rect: Rect) -> [LayoutAttributes] {
         var result: [LayoutAttributes] = []
         // One allocation for a carousel's screenful (every frame asks), not one per doubling.
@@ -349,6 +355,15 @@ public struct FlowLayout: Sendable {
     /// Calls `body` with the same items as `layoutAttributesForElements(in:)`, in the same
     /// order, without building an array (the per-frame hot path).
     public func forEachItem(in rect: Rect, _ body: (LayoutAttributes) throws -> Void) rethrows {
+        if let wrap {
+            try forEachRepeatedItem(in: rect, wrap, body)
+        } else {
+            try forEachBaseItem(in: rect, body)
+        }
+    }
+
+    /// The items of the laid-out content itself (repetition 0 of a layout that wraps).
+    func forEachBaseItem(in rect: Rect, _ body: (LayoutAttributes) throws -> Void) rethrows {
         let m = axes.mainInterval(rect), c = axes.crossInterval(rect)
         let mainSlack = FlowMath.slack(m.lower, m.upper, extentScale: extentScale)
         let crossSlack = FlowMath.slack(c.lower, c.upper, extentScale: extentScale)
@@ -483,8 +498,14 @@ public struct FlowLayout: Sendable {
     }
 
     /// Header and footer frames (only those with a non-zero reference extent) that
-    /// intersect `rect`, ordered by section, a header before its footer.
+    /// intersect `rect`, ordered by section, a header before its footer (a layout that
+    /// wraps: every repetition, as ``layoutAttributesForElements(in:)``).
     public func supplementaryFrames(in rect: Rect) -> [(kind: SupplementaryKind, section: Int, frame: Rect)] {
+        if let wrap { return repeatedSupplementaryFrames(in: rect, wrap) }
+        return baseSupplementaryFrames(in: rect)
+    }
+
+    func baseSupplementaryFrames(in rect: Rect) -> [(kind: SupplementaryKind, section: Int, frame: Rect)] {
         var result: [(kind: SupplementaryKind, section: Int, frame: Rect)] = []
         guard axes.headerExtent > 0 || axes.footerExtent > 0 else { return result }
         let m = axes.mainInterval(rect)

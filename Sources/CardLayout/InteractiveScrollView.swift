@@ -253,7 +253,8 @@ public final class InteractiveScrollView {
         }
         if case .touch = mode { return }
         let offset = stop(at: t)
-        let target = try view.scrollTarget(for: indexPath, stepIndex: recording.steps.count, kind: "scrollToItem")
+        let target = try view.scrollTarget(for: indexPath, from: offset, stepIndex: recording.steps.count,
+                                          kind: "scrollToItem")
         recording.append(.scrollToItem(indexPath, duration: duration), at: t)
         if duration > 0 {
             // Always the requested length, even for no distance (as the scenario step).

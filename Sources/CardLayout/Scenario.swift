@@ -325,11 +325,17 @@ extension Scenario {
     /// 5. 0.3 s at rest.
     ///
     /// Velocities account for the layout's deceleration rate, so the story is the same
-    /// at `normal` and `fast`. With no items the demo is half a second at rest.
+    /// at `normal` and `fast`. With no items the demo is half a second at rest. A layout
+    /// that wraps has no end to bounce off: steps 4 and 5 are then flings across the seam
+    /// backwards and forwards instead (``wrappedDemoSteps(layout:)``).
     public static func demo(viewportSize: Size = defaultViewportSize,
                             numberOfItems: [Int] = defaultNumberOfItems,
                             framesPerSecond: Double = defaultFramesPerSecond,
                             layout: FlowLayout) -> Scenario {
+        if let steps = wrappedDemoSteps(layout: layout) {
+            return Scenario(name: "demo", viewportSize: viewportSize, numberOfItems: numberOfItems,
+                            framesPerSecond: framesPerSecond, steps: steps)
+        }
         let axis = ScrollPhysics.Axis(layout.configuration.scrollDirection)
         let extent = axis.extent(of: layout.viewportSize)
         let range = 0...max(0, axis.value(of: layout.maximumContentOffset))

@@ -227,7 +227,7 @@ private struct Session {
     }
 
     mutating func scroll(to indexPath: CardIndexPath, seconds: Double) throws {
-        let target = try view.scrollTarget(for: indexPath, stepIndex: stepIndex, kind: kind)
+        let target = try view.scrollTarget(for: indexPath, from: offset, stepIndex: stepIndex, kind: kind)
         guard seconds > 0 else {
             try emit(target, .idle, .idle)
             return

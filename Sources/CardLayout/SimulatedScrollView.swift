@@ -76,8 +76,11 @@ struct SimulatedScrollView {
     // MARK: Geometry
 
     var axis: ScrollPhysics.Axis { ScrollPhysics.Axis(configuration.scrollDirection) }
-    /// `[0, maximumContentOffset]` on the scroll axis.
-    var range: ClosedRange<Double> { 0...max(0, axis.value(of: layout.maximumContentOffset)) }
+    /// `[0, maximumContentOffset]` on the scroll axis; unbounded (−∞…+∞) for a layout that
+    /// wraps: no edges, so no clamp, rubber band or bounce anywhere.
+    var range: ClosedRange<Double> {
+        layout.wraps ? -Double.infinity...Double.infinity : 0...max(0, axis.value(of: layout.maximumContentOffset))
+    }
     /// The viewport's extent on the scroll axis.
     var extent: Double { axis.extent(of: viewportSize) }
     /// Whether a finger or a fling may move the content (UIKit's pan gesture does not
@@ -168,22 +171,27 @@ struct SimulatedScrollView {
         return .spring(from: offset, velocity: 0, to: edge, phase: .settling)
     }
 
-    /// `scrollToItem(at:at: .centeredHorizontally/.centeredVertically, …)`'s destination:
-    /// the item centred on the scroll axis, clamped to the range.
-    func scrollTarget(for indexPath: CardIndexPath, stepIndex: Int, kind: String) throws -> Double {
+    /// `scrollToItem(at:at: .centeredHorizontally/.centeredVertically, …)`'s destination
+    /// from `offset`: the item centred on the scroll axis, clamped to the range (a layout
+    /// that wraps: its repetition nearest `offset`, the shortest way round).
+    func scrollTarget(for indexPath: CardIndexPath, from offset: Double, stepIndex: Int,
+                      kind: String) throws -> Double {
         guard let attributes = layout.layoutAttributesForItem(at: indexPath) else {
             throw ScenarioError.itemOutOfRange(scenario: scenarioName, stepIndex: stepIndex, indexPath: indexPath,
                                                itemsInSection: indexPath.section >= 0
                                                    && indexPath.section < layout.numberOfSections
                                                    ? layout.numberOfItems(inSection: indexPath.section) : nil)
         }
-        return ScrollPhysics.clamp(axis.value(of: attributes.center) - extent / 2, to: range)
+        let centred = axis.value(of: attributes.center) - extent / 2
+        if let period = layout.wrapPeriod { return Self.nearestRepetition(of: centred, to: offset, period: period) }
+        return ScrollPhysics.clamp(centred, to: range)
     }
 
     /// A new viewport: `prepare` again (on the current configuration, as UIKit's layout
     /// object keeps its properties), a new layout. Returns the offset that keeps the item
     /// centred at `offset` centred (clamped).
     mutating func resize(to size: Size, from offset: Double) throws -> Double {
+        if layout.wraps { return try resizeWrapped(to: size, from: offset) }
         let centred = itemNearestCentre(offset: offset)
         let prepared = try Self.prepare(effect: effect, configuration: configuration, viewportSize: size,
                                         numberOfItems: numberOfItems, scenarioName: scenarioName)
@@ -203,6 +211,7 @@ struct SimulatedScrollView {
     /// rects twice as long around the same centre until one holds an item or the content
     /// is covered.
     func itemNearestCentre(offset: Double) -> CardIndexPath? {
+        if layout.wraps { return repeatedItemNearestCentre(offset: offset)?.indexPath }
         let axis = self.axis
         let bounds = Rect(origin: axis.point(offset), size: viewportSize)
         let centre = axis.value(of: bounds.center)

@@ -91,7 +91,8 @@ public enum JSONRenderer {
             + "\"headerReferenceSize\": \(size(c.headerReferenceSize)), "
             + "\"footerReferenceSize\": \(size(c.footerReferenceSize)), "
             + "\"decelerationRate\": \(RenderSupport.exact(c.decelerationRate.rawValue)), "
-            + "\"isPagingEnabled\": \(c.isPagingEnabled) }"
+            + "\"isPagingEnabled\": \(c.isPagingEnabled)"
+            + (c.wraps ? ", \"wraps\": true }" : " }")   // only when set (v1 output unchanged)
     }
 
     static func point(_ p: Point) -> String {
