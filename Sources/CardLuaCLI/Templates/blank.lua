@@ -7,6 +7,7 @@ function prepare(layout)
   layout.sectionInset = UIEdgeInsetsMake(0, 0, 0, 0)   -- top, left, bottom, right
   layout.minimumLineSpacing = 10                       -- between rows (columns when horizontal)
   layout.minimumInteritemSpacing = 10                  -- between cards in a row
+  -- layout.wraps = true        -- endless: the cards repeat along the scroll axis, no edges
 end
 
 function transform(attributes, layout)

@@ -270,7 +270,7 @@ class([[
 ---@field decelerationRate "normal"|"fast"|number velocity kept per millisecond (0.998, 0.99)
 ---@field isPagingEnabled boolean rest on multiples of the viewport
 ---@field time number seconds since the scenario began
----@field wraps boolean the items repeat endlessly along the scroll axis (no edges; offsets unbounded)
+---@field wraps boolean the items repeat endlessly along the scroll axis, one period = first to last item + minimumLineSpacing (no edges, no rubber band; offsets and proposals unbounded; the rect query returns every repetition, an item may come twice) (default false)
 ---@field flipsHorizontallyInOppositeLayoutDirection boolean mirror the horizontal flow right to left (default true)
 local UICollectionViewFlowLayout = {}
 ---The base, untransformed attributes meeting rect (what `super` returns).
