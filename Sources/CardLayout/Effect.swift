@@ -38,7 +38,7 @@ public protocol Effect: AnyObject {
 
     /// Adjusts the base attributes of every item in the visible rect, in place
     /// (`layoutAttributesForElements(in:)` after `super`). `attributes` is ordered by
-    /// index path.
+    /// index path (when the layout wraps, by repetition first: an index path may come twice).
     func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
                    context: ScrollContext) throws
 

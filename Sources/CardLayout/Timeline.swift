@@ -18,7 +18,9 @@ public struct Frame: Hashable, Sendable {
     public var phase: CardScrollPhase
     /// The viewport size during this frame (changes only on a resize step).
     public var viewportSize: Size
-    /// Every item whose untransformed frame meets the visible rect, by index path.
+    /// Every item whose untransformed frame meets the visible rect, by index path (a
+    /// layout that wraps: by repetition along the scroll axis, then index path, so an
+    /// index path may come more than once).
     public var items: [LayoutAttributes]
     /// The section headers and footers meeting the visible rect, by section then kind
     /// (header first).

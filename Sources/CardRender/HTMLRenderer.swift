@@ -48,7 +48,7 @@ public enum HTMLRenderer {
                               reloadStampFile: String? = nil) -> String {
         let frames = timeline.frames
         let start = frames.isEmpty ? 0 : min(max(frameIndex ?? 0, 0), frames.count - 1)
-        let items = Array(Set(frames.flatMap { $0.items.map(\.indexPath) })).sorted()
+        let items = cardSlots(frames)
         let opening = frames.isEmpty ? nil : frames[start]
         let viewport = opening?.viewportSize ?? timeline.viewportSize
         let px = { (x: Double) in RenderSupport.exact(x) + "px" }
@@ -64,7 +64,9 @@ public enum HTMLRenderer {
         for (k, indexPath) in items.enumerated() {
             let fill = Palette.fill(for: indexPath).hex, stroke = Palette.stroke(for: indexPath).hex
             out += "<div class=\"card\" id=\"c\(k)\" data-index=\"\(indexPath.section).\(indexPath.item)\" style=\""
-            if let frame = opening, let a = frame.items.first(where: { $0.indexPath == indexPath }),
+            // The slot's copy of its index path (a layout that wraps may show an item twice).
+            let copy = k - (items.firstIndex(of: indexPath) ?? k)
+            if let frame = opening, let a = frame.items.filter({ $0.indexPath == indexPath }).dropFirst(copy).first,
                RenderCard(a, contentOffset: frame.contentOffset) != nil {
                 let r = a.frame
                 out += "left:\(px(r.minX - frame.contentOffset.x));top:\(px(r.minY - frame.contentOffset.y));"
@@ -98,6 +100,19 @@ public enum HTMLRenderer {
         out += timelineJSON(timeline, items: items, start: start, reloadStampFile: reloadStampFile)
         out += "</script>\n<script>\n" + script + "</script>\n</body>\n</html>\n"
         return out
+    }
+
+    /// One card element per index path, sorted; an index path that some frame shows more
+    /// than once (a layout that wraps) gets that many, side by side: a frame's n-th copy of
+    /// it (in its order) drives the n-th.
+    static func cardSlots(_ frames: [Frame]) -> [CardIndexPath] {
+        var most: [CardIndexPath: Int] = [:]
+        for frame in frames {
+            var count: [CardIndexPath: Int] = [:]
+            for item in frame.items { count[item.indexPath, default: 0] += 1 }
+            for (p, n) in count where n > most[p, default: 0] { most[p] = n }
+        }
+        return most.keys.sorted().flatMap { Array(repeating: $0, count: most[$0]!) }
     }
 
     /// The contents of the live-reload sidecar file: one statement setting the stamp
@@ -145,7 +160,7 @@ public enum HTMLRenderer {
                              reloadStampFile: String?) -> String {
         let n = RenderSupport.exact
         var slot: [CardIndexPath: Int] = [:]
-        for (k, p) in items.enumerated() { slot[p] = k }
+        for (k, p) in items.enumerated() where slot[p] == nil { slot[p] = k }
         var out = "{\"script\":\(RenderSupport.jsonString(timeline.scriptName))"
         let fps = timeline.framesPerSecond.isFinite && timeline.framesPerSecond > 0 ? timeline.framesPerSecond : 60
         out += ",\"fps\":\(n(fps)),\"start\":\(start)"
@@ -158,6 +173,7 @@ public enum HTMLRenderer {
         var frameTexts: [String] = []
         frameTexts.reserveCapacity(timeline.frames.count)
         for f in timeline.frames {
+            var copies: [CardIndexPath: Int] = [:]
             var s = "{\"t\":\(n(f.time)),\"o\":[\(n(f.contentOffset.x)),\(n(f.contentOffset.y))]"
             s += ",\"p\":\"\(f.phase.rawValue)\",\"v\":[\(n(f.viewportSize.width)),\(n(f.viewportSize.height))],\"c\":["
             s += f.items.map { a in
@@ -167,7 +183,9 @@ public enum HTMLRenderer {
                 var fields = [n(r.minX - f.contentOffset.x), n(r.minY - f.contentOffset.y), n(r.width), n(r.height)]
                 fields += a.transform3D.fields.map(n)
                 fields += [n(cssOpacity(a.alpha)), "\(cssZIndex(a.zIndex))", "\(flags)"]
-                return "[\(slot[a.indexPath] ?? 0)," + fields.joined(separator: ",") + "]"
+                let copy = copies[a.indexPath, default: 0]
+                copies[a.indexPath] = copy + 1
+                return "[\((slot[a.indexPath] ?? 0) + copy)," + fields.joined(separator: ",") + "]"
             }.joined(separator: ",")
             s += "]}"
             frameTexts.append(s)

@@ -106,6 +106,7 @@ public enum SVGRenderer {
 
         // Cards, segment by segment.
         let drawn = frames.map { RenderCard.drawn(in: $0) }
+        let keys = drawn.map(CardKey.keys)
         let segments = zOrderSegments(drawn)
         out += "<g clip-path=\"url(#viewport)\">\n"
         for segment in segments {
@@ -120,12 +121,13 @@ public enum SVGRenderer {
                 out += "<g class=\"segment\" visibility=\"\(visibility.initial)\">"
                 out += visibility.animate("visibility", dur: dur) + "\n"
             }
-            for indexPath in segment.order {
+            for (n, indexPath) in segment.order.enumerated() {
+                let key = CardKey(indexPath: indexPath, copy: segment.copies.isEmpty ? 0 : segment.copies[n])
                 var points = DiscreteTrack(), opacity = DiscreteTrack()
                 var labelX = DiscreteTrack(), labelY = DiscreteTrack(), fontSize = DiscreteTrack()
                 for i in segment.frames {
                     let k = keyTimes[i]
-                    guard let card = drawn[i].first(where: { $0.attributes.indexPath == indexPath }) else {
+                    guard let card = keys[i].firstIndex(of: key).map({ drawn[i][$0] }) else {
                         opacity.add(k, "0")
                         continue
                     }
@@ -223,6 +225,30 @@ public enum SVGRenderer {
     struct Segment: Equatable {
         var frames: Range<Int>
         var order: [CardIndexPath]
+        /// Which copy of its index path each entry of `order` is (a layout that wraps may
+        /// show an item more than once in a frame, see ``CardKey``); empty when no frame
+        /// shows an index path twice.
+        var copies: [Int] = []
+    }
+
+    /// A card's identity across frames: its index path, and which copy of it (0, 1, …
+    /// in drawing order) when a frame shows the same index path more than once.
+    struct CardKey: Hashable, Comparable {
+        var indexPath: CardIndexPath
+        var copy: Int
+
+        static func < (a: CardKey, b: CardKey) -> Bool { (a.indexPath, a.copy) < (b.indexPath, b.copy) }
+
+        /// The keys of a frame's drawn cards, in the same order.
+        static func keys(_ cards: [RenderCard]) -> [CardKey] {
+            var seen: [CardIndexPath: Int] = [:]
+            return cards.map { card in
+                let p = card.attributes.indexPath
+                let copy = seen[p, default: 0]
+                seen[p] = copy + 1
+                return CardKey(indexPath: p, copy: copy)
+            }
+        }
     }
 
     /// Cuts the frames into the fewest consecutive segments whose frames all agree with
@@ -232,55 +258,61 @@ public enum SVGRenderer {
     static func zOrderSegments(_ drawn: [[RenderCard]]) -> [Segment] {
         var segments: [Segment] = []
         var start = 0
-        var edges: [CardIndexPath: Set<CardIndexPath>] = [:]
-        var firstZ: [CardIndexPath: Int] = [:]
-
-        func frameEdges(_ cards: [RenderCard]) -> [(CardIndexPath, CardIndexPath)] {
-            guard cards.count > 1 else { return [] }
-            return (1..<cards.count).map { (cards[$0 - 1].attributes.indexPath, cards[$0].attributes.indexPath) }
+        var edges: [CardKey: Set<CardKey>] = [:]
+        var firstZ: [CardKey: Int] = [:]
+        let keys = drawn.map(CardKey.keys)
+        let copies = keys.contains { $0.contains { $0.copy > 0 } }
+        func segment(_ frames: Range<Int>) -> Segment {
+            let order = topologicalOrder(edges, priority: firstZ) ?? []
+            return Segment(frames: frames, order: order.map(\.indexPath), copies: copies ? order.map(\.copy) : [])
         }
-        func merged(_ base: [CardIndexPath: Set<CardIndexPath>], _ cards: [RenderCard]) -> [CardIndexPath: Set<CardIndexPath>] {
+
+        func frameEdges(_ keys: [CardKey]) -> [(CardKey, CardKey)] {
+            guard keys.count > 1 else { return [] }
+            return (1..<keys.count).map { (keys[$0 - 1], keys[$0]) }
+        }
+        func merged(_ base: [CardKey: Set<CardKey>], _ keys: [CardKey]) -> [CardKey: Set<CardKey>] {
             var e = base
-            for card in cards where e[card.attributes.indexPath] == nil { e[card.attributes.indexPath] = [] }
-            for (a, b) in frameEdges(cards) { e[a, default: []].insert(b) }
+            for key in keys where e[key] == nil { e[key] = [] }
+            for (a, b) in frameEdges(keys) { e[a, default: []].insert(b) }
             return e
         }
 
         for (i, cards) in drawn.enumerated() {
-            let trial = merged(edges, cards)
+            let trial = merged(edges, keys[i])
             var trialZ = firstZ
-            for card in cards where trialZ[card.attributes.indexPath] == nil {
-                trialZ[card.attributes.indexPath] = card.attributes.zIndex
+            for (key, card) in zip(keys[i], cards) where trialZ[key] == nil {
+                trialZ[key] = card.attributes.zIndex
             }
             if topologicalOrder(trial, priority: trialZ) != nil {
                 edges = trial
                 firstZ = trialZ
             } else {
-                segments.append(Segment(frames: start..<i, order: topologicalOrder(edges, priority: firstZ) ?? []))
+                segments.append(segment(start..<i))
                 start = i
-                edges = merged([:], cards)
+                edges = merged([:], keys[i])
                 firstZ = [:]
-                for card in cards { firstZ[card.attributes.indexPath] = card.attributes.zIndex }
+                for (key, card) in zip(keys[i], cards) { firstZ[key] = card.attributes.zIndex }
             }
         }
         if start < drawn.count || segments.isEmpty {
-            segments.append(Segment(frames: start..<drawn.count, order: topologicalOrder(edges, priority: firstZ) ?? []))
+            segments.append(segment(start..<drawn.count))
         }
         return segments
     }
 
     /// Kahn's algorithm, always taking the ready node with the smallest
-    /// (priority, index path); nil when the graph has a cycle.
-    static func topologicalOrder(_ edges: [CardIndexPath: Set<CardIndexPath>],
-                                 priority: [CardIndexPath: Int]) -> [CardIndexPath]? {
-        var indegree: [CardIndexPath: Int] = [:]
+    /// (priority, index path, copy); nil when the graph has a cycle.
+    static func topologicalOrder(_ edges: [CardKey: Set<CardKey>],
+                                 priority: [CardKey: Int]) -> [CardKey]? {
+        var indegree: [CardKey: Int] = [:]
         for (a, targets) in edges {
             if indegree[a] == nil { indegree[a] = 0 }
             for b in targets { indegree[b, default: 0] += 1 }
         }
         var ready = indegree.filter { $0.value == 0 }.map(\.key)
-        var order: [CardIndexPath] = []
-        func key(_ p: CardIndexPath) -> (Int, CardIndexPath) { (priority[p] ?? 0, p) }
+        var order: [CardKey] = []
+        func key(_ p: CardKey) -> (Int, CardIndexPath, Int) { (priority[p] ?? 0, p.indexPath, p.copy) }
         while !ready.isEmpty {
             var best = 0
             for j in 1..<ready.count where key(ready[j]) < key(ready[best]) { best = j }

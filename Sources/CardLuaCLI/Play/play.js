@@ -78,8 +78,9 @@
     var hue = (item * 47 + section * 131) % 360;
     return { fill: "hsl(" + hue + ",58%,52%)", stroke: "hsl(" + hue + ",58%,32%)" };
   }
-  function card(section, item) {
-    var key = section + ":" + item, el = cards[key];
+  // copy: which occurrence of the item in the frame (a wrapping layout may show it twice).
+  function card(section, item, copy) {
+    var key = section + ":" + item + (copy ? ":" + copy : ""), el = cards[key];
     if (!el) {
       el = document.createElement("div");
       el.className = "card";
@@ -95,10 +96,12 @@
   function draw(f) {
     if (!shown || shown.v[0] !== f.v[0] || shown.v[1] !== f.v[1]) { fit(f.v[0], f.v[1]); }
     shown = f;
-    var seen = {};
+    var seen = {}, copies = {};
     for (var j = 0; j < f.c.length; j++) {
-      var c = f.c[j], el = card(c[0], c[1]), s = el.style;
-      seen[c[0] + ":" + c[1]] = true;
+      var c = f.c[j], id = c[0] + ":" + c[1], copy = copies[id] || 0;
+      copies[id] = copy + 1;
+      var el = card(c[0], c[1], copy), s = el.style;
+      seen[id + (copy ? ":" + copy : "")] = true;
       if (c[24]) { s.display = "none"; continue; }
       s.display = "";
       s.left = c[2] + "px"; s.top = c[3] + "px";
