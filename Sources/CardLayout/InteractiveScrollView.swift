@@ -59,7 +59,8 @@ public final class InteractiveScrollView {
         public var viewportSize: Size
         /// `collectionViewContentSize`.
         public var contentSize: Size
-        /// The scrollable range on the scroll axis, `0...maximumContentOffset`.
+        /// The scrollable range on the scroll axis, `0...maximumContentOffset`; unbounded
+        /// (−∞…+∞) for a layout that wraps.
         public var contentOffsetRange: ClosedRange<Double>
     }
 
