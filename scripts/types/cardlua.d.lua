@@ -153,6 +153,10 @@ function CGAffineTransform:isIdentity() end
 ---@field isDecelerating boolean moving on its own after a release
 ---@field decelerationRate? "normal"|"fast"|number may be set in prepare
 ---@field isPagingEnabled? boolean may be set in prepare
+---@field effectiveUserInterfaceLayoutDirection "leftToRight"|"rightToLeft" set by `--rtl` or a scenario's `rtl = true`
+---@field bounces? boolean may be set in prepare: drags rubber-band past the edges (default true)
+---@field alwaysBounceHorizontal? boolean may be set in prepare: content that fits still drags and bounces horizontally (default false)
+---@field alwaysBounceVertical? boolean may be set in prepare: the same vertically (default false)
 
 ---The flow layout (`UICollectionViewFlowLayout`): set its properties in prepare.
 ---@class UICollectionViewFlowLayout
@@ -168,6 +172,8 @@ function CGAffineTransform:isIdentity() end
 ---@field decelerationRate "normal"|"fast"|number velocity kept per millisecond (0.998, 0.99)
 ---@field isPagingEnabled boolean rest on multiples of the viewport
 ---@field time number seconds since the scenario began
+---@field wraps boolean the items repeat endlessly along the scroll axis, one period = first to last item + minimumLineSpacing (no edges, no rubber band; offsets and proposals unbounded; the rect query returns every repetition, an item may come twice) (default false)
+---@field flipsHorizontallyInOppositeLayoutDirection boolean mirror the horizontal flow right to left (default true)
 local UICollectionViewFlowLayout = {}
 ---The base, untransformed attributes meeting rect (what `super` returns).
 ---@param rect CGRect
