@@ -126,6 +126,21 @@ private func visible(_ l: FlowLayout, at offset: Double, width: Double = 400) ->
         #expect(headers.map(\.frame.minX) == [1140])
     }
 
+    @Test func verticalLayoutsWrapAlongY() {
+        // The fixture turned: 600×400 viewport, items 300×200, left/right insets 150.
+        var c = FlowLayoutConfiguration()
+        c.scrollDirection = .vertical
+        c.itemSize = Size(width: 300, height: 200)
+        c.minimumLineSpacing = 50
+        c.sectionInset = CardEdgeInsets(top: 0, left: 150, bottom: 0, right: 150)
+        c.wraps = true
+        let l = FlowLayout(configuration: c, viewportSize: Size(width: 600, height: 400), numberOfItemsInSections: [4])
+        #expect(l.wrapPeriod == 1000)
+        let shown = l.layoutAttributesForElements(in: Rect(x: 0, y: -60, width: 600, height: 400))
+        #expect(shown.map { [Double($0.indexPath.item), $0.frame.minX, $0.frame.minY] }
+                == [[3, 150, -250], [0, 150, 0], [1, 150, 250]])
+    }
+
     @Test func queriesStayBoundedOverHugeRects() {
         let l = layout()
         // Millions of periods: the limited query stops past its limit.
