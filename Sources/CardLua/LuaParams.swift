@@ -56,7 +56,8 @@ extension LuaEffect {
         let text: String
         do {
             text = try internalString("params")
-        } catch where error.line == nil {
+        } catch where error.text.hasPrefix("params") {
+            // The prelude's own complaint (no line of the script raised it): at the entry.
             throw error.at(line: SourceLocator(source: source).paramLine(forMessage: error.text))
         }
         params = text.split(separator: "\n").compactMap { line in

@@ -1,0 +1,79 @@
+import CardLuaTestSupport
+import Foundation
+import Testing
+
+/// `--param NAME=X` on the command line, and the JSON's `params`.
+@Suite struct ParamsCLITests {
+    static let script = """
+    params = {
+      rotate = { value = 35, min = 0, max = 90, step = 1 },
+      spacing = { value = 10, min = -40, max = 40 },
+    }
+    function prepare(layout)
+      layout.scrollDirection = "horizontal"
+      layout.itemSize = CGSizeMake(100, 100)
+    end
+    function transform(attributes, layout)
+      return CATransform3DMakeRotation(params.rotate * M_PI / 180, 0, 0, 1)
+    end
+
+    """
+
+    @Test func jsonRecordsTheValuesUsedOnlyWhenDeclared() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try CLI.write(Self.script, named: "tweak.lua", in: dir)
+        let run = try CLI.run(["run", path, "--offset", "0", "--format", "json", "--param", "rotate=50", "--param=spacing=-2.5"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("\n  \"params\": { \"rotate\": 50, \"spacing\": -2.5 },\n  \"frames\": ["))
+        let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let frames = try #require(json?["frames"] as? [[String: Any]])
+        let items = try #require(frames.first?["items"] as? [[String: Any]])
+        let m = try #require(items.first?["transform3D"] as? [Double])
+        #expect(abs(m[0] - cos(50 * Double.pi / 180)) < 1e-12 && abs(m[1] - sin(50 * Double.pi / 180)) < 1e-12)
+        let defaults = try CLI.run(["run", path, "--offset", "0", "--format", "json"])
+        #expect(defaults.stdout.contains("\"params\": { \"rotate\": 35, \"spacing\": 10 }"))
+        let text = try CLI.run(["run", path, "--offset", "0", "--param", "rotate=50"])
+        #expect(text.stdout.contains(", params rotate=50 spacing=10\n"))
+        let plain = try CLI.run(["run", CLI.script("lol.lua"), "--offset", "0", "--format", "json"])
+        #expect(plain.status == 0 && !plain.stdout.contains("\"params\""))
+    }
+
+    @Test func refusedOverridesAreUsageErrorsOnOneLine() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try CLI.write(Self.script, named: "tweak.lua", in: dir)
+        let cases: [([String], String)] = [
+            (["run", path, "--param", "rotat=50"], "cardlua: --param rotat=50: the script has no param 'rotat'; did you mean rotate?"),
+            (["run", path, "--param", "rotate=91"], "cardlua: --param rotate=91: 91 is outside 0…90 (params.rotate's min…max)"),
+            (["check", path, "--param", "spacng=1"], "cardlua: --param spacng=1: the script has no param 'spacng'; did you mean spacing?"),
+            (["run", CLI.script("lol.lua"), "--param", "rotate=1"], "cardlua: --param rotate=1: the script declares no params"),
+            (["watch", path, "--param", "rotate=-1", "-o", dir.appendingPathComponent("out.json").path],
+             "cardlua: --param rotate=-1: -1 is outside 0…90 (params.rotate's min…max)"),
+        ]
+        for (arguments, expected) in cases {
+            let result = try CLI.run(arguments, timeout: 30)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == expected + "\n", "\(arguments)")
+            #expect(result.stdout.isEmpty)
+        }
+        let syntax = try CLI.run(["run", path, "--param", "rotate"])
+        #expect(syntax.status == 2 && syntax.stderr.hasPrefix("cardlua: --param: expected NAME=NUMBER, like rotate=50 (got 'rotate')\n"))
+        let number = try CLI.run(["run", path, "--param", "rotate=abc"])
+        #expect(number.status == 2 && number.stderr.hasPrefix("cardlua: --param rotate=abc: expected a number after '=' (got 'abc')\n"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.json").path))
+    }
+
+    @Test func checkRunsWithTheOverride() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A transform that fails only when rotate is above 60.
+        let source = Self.script.replacingOccurrences(of: "  return CATransform3DMakeRotation",
+                                                      with: "  if params.rotate > 60 then error(\"too far\") end\n  return CATransform3DMakeRotation")
+        let path = try CLI.write(source, named: "tweak.lua", in: dir)
+        let clean = try CLI.run(["check", path])
+        #expect(clean.status == 0, "\(clean.stdout)")
+        let tilted = try CLI.run(["check", path, "--param", "rotate=70"])
+        #expect(tilted.status == 1 && tilted.stdout.contains("tweak.lua:10: transform: item 0: too far"), "\(tilted.stdout)")
+    }
+}
