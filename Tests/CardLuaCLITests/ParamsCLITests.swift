@@ -76,4 +76,37 @@ import Testing
         let tilted = try CLI.run(["check", path, "--param", "rotate=70"])
         #expect(tilted.status == 1 && tilted.stdout.contains("tweak.lua:10: transform: item 0: too far"), "\(tilted.stdout)")
     }
+
+    /// `cardlua play --param`: the page's state starts with the value; a slider's POST
+    /// /params outside the range is a 400 with the reason; a name the script does not
+    /// declare stops play before it serves (exit 2, one line).
+    @Test func playStartsWithTheOverrideAndRefusesBadSliders() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try CLI.write(Self.script, named: "tweak.lua", in: dir)
+        let refused = try CLI.run(["play", dir.appendingPathComponent("tweak.lua").path, "--port", "0", "--param", "rotat=1"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "cardlua: --param rotat=1: the script has no param 'rotat'; did you mean rotate?\n")
+
+        let play = try WatchProcess(["play", "tweak.lua", "--port", "0", "--param", "rotate=50"], directory: dir)
+        defer { play.kill() }
+        try #require(waitUntil { play.stdout.contains("\n") }, "no URL printed; stderr: \(play.stderr)")
+        let line = play.stdout.split(separator: "\n")[0]
+        let port = try #require(UInt16(line.dropFirst("http://127.0.0.1:".count).dropLast()))
+        let state = try #require(PlayTests.request(port: port, "GET /state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"))
+        #expect(state.contains(#""params":[{"name":"rotate","value":50,"min":0,"max":90,"step":1},"#
+                               + #"{"name":"spacing","value":10,"min":-40,"max":40,"step":null}]"#), "\(state)")
+        func post(_ body: String) -> String? {
+            PlayTests.request(port: port, "POST /params HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                + "Origin: http://127.0.0.1:\(port)\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+        }
+        let tooFar = try #require(post(#"{"t":0.5,"name":"rotate","value":95}"#))
+        #expect(tooFar.hasPrefix("HTTP/1.1 400") && tooFar.contains("params.rotate: 95 is outside 0…90"))
+        let unknown = try #require(post(#"{"t":0.5,"name":"spin","value":1}"#))
+        #expect(unknown.hasPrefix("HTTP/1.1 400") && unknown.contains("the script has no param 'spin'"))
+        let moved = try #require(post(#"{"t":0.5,"name":"spacing","value":-5}"#))
+        #expect(moved.hasPrefix("HTTP/1.1 200") && moved.contains(#"{"name":"spacing","value":-5,"#)
+                && moved.contains(#"{"name":"rotate","value":50,"#), "\(moved)")
+        #expect(play.interruptAndWait(timeout: 20) == 0)
+    }
 }
