@@ -7,6 +7,21 @@
 -- kept here, and the global becomes a table of plain numbers (params.rotate == 35), so a
 -- callback reads a tweakable as fast as any table field. I.setParams then writes the
 -- host's overrides (already checked against min…max by the host) into that table.
+class([[
+---@class cardlua.Param
+---@field value number the value to start with (and to use unless overridden)
+---@field min number the smallest value an override or a slider may set
+---@field max number the largest value an override or a slider may set
+---@field step? number the step of the slider in `cardlua play`
+
+---Tweakables: numbers to tweak from outside the script, with `--param rotate=50` (run,
+---watch, check, play) or the sliders of `cardlua play`. Declare each one as
+---`rotate = { value = 35, min = 0, max = 90, step = 1 }`; inside the callbacks
+---`params.rotate` is then the NUMBER in use (not the table). Read params inside the
+---callbacks: a value copied at the script's top level keeps the declaration.
+---@type table<string, number|cardlua.Param>?
+params = nil]])
+
 do
   local sformat, next = string.format, next
   local MAX_PARAMS = 100   -- a bound on what the host reads and the page draws
