@@ -109,4 +109,25 @@ import Testing
                 && moved.contains(#"{"name":"rotate","value":50,"#), "\(moved)")
         #expect(play.interruptAndWait(timeout: 20) == 0)
     }
+
+    /// `watch --param`: every run (a fresh state per save) uses the override.
+    @Test func watchSetsTheOverrideInEveryRun() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("tweak.lua")
+        let output = dir.appendingPathComponent("out.json")
+        try Self.script.write(to: script, atomically: false, encoding: .utf8)
+        let watch = try WatchProcess(["watch", "tweak.lua", "--offset", "0", "--param", "rotate=50", "-o", "out.json"],
+                                     directory: dir)
+        defer { watch.kill() }
+        func written() -> String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+        try #require(waitUntil { written().contains("\"params\": { \"rotate\": 50, \"spacing\": 10 }") },
+                     "no first output; stderr: \(watch.stderr)")
+        // A save that changes spacing's declared value: the override of rotate stays.
+        try Self.script.replacingOccurrences(of: "value = 10,", with: "value = 20,")
+            .write(to: script, atomically: false, encoding: .utf8)
+        #expect(waitUntil { written().contains("\"params\": { \"rotate\": 50, \"spacing\": 20 }") },
+                "stderr: \(watch.stderr)")
+        #expect(watch.interruptAndWait(timeout: 20) == 0)
+    }
 }
