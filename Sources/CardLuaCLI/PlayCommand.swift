@@ -325,7 +325,7 @@ final class Playground: @unchecked Sendable {
         do {
             try LuaEffect.checkParams([(name, value)], against: effect.params)
         } catch {
-            return .status(400, message: "params.\(name): \(error.text)")
+            return .status(400, message: error.text)
         }
         let t = (fields["t"] as? Double).flatMap { $0.isFinite && $0 >= 0 && $0 <= 1e7 ? $0 : nil } ?? session.state.time
         do {
@@ -337,7 +337,7 @@ final class Playground: @unchecked Sendable {
             overrides = next
             frameError = nil
         } catch let refused as ParamOverrideError {
-            return .status(400, message: "params.\(name): \(refused.text)")
+            return .status(400, message: refused.text)
         } catch {
             failed(error)
         }

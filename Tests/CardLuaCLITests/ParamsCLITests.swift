@@ -101,7 +101,7 @@ import Testing
                 + "Origin: http://127.0.0.1:\(port)\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
         }
         let tooFar = try #require(post(#"{"t":0.5,"name":"rotate","value":95}"#))
-        #expect(tooFar.hasPrefix("HTTP/1.1 400") && tooFar.contains("params.rotate: 95 is outside 0…90"))
+        #expect(tooFar.hasPrefix("HTTP/1.1 400") && tooFar.contains("95 is outside 0…90 (params.rotate's min…max)"))
         let unknown = try #require(post(#"{"t":0.5,"name":"spin","value":1}"#))
         #expect(unknown.hasPrefix("HTTP/1.1 400") && unknown.contains("the script has no param 'spin'"))
         let moved = try #require(post(#"{"t":0.5,"name":"spacing","value":-5}"#))

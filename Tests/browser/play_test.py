@@ -338,6 +338,14 @@ def main():
         """)
         check("an out-of-range value is refused with 400 and the reason",
               refused[0] == 400 and "outside 0…90" in refused[1], str(refused))
+        driver.execute_script("window.cardlua.setParam('rotat', 10)")
+        end = time.time() + 10
+        shown = ""
+        while time.time() < end and not shown:
+            shown = driver.execute_script("var e = document.getElementById('error'); return e.hidden ? '' : e.textContent")
+            time.sleep(0.05)
+        check("an unknown name shows the server's reason in the page's error line",
+              "400" in shown and "no param 'rotat'; did you mean rotate?" in shown, repr(shown))
 
         if args.measure:
             measure(play, driver)

@@ -75,7 +75,8 @@
   // MARK: params: a slider per tweakable the script declares; moving one runs the
   // script again with that value (POST /params), keeping the position.
   var sliderKey = null, sliding = null;
-  function paramText(p) { return "--param " + p.name + "=" + num(p.value, 6); }
+  // The shortest form that reads back as the same number (a rounded one could leave the range).
+  function paramText(p) { return "--param " + p.name + "=" + (p.value === 0 ? "0" : String(p.value)); }
   function paramsLine() {
     var parts = [];
     Array.prototype.forEach.call($("sliders").querySelectorAll("input"), function (el) {
@@ -288,7 +289,16 @@
   });
   $("copyparams").addEventListener("click", function () {
     var text = $("paramsline").textContent;
-    if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(text).catch(function () {}); }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).catch(function () {});
+    } else {
+      var area = document.createElement("textarea");
+      area.value = text;
+      document.body.appendChild(area);
+      area.select();
+      document.execCommand("copy");
+      document.body.removeChild(area);
+    }
     $("copyparams").textContent = "Copied";
     setTimeout(function () { $("copyparams").textContent = "Copy params"; }, 1200);
   });
@@ -319,6 +329,8 @@
         time: now()
       };
     },
+    // What a slider sends (any value, to see the server's answer to a bad one).
+    setParam: function (name, value) { queue = []; enqueue({ path: "/params", body: { t: now(), name: name, value: value } }); },
     record: function (done) { enqueue({ path: "/record", body: {}, done: function (a) { $("recorded").value = a.lua; if (done) { done(a.lua); } } }); }
   };
 
