@@ -186,7 +186,12 @@ final class Playground: @unchecked Sendable {
         case ("/params", true):
             return setParam(request.body)
         case ("/record", true):
-            let block = ScenarioLuaFormatter.scenariosBlock([session.recordedScenario(named: "recorded")])
+            var block = ScenarioLuaFormatter.scenariosBlock([session.recordedScenario(named: "recorded")])
+            let set = effect.params.filter { $0.value != $0.defaultValue }
+            if !set.isEmpty {  // the replay needs the same values
+                block = "-- recorded with " + set.map { "--param \($0.name)=\(ScenarioLuaFormatter.number($0.value))" }
+                    .joined(separator: " ") + "\n" + block
+            }
             return .json("{\"lua\":\(Self.jsonString(block))}")
         case ("/", true), ("/events", true), ("/state", true):
             return .status(405, message: "use GET")
