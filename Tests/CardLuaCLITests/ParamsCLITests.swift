@@ -130,4 +130,20 @@ import Testing
                 "stderr: \(watch.stderr)")
         #expect(watch.interruptAndWait(timeout: 20) == 0)
     }
+
+    /// A run with params and an autoplay step validates against docs/cardlua.schema.json,
+    /// and the schema refuses a params value that is not a number.
+    @Test func paramsAndAutoplayOutputValidates() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Self.script + "scenarios = { auto = { items = 5, fps = 10, steps = { { autoplay = 0.5, duration = 1 } } } }\n"
+        let path = try CLI.write(source, named: "tweak.lua", in: dir)
+        let result = try CLI.run(["run", path, "--scenario", "auto", "--format", "json", "--param", "spacing=3"])
+        try #require(result.status == 0, "\(result.stderr)")
+        let validator = SchemaValidator(root: try JSONSchemaTests.schema())
+        #expect(validator.validate(try JSONValue.parse(Data(result.stdout.utf8))).isEmpty)
+        let broken = result.stdout.replacingOccurrences(of: "\"spacing\": 3", with: "\"spacing\": \"3\"")
+        #expect(broken != result.stdout)
+        #expect(!validator.validate(try JSONValue.parse(Data(broken.utf8))).isEmpty)
+    }
 }
