@@ -3,7 +3,7 @@
 -- is the script API (docs/script-api.md):
 --   read_globals  what the prelude defines: the names `cardlua types` lists (a test in
 --                 Tests/CardLuaCLITests/TypesTests.swift keeps the two the same);
---   globals       the callbacks and the scenarios table, which a script sets.
+--   globals       the callbacks and the scenarios and params tables, which a script sets.
 -- The sandbox has no io, os, debug or package, and no dofile, loadfile, load, require or
 -- collectgarbage: using one is reported as an undefined variable.
 
@@ -53,7 +53,7 @@ stds.cardlua = {
     CGSizeZero = size,
   },
   globals = {
-    "prepare", "transform", "targetContentOffset", "scenarios",
+    "prepare", "transform", "targetContentOffset", "scenarios", "params",
   },
 }
 

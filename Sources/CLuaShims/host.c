@@ -271,10 +271,10 @@ const char *cardlua_config_key(int index) {
     return index >= 0 && index < CARDLUA_CFG_COUNT ? CONFIG_KEYS[index] : NULL;
 }
 
-static const char *const STEP_NAMES[] = {NULL, "jump", "drag", "fling", "wait", "scrollToItem", "resize"};
+static const char *const STEP_NAMES[] = {NULL, "jump", "drag", "fling", "wait", "scrollToItem", "resize", "autoplay"};
 
 const char *cardlua_step_name(int code) {
-    return code >= CARDLUA_STEP_JUMP && code <= CARDLUA_STEP_RESIZE ? STEP_NAMES[code] : NULL;
+    return code >= CARDLUA_STEP_JUMP && code <= CARDLUA_STEP_AUTOPLAY ? STEP_NAMES[code] : NULL;
 }
 
 const char *cardlua_attribute_key(int index, int *writable) {

@@ -114,6 +114,14 @@ public struct Scenario: Hashable, Sendable {
                 guard Scenario.isValidViewport(size) else {
                     throw .invalidViewportSize(scenario: name, stepIndex: index, size: size)
                 }
+            case let .autoplay(interval, seconds):
+                try finite(interval, "autoplay")
+                try duration(seconds)
+                // At most one advance per frame: the advances, like the frames, stay bounded.
+                guard interval * framesPerSecond >= 1 - 1e-9 else {
+                    throw .invalidAutoplayInterval(scenario: name, stepIndex: index, interval: interval,
+                                                   framesPerSecond: framesPerSecond)
+                }
             }
         }
     }
@@ -160,6 +168,18 @@ public enum ScenarioStep: Hashable, Sendable {
     /// again, the layout is rebuilt, and the item that was nearest the centre stays
     /// centred (clamped). One frame, phase `idle`.
     case resize(Size)
+    /// FSPagerView's `automaticSlidingInterval`: every `interval` seconds, for `duration`
+    /// seconds, the content moves on by one item, as a timer calling an animated
+    /// `setContentOffset` would. Each advance proposes the offset that brings the next
+    /// item to where the current one rests (one item pitch further on; after the last
+    /// item, back to item 0, as FSPagerView does when not infinite; a wrapping layout
+    /// keeps going forward); the effect's `targetContentOffset` (velocity 0) may move it;
+    /// the content eases there as `scrollToItem` does (phase `settling`, the last frame
+    /// `idle`) over ``ScrollPhysics/defaultScrollAnimationDuration`` or the interval if
+    /// shorter. Each advance records a ``SnapEvent``. The step ends when `duration` has
+    /// passed and the last advance (one falls at `duration` itself when it is a multiple
+    /// of `interval`) has come to rest.
+    case autoplay(interval: Double, duration: Double)
 
     /// `scrollToItem` with UIKit's animation length,
     /// ``ScrollPhysics/defaultScrollAnimationDuration`` (0.3 s).
@@ -168,7 +188,7 @@ public enum ScenarioStep: Hashable, Sendable {
     }
 
     /// The step's name as scripts write it: `jump`, `drag`, `fling`, `wait`,
-    /// `scrollToItem` or `resize`.
+    /// `scrollToItem`, `resize` or `autoplay`.
     public var kind: String {
         switch self {
         case .jump: "jump"
@@ -177,6 +197,7 @@ public enum ScenarioStep: Hashable, Sendable {
         case .wait: "wait"
         case .scrollToItem: "scrollToItem"
         case .resize: "resize"
+        case .autoplay: "autoplay"
         }
     }
 }
@@ -208,6 +229,8 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooManyItems(scenario: String, limit: Int)
     /// A frame would show more than ``Scenario/maxItemsPerFrame`` items.
     case tooManyItemsInFrame(scenario: String, time: Double, offset: Double, limit: Int)
+    /// An `autoplay` interval that is not positive, or shorter than one frame.
+    case invalidAutoplayInterval(scenario: String, stepIndex: Int, interval: Double, framesPerSecond: Double)
 
     public var description: String {
         switch self {
@@ -243,6 +266,9 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "shorten the scenario or lower the frame rate"
         case let .tooManyItems(scenario, limit):
             return "\(Self.location(scenario)): items: more than \(limit) items in all"
+        case let .invalidAutoplayInterval(scenario, stepIndex, interval, fps):
+            return "\(Self.location(scenario, stepIndex, "autoplay")): autoplay must be at least one frame long "
+                + "(1/\(Self.format(fps)) s at \(Self.format(fps)) fps; got \(Self.format(interval)) s)"
         case let .tooManyItemsInFrame(scenario, time, offset, limit):
             return "\(Self.location(scenario)): the frame at t=\(String(format: "%.2f", time)) s, offset "
                 + "\(Self.format(offset)) would show more than \(limit) items; use larger items or a smaller viewport"

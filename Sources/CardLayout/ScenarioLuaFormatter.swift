@@ -64,6 +64,8 @@ public enum ScenarioLuaFormatter {
             return "{ scrollToItem = \(indexPath.item)\(section), duration = \(number(seconds)) }"
         case let .resize(newSize):
             return "{ resize = \(size(newSize)) }"
+        case let .autoplay(interval, seconds):
+            return "{ autoplay = \(number(interval)), duration = \(number(seconds)) }"
         }
     }
 

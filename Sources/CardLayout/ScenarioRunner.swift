@@ -179,6 +179,65 @@ private struct Session {
             try beginIfNeeded()
             let target = try view.resize(to: size, from: offset)
             try emit(target, .idle, .idle)
+        case let .autoplay(interval, seconds):
+            try beginIfNeeded()
+            try autoplay(interval: interval, seconds: seconds)
+        }
+    }
+
+    /// Every `interval` seconds for `seconds`, an advance (``SimulatedScrollView/autoplayAdvance(from:current:time:stepIndex:kind:)``)
+    /// eased like `scrollToItem`. Advance k fires at the frame of time k·interval after
+    /// the step's start (that frame still at rest), then moves over the animation length
+    /// (cut to the interval), the last frame at rest on the target; idle frames between.
+    /// Each advance goes on from the item nearest the centre where the previous one
+    /// rested, or — when the content could not move (an edge) — from the item it aimed
+    /// at, so an autoplay never sticks at an edge: it reaches the last item and goes back
+    /// to the first.
+    mutating func autoplay(interval: Double, seconds: Double) throws {
+        let animation = min(ScrollPhysics.defaultScrollAnimationDuration, interval)
+        // The whole step's frames, checked before anything runs; validate() keeps the
+        // interval at least a frame long, so the advances are bounded by the frames too.
+        _ = try frameCount(seconds: seconds + animation)
+        let endFrame = try frameCount(seconds: seconds)
+        let advances = Int((seconds / interval + 1e-9).rounded(.down))
+        func fireFrame(_ k: Int) -> Int { Int((Double(k) * interval * fps - 1e-9).rounded(.up)) }
+        var emitted = 0
+        var current = view.itemNearestCentre(offset: offset)
+        var k = 1
+        while k <= advances, let from = current {
+            let at = fireFrame(k)
+            while emitted < at {
+                try emit(offset, .idle, .idle)
+                emitted += 1
+            }
+            let time = Double(emittedFrames - 1) / fps
+            guard let advance = try view.autoplayAdvance(from: offset, current: from, time: time,
+                                                         stepIndex: stepIndex, kind: kind) else { break }
+            snaps.append(advance.snap)
+            try sink.snap(advance.snap)
+            let start = offset, target = advance.target
+            if target != start {
+                let gap = k < advances ? fireFrame(k + 1) - at : Int.max
+                let length = min(animation, Double(gap) / fps)
+                let count = min(gap, max(1, try frameCount(seconds: length)))
+                let ease = ScrollMotion.easeInOut(from: start, to: target, duration: length * 1000)
+                for m in 1...count {
+                    if m == count {
+                        try emit(target, .idle, .idle)
+                    } else {
+                        try emit(ease.offset(at: Double(m) * 1000 / fps), .settling, .idle)
+                    }
+                }
+                emitted += count
+                current = view.itemNearestCentre(offset: target) ?? advance.next
+            } else {
+                current = advance.next
+            }
+            k += 1
+        }
+        while emitted < endFrame {
+            try emit(offset, .idle, .idle)
+            emitted += 1
         }
     }
 

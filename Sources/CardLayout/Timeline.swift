@@ -90,6 +90,9 @@ public struct Timeline: Hashable, Sendable {
     /// every release rests where the scroll view's physics put it, and output says so
     /// instead of calling it a snap.
     public var hasSnapRule: Bool
+    /// The script's tweakables (its `params`) and the values the run used, by name;
+    /// empty when it declares none.
+    public var params: [ParamValue] = []
 
     public init(scriptName: String, viewportSize: Size, configuration: FlowLayoutConfiguration,
                 contentSize: Size, framesPerSecond: Double, frames: [Frame] = [],
@@ -103,6 +106,17 @@ public struct Timeline: Hashable, Sendable {
         self.snaps = snaps
         self.scenario = scenario
         self.hasSnapRule = hasSnapRule
+    }
+}
+
+/// A tweakable's value in a run (the JSON's `params`).
+public struct ParamValue: Hashable, Sendable {
+    public var name: String
+    public var value: Double
+
+    public init(name: String, value: Double) {
+        self.name = name
+        self.value = value
     }
 }
 

@@ -32,6 +32,9 @@ public final class LuaEffect: Effect {
     private var state = [Double](repeating: 0, count: Int(CARDLUA_STATE_COUNT))
     /// The layout direction the last `prepare` was given (it holds until the next).
     private var isRightToLeft = false
+    /// The tweakables the script declares (`params`), sorted by name, with the values in
+    /// use (LuaParams.swift); empty when it declares none.
+    public internal(set) var params: [ScriptParam] = []
 
     /// Loads `source` into a fresh sandboxed state and runs it once.
     public init(source: String, chunkName: String, limits: ScriptLimits = ScriptLimits()) throws(ScriptError) {
@@ -66,6 +69,7 @@ public final class LuaEffect: Effect {
             }
         }
         if status != CARDLUA_OK { throw error(status) }
+        try readParams()
     }
 
     /// Reads and loads the script at `path`.
@@ -289,7 +293,8 @@ public final class LuaEffect: Effect {
         return ScriptError(kind: status == CARDLUA_LIMIT ? .limit : .failed, file: chunkName,
                            line: e.line > 0 ? Int(e.line) : nil, callback: string(e.callback),
                            item: e.has_item != 0 ? e.item : nil, field: string(e.field),
-                           limit: limits[e.limit], text: Suggest.withDidYouMean(string(e.text) ?? ""),
+                           limit: limits[e.limit],
+                           text: paramHint(Suggest.withDidYouMean(string(e.text) ?? "")),
                            details: string(e.details) ?? "")
     }
 }

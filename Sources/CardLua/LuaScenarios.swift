@@ -63,6 +63,7 @@ extension LuaEffect {
             case Double(CARDLUA_STEP_SCROLL_TO_ITEM): steps.append(.scrollToItem(CardIndexPath(item: try whole(a, "scrollToItem", most: Scenario.maxItems),
                                                          section: try whole(b ?? 0, "section", most: Scenario.maxItems)),
                                                duration: duration ?? ScrollPhysics.defaultScrollAnimationDuration))
+            case Double(CARDLUA_STEP_AUTOPLAY): steps.append(.autoplay(interval: a, duration: duration ?? a))
             default: steps.append(.resize(Size(width: a, height: b ?? 0)))
             }
         }

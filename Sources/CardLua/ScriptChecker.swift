@@ -55,12 +55,24 @@ package struct ScriptChecker {
 
     /// Checks the script at `path`; an empty result means no problems.
     package static func check(path: String, limits: ScriptLimits = ScriptLimits()) -> [Diagnostic] {
+        (try? check(path: path, limits: limits, params: [])) ?? []
+    }
+
+    /// Checks the script at `path` with its tweakables set to `params` (`--param`) in
+    /// every state it loads; an override the script does not declare, or out of its
+    /// range, is thrown (wrong usage, not a problem of the script).
+    package static func check(path: String, limits: ScriptLimits = ScriptLimits(),
+                              params: [(name: String, value: Double)]) throws(ParamOverrideError) -> [Diagnostic] {
         guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
             let reason = FileManager.default.fileExists(atPath: path)
                 ? "cannot read the script (not UTF-8 text, or no permission)" : "no such file"
             return [Diagnostic(line: nil, message: reason, severity: .error)]
         }
-        return check(source: source, chunkName: path, limits: limits)
+        let session = CheckSession(source: source, chunkName: path, limits: limits)
+        session.overrides = params
+        session.run()
+        if let refused = session.refusedOverride { throw refused }
+        return session.finish()
     }
 
     /// The warnings `run` and `watch` print after a run of `effect` (loaded from `path`):
@@ -137,6 +149,10 @@ private final class CheckSession {
     let chunkName: String
     let limits: ScriptLimits
     let locator: SourceLocator
+    /// `--param` values, set in every state loaded.
+    var overrides: [(name: String, value: Double)] = []
+    /// An override the script refused (the check then stops).
+    private(set) var refusedOverride: ParamOverrideError?
 
     private var effect: LuaEffect?
     /// Callbacks left out after a limit error (they would only hit it again).
@@ -201,6 +217,12 @@ private final class CheckSession {
         do {
             let loaded = try LuaEffect(source: source, chunkName: chunkName, limits: limits)
             loaded.setCheckMode(true)
+            do {
+                try loaded.setParams(overrides)
+            } catch {
+                refusedOverride = error
+                return nil
+            }
             return loaded
         } catch {
             record(error)
@@ -544,15 +566,15 @@ enum Suggest {
     static let collectionViewKeys = ["decelerationRate", "isPagingEnabled", "bounces", "alwaysBounceHorizontal",
                                      "alwaysBounceVertical"]
 
-    /// The callback (or `scenarios`) a global's name looks like a misspelling of: the same
-    /// name in another case, or — for a function (a table for `scenarios`) — within two
-    /// edits of it.
+    /// The callback (or `scenarios`, `params`) a global's name looks like a misspelling
+    /// of: the same name in another case, or — for a function (a table for `scenarios`;
+    /// never for `params`, near too many common words) — within two edits of it.
     static func misspelledCallback(_ name: String, type: String) -> String? {
-        if callbacks.contains(name) || name == "scenarios" { return nil }
-        for callback in callbacks + ["scenarios"] {
+        if callbacks.contains(name) || name == "scenarios" || name == "params" { return nil }
+        for callback in callbacks + ["scenarios", "params"] {
             if name.lowercased() == callback.lowercased() { return callback }
             let wantedType = callback == "scenarios" ? "table" : "function"
-            if type == wantedType, name.count >= 5, distance(name.lowercased(), callback.lowercased()) <= 2 {
+            if callback != "params", type == wantedType, name.count >= 5, distance(name.lowercased(), callback.lowercased()) <= 2 {
                 return callback
             }
         }

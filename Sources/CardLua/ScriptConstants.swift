@@ -12,7 +12,7 @@ public enum ScriptConstants {
     /// Scenario step kinds by code (`CARDLUA_STEP_*`).
     public static let stepCodes: [String: Int] = {
         var codes: [String: Int] = [:]
-        for code in Int32(CARDLUA_STEP_JUMP)...Int32(CARDLUA_STEP_RESIZE) {
+        for code in Int32(CARDLUA_STEP_JUMP)...Int32(CARDLUA_STEP_AUTOPLAY) {
             if let name = cardlua_step_name(code) { codes[String(cString: name)] = Int(code) }
         }
         return codes

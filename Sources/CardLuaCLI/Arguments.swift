@@ -5,6 +5,9 @@
 /// A typo is caught with a suggestion.
 struct Arguments {
     private(set) var values: [String: String] = [:]
+    /// Every value of each valued option, in order (`--param a=1 --param b=2`); `values`
+    /// keeps the last.
+    private(set) var allValues: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positional: [String] = []
 
@@ -46,12 +49,14 @@ struct Arguments {
                 let display = name == "o" ? "-o" : "--\(name)"
                 if let inlineValue {
                     values[name] = inlineValue
+                    allValues[name, default: []].append(inlineValue)
                 } else {
                     // A value may start with "-" (a negative number), but not be another option.
                     guard index < words.count, !Arguments.looksLikeOption(words[index]) else {
                         throw UsageError("\(display) needs a value", command: command)
                     }
                     values[name] = words[index]
+                    allValues[name, default: []].append(words[index])
                     index += 1
                 }
             } else {

@@ -50,6 +50,7 @@ enum CardLuaCommand {
             return 2
         case let failure as RunFailure:
             report(failure)
+            if failure.isUsage { return 2 }
         case let failure as CommandFailure:
             report(RunFailure(message: failure.message, details: failure.details))
         case let failure as ScriptError:

@@ -4,7 +4,7 @@ import CardLua
 /// callback and reports every problem, one `file:line: message` each, on standard output.
 /// Exit status 0 when clean, 1 otherwise.
 enum CheckCommand {
-    static func main(_ words: [String]) throws(UsageError) -> Int32 {
+    static func main(_ words: [String]) throws -> Int32 {
         let arguments = try Arguments(words, command: "check")
         if CardLuaCommand.printedHelp(arguments, command: "check") { return 0 }
         guard let path = arguments.positional.first else {
@@ -14,7 +14,13 @@ enum CheckCommand {
             throw UsageError("unexpected argument '\(arguments.positional[1])' (one script at a time)", command: "check")
         }
         let limits = try RunOptions.limits(arguments.values, command: "check")
-        let diagnostics = ScriptChecker.check(path: path, limits: limits)
+        let params = try ParamOption.parse(arguments, command: "check")
+        let diagnostics: [Diagnostic]
+        do {
+            diagnostics = try ScriptChecker.check(path: path, limits: limits, params: params.overrides)
+        } catch {
+            throw RunFailure(message: ParamOption.message(error, in: params), details: "", isUsage: true)
+        }
         var report = ""
         for diagnostic in diagnostics {
             report += diagnostic.formatted(file: path) + "\n"

@@ -36,10 +36,16 @@ enum Help {
     first three items, a fling that snaps, and a fast fling to the end that bounces.
 
     \(runOptions)
+
+    A script that declares tweakables (params = { rotate = { value, min, max } }) takes
+    --param rotate=50; a name it does not declare or a value out of its range is wrong
+    usage. The JSON then records the values used ("params").
+
     EXAMPLES:
       cardlua run scripts/lol.lua --offset 150 --format json
       cardlua run scripts/lol.lua --fling 2
       cardlua run scripts/card-scale.lua -o preview.html
+      cardlua run effect.lua --param rotate=50 --param spacing=-5
     """
 
     static let watch = """
@@ -68,7 +74,9 @@ enum Help {
     the deceleration. A panel shows the offset, phase, last release and frame rate;
     presets and a rotate button resize the viewport. Saving the script reloads its
     effect in the open page, keeping the scroll position; a broken save shows
-    file:line: message over the stage and keeps the last good effect. Record turns what
+    file:line: message over the stage and keeps the last good effect. A slider per
+    tweakable the script declares (params) runs it again with the new value, keeping
+    the position; Copy params copies the values as --param options. Record turns what
     you did into a scenarios = { recorded = … } block for `run --scenario recorded`.
     The script runs under run's sandbox and limits.
 

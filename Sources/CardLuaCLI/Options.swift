@@ -45,6 +45,10 @@ enum OptionTable {
         ]
     }()
 
+    /// `--param NAME=VALUE` (run, watch, check, play).
+    static let param = OptionSpec(name: "param", value: "NAME=X",
+                                  summary: "set a tweakable the script declares in params (repeatable)")
+
     /// `run` and `watch`.
     static let run: [OptionSpec] = [
         OptionSpec(name: "viewport", value: "WxH", summary: "collection view size in points",
@@ -66,6 +70,7 @@ enum OptionTable {
         OptionSpec(name: "frames", aliases: ["verbose"], summary: "text: every frame, not the one-screen summary"),
         OptionSpec(name: "max-output", value: "SIZE", summary: "the most output a run may write, like 1G",
                    defaultText: byteSize(OutputFile.defaultByteLimit)),
+        param,
     ] + limits
 
     /// `play`.
@@ -76,10 +81,11 @@ enum OptionTable {
                    defaultText: viewport(Scenario.defaultViewportSize)),
         OptionSpec(name: "items", value: "N", summary: "number of items in section 0",
                    defaultText: Scenario.defaultNumberOfItems.map(String.init).joined(separator: ",")),
+        param,
     ] + limits
 
     /// `check`.
-    static let check: [OptionSpec] = limits
+    static let check: [OptionSpec] = [param] + limits
 
     /// `new`.
     static let new: [OptionSpec] = [

@@ -55,6 +55,8 @@ struct PlayOptions {
     var viewportSize = Scenario.defaultViewportSize
     var numberOfItems: Int?
     var limits = ScriptLimits()
+    /// `--param NAME=X`: the tweakables' values at the start (the sliders move them).
+    var params: [ParamOption] = []
 
     init(_ arguments: Arguments) throws(UsageError) {
         let command = "play"
@@ -80,6 +82,7 @@ struct PlayOptions {
             numberOfItems = n
         }
         limits = try RunOptions.limits(v, command: command)
+        params = try ParamOption.parse(arguments, command: command)
     }
 }
 
@@ -108,10 +111,19 @@ final class Playground: @unchecked Sendable {
     let maxAhead = 1.0
     private let changeLock = NSLock()
     private var changed = false
+    /// The tweakables' values set from outside (`--param`, the page's sliders): set in
+    /// every fresh effect (a save, a slider, a restart after a limit).
+    private var overrides: [(name: String, value: Double)]
 
     init(options: PlayOptions) throws {
         self.options = options
         effect = try LuaEffect(path: options.scriptPath, limits: options.limits)
+        overrides = options.params.overrides
+        do {
+            try effect.setParams(overrides)
+        } catch {
+            throw RunFailure(message: ParamOption.message(error, in: options.params), details: "", isUsage: true)
+        }
         goodSource = (try? String(contentsOfFile: options.scriptPath, encoding: .utf8)) ?? ""
         session = try InteractiveScrollView(
             effect: effect, viewportSize: options.viewportSize,
@@ -143,7 +155,10 @@ final class Playground: @unchecked Sendable {
     /// seconds, finger translation or velocity, wheel delta, ±1, or a size) answered with
     /// the state and its frames; `POST /frames?now=T&until=T` more frames of a motion;
     /// `POST /reload` reloads a saved script at the page's `t`; `POST /record` the
-    /// recorded scenario as Lua. Anything else is 404 (no file is ever served).
+    /// recorded scenario as Lua; `POST /params` (`{"t", "name", "value"}`, a slider)
+    /// runs the script again in a fresh state with that tweakable set, keeping the
+    /// position (400 with the reason for a name the script does not declare or a value
+    /// outside its min…max). Anything else is 404 (no file is ever served).
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         let post = request.method == "POST"
         switch (request.path, post) {
@@ -168,12 +183,19 @@ final class Playground: @unchecked Sendable {
             reloadIfChanged(at: t)
             try? session.skipFrames(until: t)
             return .json(answer(frames: [frameNow()].compactMap { $0 }))
+        case ("/params", true):
+            return setParam(request.body)
         case ("/record", true):
-            let block = ScenarioLuaFormatter.scenariosBlock([session.recordedScenario(named: "recorded")])
+            var block = ScenarioLuaFormatter.scenariosBlock([session.recordedScenario(named: "recorded")])
+            let set = effect.params.filter { $0.value != $0.defaultValue }
+            if !set.isEmpty {  // the replay needs the same values
+                block = "-- recorded with " + set.map { "--param \($0.name)=\(ScenarioLuaFormatter.number($0.value))" }
+                    .joined(separator: " ") + "\n" + block
+            }
             return .json("{\"lua\":\(Self.jsonString(block))}")
         case ("/", true), ("/events", true), ("/state", true):
             return .status(405, message: "use GET")
-        case ("/input", false), ("/frames", false), ("/reload", false), ("/record", false):
+        case ("/input", false), ("/frames", false), ("/reload", false), ("/record", false), ("/params", false):
             return .status(405, message: "use POST")
         default:
             return .status(404)
@@ -259,6 +281,7 @@ final class Playground: @unchecked Sendable {
         do {
             let source = (try? String(contentsOfFile: options.scriptPath, encoding: .utf8)) ?? ""
             let fresh = try LuaEffect(path: options.scriptPath, limits: options.limits)
+            keepOverrides(in: fresh)
             try session.reload(effect: fresh, at: max(time, session.state.time))
             effect = fresh
             goodSource = source
@@ -276,9 +299,54 @@ final class Playground: @unchecked Sendable {
         frameError = Self.message(of: error)
         guard let script = error as? ScriptError, script.kind == .limit else { return }
         if let fresh = try? LuaEffect(source: goodSource, chunkName: options.scriptPath, limits: options.limits),
+           (try? fresh.setParams(overrides)) != nil,
            (try? session.reload(effect: fresh, at: session.state.time)) != nil {
             effect = fresh
         }
+    }
+
+    /// Sets the saved script's overrides in `fresh`, keeping those it still declares
+    /// (clamped to its min…max): a save never fails because of a slider.
+    private func keepOverrides(in fresh: LuaEffect) {
+        let kept: [(name: String, value: Double)] = overrides.compactMap { override in
+            guard let param = fresh.params.first(where: { $0.name == override.name }) else { return nil }
+            return (override.name, min(max(override.value, param.minimum), param.maximum))
+        }
+        if (try? fresh.setParams(kept)) != nil { overrides = kept }
+    }
+
+    /// `POST /params`: a slider moved. The script in use runs again, in a fresh state,
+    /// with the new value; the scroll position is kept (as on a save).
+    private func setParam(_ body: [UInt8]) -> HTTPResponse {
+        guard let fields = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
+              let name = fields["name"] as? String else {
+            return .status(400, message: "expected a JSON object with a \"name\" and a \"value\"")
+        }
+        guard let value = fields["value"] as? Double, value.isFinite else {
+            return .status(400, message: "params.\(name): expected a finite number as the value")
+        }
+        var next = overrides.filter { $0.name != name }
+        next.append((name, value))
+        do {
+            try LuaEffect.checkParams([(name, value)], against: effect.params)
+        } catch {
+            return .status(400, message: error.text)
+        }
+        let t = (fields["t"] as? Double).flatMap { $0.isFinite && $0 >= 0 && $0 <= 1e7 ? $0 : nil } ?? session.state.time
+        do {
+            let fresh = try LuaEffect(source: goodSource, chunkName: options.scriptPath, limits: options.limits)
+            try fresh.setParams(next)
+            try session.reload(effect: fresh, at: max(t, session.state.time))
+            try session.skipFrames(until: t)
+            effect = fresh
+            overrides = next
+            frameError = nil
+        } catch let refused as ParamOverrideError {
+            return .status(400, message: refused.text)
+        } catch {
+            failed(error)
+        }
+        return .json(answer(frames: [frameNow()].compactMap { $0 }))
     }
 
     /// The frame at the latest event, made now (the engine's own frames start after it):
@@ -334,6 +402,10 @@ final class Playground: @unchecked Sendable {
         } else {
             out += "null"
         }
+        out += ",\"params\":[" + effect.params.map { p in
+            "{\"name\":\(Self.jsonString(p.name)),\"value\":\(n(p.value)),\"min\":\(n(p.minimum)),\"max\":\(n(p.maximum))"
+                + ",\"step\":" + (p.step.map(n) ?? "null") + "}"
+        }.joined(separator: ",") + "]"
         out += ",\"scriptVersion\":\(version),\"script\":\(Self.jsonString((options.scriptPath as NSString).lastPathComponent))"
         out += ",\"error\":" + (error.map(Self.jsonString) ?? "null") + "}"
         out += ",\"frames\":[" + frames.map(frameJSON).joined(separator: ",") + "]}"

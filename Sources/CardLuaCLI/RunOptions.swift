@@ -23,6 +23,9 @@ struct RunOptions {
     /// `--max-output`: the most a run may write (a longer one fails, leaving no file).
     var maxOutputBytes = OutputFile.defaultByteLimit
     var limits = ScriptLimits(maxRunTime: ScriptLimits.defaultRunTime)
+    /// `--param NAME=X`, in order: checked against the script's declarations once it is
+    /// loaded (ParamOptions.swift).
+    var params: [ParamOption] = []
 
     init(_ arguments: Arguments, command: String) throws(UsageError) {
         guard let script = arguments.positional.first else {
@@ -72,6 +75,7 @@ struct RunOptions {
             format = inferred  // `-o preview.html` means HTML
         }
         limits = try RunOptions.limits(v, command: command)
+        params = try ParamOption.parse(arguments, command: command)
         if let text = v["max-output"] {
             guard let bytes = RunOptions.parseBytes(text), bytes >= 1 << 10 else {
                 throw UsageError("--max-output: expected a size of at least 1K, like 100M or 1G (got '\(text)')", command: command)

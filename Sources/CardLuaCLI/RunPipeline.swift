@@ -9,6 +9,9 @@ struct RunFailure: Error {
     var message: String
     /// Further lines (a traceback), possibly empty.
     var details: String
+    /// Wrong usage the script revealed (a `--param` it does not declare or whose value
+    /// is out of its range): exit status 2.
+    var isUsage = false
 }
 
 /// Script + options → a run streamed through a renderer into an output. Shared by `run`
@@ -59,6 +62,12 @@ enum RunPipeline {
         do {
             let effect = try LuaEffect(path: options.scriptPath, limits: options.limits)
             loaded = effect
+            do {
+                try effect.setParams(options.params.overrides)
+            } catch {
+                throw RunFailure(message: ParamOption.message(error, in: options.params), details: "", isUsage: true)
+            }
+            sink.params = effect.params.map { ParamValue(name: $0.name, value: $0.value) }
             // Unknown keys are noted on one frame in four: cheap, and a typo shows up on
             // any frame.
             effect.keyNoteInterval = 4
@@ -92,6 +101,8 @@ enum RunPipeline {
             }
             return try runner.runDemo(viewportSize: options.viewportSize, numberOfItems: items,
                                       framesPerSecond: fps, into: sink)
+        } catch let failure as RunFailure {
+            throw failure
         } catch let error as ScriptError {
             throw RunFailure(message: error.message, details: error.details)
         } catch let error as ScenarioError {
@@ -124,6 +135,8 @@ enum RunPipeline {
 private final class PipelineSink: TimelineSink {
     let inner: any TimelineSink
     var hasSnapRule = true
+    /// The script's tweakables and the values used (the JSON's `params`).
+    var params: [ParamValue] = []
     private(set) var frames = 0
 
     init(_ inner: any TimelineSink) { self.inner = inner }
@@ -131,6 +144,7 @@ private final class PipelineSink: TimelineSink {
     func begin(_ header: Timeline) throws {
         var header = header
         header.hasSnapRule = hasSnapRule
+        header.params = params
         try inner.begin(header)
     }
 
@@ -144,6 +158,7 @@ private final class PipelineSink: TimelineSink {
     func end(_ summary: Timeline) throws {
         var summary = summary
         summary.hasSnapRule = hasSnapRule
+        summary.params = params
         try inner.end(summary)
     }
 }

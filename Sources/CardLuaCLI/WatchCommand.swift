@@ -27,6 +27,12 @@ enum WatchCommand {
         var session = WatchSession(options: options)
         var watcher = FileWatcher(path: options.scriptPath)
         if watcher.exists { session.run() } else { session.reportMissing() }
+        // A --param the script does not take is wrong usage: said once, exit 2 (a later
+        // save refusing one is reported like any failed run).
+        if let usage = session.firstRunUsageFailure {
+            CardLuaCommand.report(usage)
+            return 2
+        }
         while let event = watcher.next(shouldStop: { interrupt.isRaised }) {
             switch event {
             case .changed: session.run()
@@ -45,6 +51,9 @@ struct WatchSession {
     let redraws: Bool
     private var goodRuns = 0
     private var failing = false
+    private var runs = 0
+    /// The first run's failure when it was wrong usage (a refused `--param`).
+    private(set) var firstRunUsageFailure: RunFailure?
 
     init(options: RunOptions) {
         self.options = options
@@ -58,6 +67,7 @@ struct WatchSession {
     /// The run streams into its output like `run`'s: with `-o` into a temporary file
     /// renamed over the target only when the run succeeded.
     mutating func run() {
+        runs += 1
         let started = Date()
         let isHTML = options.format == .html
         let output: OutputFile
@@ -87,6 +97,10 @@ struct WatchSession {
         } catch let error as RunFailure {
             output.discard()
             failing = true
+            if error.isUsage, runs == 1 {
+                firstRunUsageFailure = error
+                return
+            }
             let kept = goodRuns == 0 ? "no output yet" : "keeping the last good output"
             Console.error("[\(Self.clock())] \(scriptName) failed — \(kept); fix it and save again")
             CardLuaCommand.report(error)

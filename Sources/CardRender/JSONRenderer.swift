@@ -29,6 +29,11 @@ public enum JSONRenderer {
         out += "  \"layout\": \(layout(timeline.configuration)),\n"
         out += "  \"contentSize\": \(size(timeline.contentSize)),\n"
         out += "  \"fps\": \(RenderSupport.exact(timeline.framesPerSecond)),\n"
+        if !timeline.params.isEmpty {  // only for a script that declares tweakables
+            out += "  \"params\": { " + timeline.params.map {
+                "\(RenderSupport.jsonString($0.name)): \(RenderSupport.exact($0.value))"
+            }.joined(separator: ", ") + " },\n"
+        }
         out += "  \"frames\": ["
         return out
     }

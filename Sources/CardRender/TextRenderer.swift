@@ -60,6 +60,7 @@ public enum TextRenderer {
             let label = indexPath.section == 0 ? "\(indexPath.item)" : "\(indexPath.section).\(indexPath.item)"
             return "scroll to item \(label) over \(n(seconds)) s"
         case let .resize(size): return "resize to \(self.size(size))"
+        case let .autoplay(interval, seconds): return "autoplay every \(n(interval)) s for \(n(seconds)) s"
         }
     }
 
@@ -94,6 +95,10 @@ public enum TextRenderer {
         var out = "\(timeline.scriptName): \(size(timeline.viewportSize)) viewport, "
         out += "\(c.scrollDirection.rawValue), item \(size(c.itemSize)), "
         out += "content \(size(timeline.contentSize))"
+        if !timeline.params.isEmpty {
+            out += ", params " + timeline.params.map { "\($0.name)=\(RenderSupport.compact($0.value, decimals: 3))" }
+                .joined(separator: " ")
+        }
         return out
     }
 

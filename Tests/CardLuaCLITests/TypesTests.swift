@@ -70,7 +70,7 @@ import Testing
                 declared.insert(String(line.dropLast(" = nil".count)))
             }
         }
-        let settable: Set<String> = ["prepare", "transform", "targetContentOffset", "scenarios"]
+        let settable: Set<String> = ["prepare", "transform", "targetContentOffset", "scenarios", "params"]
 
         let config = try String(contentsOf: CLI.packageRoot.appendingPathComponent(".luacheckrc"), encoding: .utf8)
         let reader = "stds = {}\n" + config + """

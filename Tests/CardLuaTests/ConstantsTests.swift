@@ -32,7 +32,7 @@ import Testing
             let parts = pair.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) }
             lua[parts[0]] = Int(parts[1])
         }
-        #expect(ScriptConstants.stepCodes.count == 6)
+        #expect(ScriptConstants.stepCodes.count == 7)
         #expect(lua == ScriptConstants.stepCodes)
     }
 

@@ -300,6 +300,53 @@ def main():
         driver.find_element("id", "rotate").click()
         s = wait_for(lambda s: s["viewport"] == [852, 393] and s["settled"])
         check("rotate swaps to 852×393", s["viewport"] == [852, 393], str(s["viewport"]))
+
+        # 9. Tweakables: a save that declares params shows a slider; moving it runs the
+        # script again with the new value (the drawn transforms change, the offset stays);
+        # Copy params gives the --param line; a bad value is refused with the reason.
+        s = settled()
+        kept, version = s["contentOffset"]["x"], s["scriptVersion"]
+        tweak = re.sub(r"local ROTATE = [^\n]*", "params = { rotate = { value = 35, min = 0, max = 90, step = 1 } }", original)
+        tweak = re.sub(r"\bROTATE\b", "(params.rotate * M_PI / 180)", tweak)
+        with open(script, "w") as f:
+            f.write(tweak)
+        s = wait_for(lambda s: s["scriptVersion"] == version + 1 and s["params"], timeout=10)
+        slider = driver.execute_script("var e = document.querySelector('#sliders input[data-name=rotate]'); "
+                                       "return e ? [e.min, e.max, e.step, e.value] : null")
+        check("a slider per declared param (min, max, step, value)", slider == ["0", "90", "1", "35"] and
+              s["params"] == [{"name": "rotate", "value": 35, "min": 0, "max": 90, "step": 1}], "%s %s" % (slider, s["params"]))
+
+        def transforms():
+            return driver.execute_script("return Array.prototype.map.call(document.querySelectorAll('.card'), "
+                                         "function (c) { return c.style.display === 'none' ? '' : c.style.transform; }).join('|')")
+        before = transforms()
+        driver.execute_script("var e = document.querySelector('#sliders input[data-name=rotate]'); e.value = 80; "
+                              "e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true}));")
+        s = wait_for(lambda s: s["params"] and s["params"][0]["value"] == 80 and s["settled"], timeout=10)
+        after = transforms()
+        check("moving the slider runs the script with the new value, keeping the offset",
+              s["params"][0]["value"] == 80 and after != before and s["contentOffset"]["x"] == kept and s["error"] is None,
+              "%s offset %s (kept %s)" % (s["params"], s["contentOffset"], kept))
+        driver.find_element("id", "copyparams").click()
+        line = driver.execute_script("return document.getElementById('paramsline').textContent")
+        check("Copy params: --param rotate=80", line == "--param rotate=80", repr(line))
+        refused = driver.execute_async_script("""
+          var done = arguments[0];
+          fetch('/params', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+                             body: JSON.stringify({ t: window.cardlua.state().time, name: 'rotate', value: 91 }) })
+            .then(function (r) { return r.text().then(function (t) { done([r.status, t]); }); });
+        """)
+        check("an out-of-range value is refused with 400 and the reason",
+              refused[0] == 400 and "outside 0…90" in refused[1], str(refused))
+        driver.execute_script("window.cardlua.setParam('rotat', 10)")
+        end = time.time() + 10
+        shown = ""
+        while time.time() < end and not shown:
+            shown = driver.execute_script("var e = document.getElementById('error'); return e.hidden ? '' : e.textContent")
+            time.sleep(0.05)
+        check("an unknown name shows the server's reason in the page's error line",
+              "400" in shown and "no param 'rotat'; did you mean rotate?" in shown, repr(shown))
+
         if args.measure:
             measure(play, driver)
     finally:

@@ -172,7 +172,7 @@ function CGAffineTransform:isIdentity() end
 ---@field decelerationRate "normal"|"fast"|number velocity kept per millisecond (0.998, 0.99)
 ---@field isPagingEnabled boolean rest on multiples of the viewport
 ---@field time number seconds since the scenario began
----@field wraps boolean the items repeat endlessly along the scroll axis, one period = first to last item + minimumLineSpacing (no edges, no rubber band; offsets and proposals unbounded; the rect query returns every repetition, an item may come twice) (default false)
+---@field wraps boolean the items repeat endlessly along the scroll axis (no edges; offsets unbounded)
 ---@field flipsHorizontallyInOppositeLayoutDirection boolean mirror the horizontal flow right to left (default true)
 local UICollectionViewFlowLayout = {}
 ---The base, untransformed attributes meeting rect (what `super` returns).
@@ -195,6 +195,20 @@ function UICollectionViewFlowLayout:layoutAttributesForElementsInRect(rect) end
 function UICollectionViewFlowLayout:targetContentOffsetForProposedContentOffset(proposedContentOffset, velocity) end
 ---Does nothing: cardlua lays out again whenever it needs to.
 function UICollectionViewFlowLayout:invalidateLayout() end
+
+---@class cardlua.Param
+---@field value number the value to start with (and to use unless overridden)
+---@field min number the smallest value an override or a slider may set
+---@field max number the largest value an override or a slider may set
+---@field step? number the step of the slider in `cardlua play`
+
+---Tweakables: numbers to tweak from outside the script, with `--param rotate=50` (run,
+---watch, check, play) or the sliders of `cardlua play`. Declare each one as
+---`rotate = { value = 35, min = 0, max = 90, step = 1 }`; inside the callbacks
+---`params.rotate` is then the NUMBER in use (not the table). Read params inside the
+---callbacks: a value copied at the script's top level keeps the declaration.
+---@type table<string, number|cardlua.Param>?
+params = nil
 
 ---A point.
 ---@param x number
@@ -562,7 +576,8 @@ targetContentOffset = nil
 ---@field scrollToItem? integer centre this item, animated
 ---@field section? integer the item's section (scrollToItem)
 ---@field resize? string|CGSize a new viewport ("320x568"); prepare runs again
----@field duration? number seconds (drag, scrollToItem)
+---@field autoplay? number seconds between advances to the next item (FSPagerView's automaticSlidingInterval), for `duration` seconds
+---@field duration? number seconds (drag, scrollToItem, autoplay)
 
 ---@class cardlua.Scenario
 ---@field viewport? string|CGSize like "414x736"

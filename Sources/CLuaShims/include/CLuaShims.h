@@ -61,6 +61,7 @@ const char *cardlua_config_key(int index);
 #define CARDLUA_STEP_WAIT 4
 #define CARDLUA_STEP_SCROLL_TO_ITEM 5
 #define CARDLUA_STEP_RESIZE 6
+#define CARDLUA_STEP_AUTOPLAY 7 /* { autoplay = S, duration = D } (contract v2) */
 
 /// The step kind of a code ("jump" for CARDLUA_STEP_JUMP), NULL for another number.
 const char *cardlua_step_name(int code);

@@ -26,6 +26,8 @@
     var last = pending[pending.length - 1];
     if (request.body && request.body.type === "move" && last && last.body && last.body.type === "move") {
       pending[pending.length - 1] = request;   // a newer finger position replaces an unsent one
+    } else if (request.path === "/params" && last && last.path === "/params" && last.body.name === request.body.name) {
+      pending[pending.length - 1] = request;   // a newer slider value replaces an unsent one
     } else {
       pending.push(request);
     }
@@ -66,7 +68,54 @@
       for (var i = 0; i < frames.length; i++) { if (frames[i].t > lastT) { queue.push(frames[i]); } }
     }
     showError(state.error);
+    sliders(state.params || []);
     dirty = true;
+  }
+
+  // MARK: params: a slider per tweakable the script declares; moving one runs the
+  // script again with that value (POST /params), keeping the position.
+  var sliderKey = null, sliding = null;
+  // The shortest form that reads back as the same number (a rounded one could leave the range).
+  function paramText(p) { return "--param " + p.name + "=" + (p.value === 0 ? "0" : String(p.value)); }
+  function paramsLine() {
+    var parts = [];
+    Array.prototype.forEach.call($("sliders").querySelectorAll("input"), function (el) {
+      parts.push(paramText({ name: el.dataset.name, value: +el.value }));
+    });
+    $("paramsline").textContent = parts.join(" ");
+  }
+  function sliders(params) {
+    var key = JSON.stringify(params.map(function (p) { return [p.name, p.min, p.max, p.step]; }));
+    $("params").hidden = !params.length;
+    if (key !== sliderKey) {   // a save changed the declarations: build them again
+      sliderKey = key;
+      var box = $("sliders");
+      box.textContent = "";
+      params.forEach(function (p) {
+        var row = document.createElement("label"), name = document.createElement("span");
+        var input = document.createElement("input"), out = document.createElement("output");
+        row.className = "slider";
+        name.textContent = p.name;
+        input.type = "range";
+        input.min = p.min; input.max = p.max; input.step = p.step === null ? "any" : p.step;
+        input.dataset.name = p.name;
+        input.addEventListener("input", function () {
+          sliding = p.name;
+          out.textContent = num(+input.value, 4);
+          paramsLine();
+          queue = [];
+          enqueue({ path: "/params", body: { t: now(), name: p.name, value: +input.value } });
+        });
+        input.addEventListener("change", function () { sliding = null; });
+        row.appendChild(name); row.appendChild(input); row.appendChild(out);
+        box.appendChild(row);
+      });
+    }
+    params.forEach(function (p) {
+      var input = $("sliders").querySelector('input[data-name="' + p.name + '"]');
+      if (input && sliding !== p.name) { input.value = p.value; input.nextSibling.textContent = num(p.value, 4); }
+    });
+    paramsLine();
   }
 
   function showError(text) {
@@ -223,7 +272,7 @@
     input("wheel", e.deltaX * k, e.deltaY * k);
   }, { passive: false });
   document.addEventListener("keydown", function (e) {
-    if (e.target && e.target.tagName === "TEXTAREA") { return; }
+    if (e.target && (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT")) { return; }
     var back = e.key === "ArrowLeft" || e.key === "ArrowUp", on = e.key === "ArrowRight" || e.key === "ArrowDown";
     if (!back && !on) { return; }
     e.preventDefault();
@@ -240,6 +289,21 @@
   });
   $("record").addEventListener("click", function () {
     enqueue({ path: "/record", body: {}, done: function (a) { $("recorded").value = a.lua; } });
+  });
+  $("copyparams").addEventListener("click", function () {
+    var text = $("paramsline").textContent;
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).catch(function () {});
+    } else {
+      var area = document.createElement("textarea");
+      area.value = text;
+      document.body.appendChild(area);
+      area.select();
+      document.execCommand("copy");
+      document.body.removeChild(area);
+    }
+    $("copyparams").textContent = "Copied";
+    setTimeout(function () { $("copyparams").textContent = "Copy params"; }, 1200);
   });
   $("copy").addEventListener("click", function () {
     var area = $("recorded");
@@ -262,11 +326,14 @@
         error: state && state.error,
         centredItem: centred(),
         viewport: state && state.viewport,
+        params: state && state.params,
         settled: !finger && !busy && !pending.length && !queue.length && !!shown && shown.p === "idle",
         fps: fps,
         time: now()
       };
     },
+    // What a slider sends (any value, to see the server's answer to a bad one).
+    setParam: function (name, value) { queue = []; enqueue({ path: "/params", body: { t: now(), name: name, value: value } }); },
     record: function (done) { enqueue({ path: "/record", body: {}, done: function (a) { $("recorded").value = a.lua; if (done) { done(a.lua); } } }); }
   };
 

@@ -32,3 +32,10 @@ end
 -- scenarios = {
 --   fling = { viewport = "414x736", items = 10, steps = { { jump = 200 }, { wait = 0.2 }, { fling = 2 } } },
 -- }
+
+-- Tweakables: numbers to try out without editing, with `cardlua run FILE --param rotate=50`
+-- or the sliders of `cardlua play FILE`. Inside the callbacks `params.rotate` is the number
+-- in use (read it there, not at the top of the file):
+-- params = {
+--   rotate = { value = 35, min = 0, max = 90, step = 1 },   -- degrees
+-- }

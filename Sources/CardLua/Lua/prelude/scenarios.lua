@@ -1,8 +1,8 @@
 -- MARK: Scenarios ------------------------------------------------------------------
 
-local STEP_KINDS = { "jump", "drag", "fling", "wait", "scrollToItem", "resize" }
+local STEP_KINDS = { "jump", "drag", "fling", "wait", "scrollToItem", "resize", "autoplay" }
 -- CARDLUA_STEP_* in CLuaShims.h (cardlua_step_name; ConstantsTests fails if this drifts).
-local STEP_CODE = { jump = 1, drag = 2, fling = 3, wait = 4, scrollToItem = 5, resize = 6 }
+local STEP_CODE = { jump = 1, drag = 2, fling = 3, wait = 4, scrollToItem = 5, resize = 6, autoplay = 7 }
 local NOT_SET = 0 / 0
 -- Scenario.maxItems and Scenario.maxSteps on the Swift side: counts are checked here,
 -- before the host converts them, and read by their entries (never by a __len).
@@ -93,6 +93,7 @@ function I.scenario(name)
     else
       if not isnumber(v) then fail(at .. kind .. " must be a finite number (got " .. tostring(v) .. ")") end
       if kind == "wait" and v < 0 then fail(at .. "wait must be zero or more seconds (got " .. tostring(v) .. ")") end
+      if kind == "autoplay" and v <= 0 then fail(at .. "autoplay must be a positive number of seconds (got " .. tostring(v) .. ")") end
       a = v
       if kind == "drag" and step.velocity ~= nil then
         -- a recorded drag's release velocity (pt/ms, as measured); without it, the drag's own speed

@@ -82,7 +82,8 @@ targetContentOffset = nil
 ---@field scrollToItem? integer centre this item, animated
 ---@field section? integer the item's section (scrollToItem)
 ---@field resize? string|CGSize a new viewport ("320x568"); prepare runs again
----@field duration? number seconds (drag, scrollToItem)
+---@field autoplay? number seconds between advances to the next item (FSPagerView's automaticSlidingInterval), for `duration` seconds
+---@field duration? number seconds (drag, scrollToItem, autoplay)
 
 ---@class cardlua.Scenario
 ---@field viewport? string|CGSize like "414x736"
