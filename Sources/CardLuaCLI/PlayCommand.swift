@@ -302,7 +302,7 @@ final class Playground: @unchecked Sendable {
                                     isDecelerating: s.isDecelerating)
         try effect.transform(&items, layout: session.layout, context: context)
         return Frame(time: s.time, contentOffset: s.contentOffset, phase: s.phase, viewportSize: s.viewportSize,
-                     items: items)
+                     items: items, supplementary: session.layout.supplementaryAttributes(in: bounds))
     }
 
     private static func message(of error: any Error) -> String {
