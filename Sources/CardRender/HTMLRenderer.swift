@@ -14,9 +14,14 @@ import CardLayout
 /// `LayoutAttributes.projectedQuad` does; the container has neither `perspective` nor
 /// `transform-style: preserve-3d`, so each card is flattened on its own (no depth
 /// sorting) and painted by `z-index`, ties in document order, which is index-path
-/// order — the drawing order (zIndex ascending, ties by index path). Hidden cards and cards with a corner at
-/// or behind the eye are not shown, as in the SVG. Fills and labels come from `Palette`,
-/// the same as the SVG's.
+/// order — the drawing order (zIndex ascending, ties by index path). Hidden cards, cards with a corner at
+/// or behind the eye and cards whose back is toward the eye while not double-sided
+/// (`LayoutAttributes.isBackFaceHidden`, decided here and passed as a flag: CSS
+/// `backface-visibility` judges a mirrored card otherwise) are not shown, as in the SVG. Fills and labels
+/// come from `Palette`, the same as the SVG's. A card's `appearance` is CSS on the card's
+/// own box, under its `matrix3d` (``appearanceCSS(_:size:)``): `border-radius`, a
+/// `box-shadow`, the `background`, `filter: blur()`. Headers and footers are
+/// `<div class="supp">` boxes below every card (the lowest `z-index`).
 ///
 /// **Controls.** A scrubber over the frames; play/pause at the timeline's real speed
 /// (time-based, `requestAnimationFrame`, looping); the frame's time, content offset and

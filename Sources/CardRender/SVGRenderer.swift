@@ -7,15 +7,31 @@ import CardLayout
 /// `Palette.background`, so an SVG and the HTML preview of the same frame line up pixel
 /// for pixel. Each card is its projected quadrilateral (`LayoutAttributes.projectedQuad`)
 /// as a `<polygon>` in its `Palette` fill, with its item index as a label at the
-/// projected centre; cards are drawn in `zIndex` order, ties by index path. Hidden items
-/// and cards with a corner at or behind the eye are left out. Output is deterministic:
-/// the same timeline gives the same bytes.
+/// projected centre; cards are drawn in `zIndex` order, ties by index path. Hidden items,
+/// cards with a corner at or behind the eye and cards whose back is toward the eye while
+/// not double-sided (`LayoutAttributes.isBackFaceHidden`) are left out.
+///
+/// **Appearance** (`LayoutAttributes.appearance`), drawn in the card's own space and then
+/// projected point by point, so it is exact under any transform, perspective included:
+/// with a `cornerRadius` the polygon is the rounded rectangle's outline (each quarter arc
+/// cut into chords fine enough for its size on screen); a shadow is the same outline
+/// moved by `shadowOffset`, black at `shadowOpacity`, under the card, blurred by an
+/// `feGaussianBlur` of standard deviation `shadowRadius` × the card's scale on screen
+/// (the square root of its area ratio); `backgroundColor` replaces the palette fill (the
+/// outline is the fill, darker); `blurRadius` blurs the card's group, shadow included.
+/// Headers and footers (`Frame.supplementary`) are faint dashed rects labelled
+/// `header N` / `footer N`, behind every card. A picture without any of these is exactly
+/// what it was before they existed. Output is deterministic: the same timeline gives the
+/// same bytes.
 public enum SVGRenderer {
     /// One frame as a standalone SVG document, `frame.viewportSize` large.
     ///
     /// Coordinates carry at most three decimals. Each card is a
-    /// `<g class="card" data-index="section.item" opacity="alpha">` holding its
-    /// `<polygon>` and its `<text>` label; the viewport outline is drawn last.
+    /// `<g class="card" data-index="section.item" opacity="alpha">` holding its shadow
+    /// (`<polygon class="shadow">`, when it has one), its `<polygon>` and its `<text>`
+    /// label; filters are in a `<defs>` (ids `shadow-S-I`, `blur-S-I`); headers and footers
+    /// are `<g class="supp" data-kind data-section>` before the cards; the viewport outline
+    /// is drawn last.
     /// - Parameters:
     ///   - frame: the frame to draw (usually one of `timeline.frames`).
     ///   - timeline: the timeline it belongs to (for the script's name in the title).
@@ -78,9 +94,13 @@ public enum SVGRenderer {
     /// so playback is exact rather than interpolated. Below the viewport a caption strip
     /// shows the phase, the most recent snap target and a progress bar.
     ///
-    /// Each item is one `<polygon>` whose `points` are animated, inside a group whose
-    /// `opacity` is animated (0 in frames where the item is absent, hidden or behind
-    /// the eye); only changes are written, so still stretches cost nothing.
+    /// Each item is one `<polygon>` whose `points` (and `fill`, `stroke`, when they
+    /// change) are animated, inside a group whose `opacity` is animated (0 in frames where
+    /// the item is absent, hidden, behind the eye or facing away while not double-sided);
+    /// an item with a shadow or a blur in some frame also has its shadow polygon and its
+    /// filters, their values animated; each header and footer is a group whose rect
+    /// follows the frames and whose `visibility` is animated. Only changes are written, so
+    /// still stretches cost nothing.
     ///
     /// **Z order.** SVG paints in document order, which an animation cannot change. The
     /// frames are therefore cut into the fewest consecutive *segments* in which one
