@@ -90,6 +90,13 @@ enum AppearanceFixtures {
         #expect(!TerminalStrip.line(frame: frontOnly, columns: 40, color: false).isEmpty)
     }
 
+    /// The text summary's table says why a listed card is not in the strip.
+    @Test func textTableMarksTheFacingAwayCard() {
+        let table = TextRenderer.table(frame.items)
+        #expect(table.contains("  1 (facing away)  "))
+        #expect(table.components(separatedBy: "facing away").count == 2, "item 2 is double-sided")
+    }
+
     @Test func svgDrawsAppearanceHeadersAndFacing() throws {
         let svg = SVGRenderer.render(frame: frame, timeline: timeline)
         #expect(!svg.contains("data-index=\"0.1\""), "facing away, not double-sided")

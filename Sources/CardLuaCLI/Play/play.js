@@ -102,9 +102,10 @@
     var s = el.style;
     if (!a && !el.painted) { return; }
     el.painted = !!a;
+    // Without an appearance the stage's own rounded card (play.css); with one, its radius, 0 included.
+    s.borderRadius = a ? a[0] + "px" : "";
     a = a || [0, 0, 0, 0, 0, null, null, 0];
     var c = color(section, item);
-    s.borderRadius = a[0] > 0 ? a[0] + "px" : "";
     s.boxShadow = a[1] > 0 ? a[3] + "px " + a[4] + "px " + 2 * a[2] + "px rgba(0,0,0," + a[1] + ")" : "";
     s.filter = a[7] > 0 ? "blur(" + a[7] + "px)" : "";
     s.background = a[5] || c.fill;
