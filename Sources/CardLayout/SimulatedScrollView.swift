@@ -95,7 +95,7 @@ struct SimulatedScrollView {
     // MARK: Frames
 
     /// One frame at `offset`: base attributes in the visible rect and the effect's
-    /// `transform`.
+    /// `transform`, and the headers and footers meeting the visible rect.
     func frame(offset: Double, time: Double, phase: CardScrollPhase, activity: Activity) throws -> Frame {
         let bounds = Rect(origin: axis.point(offset), size: viewportSize)
         // Capped before the frame is built (tiny items in a big viewport).
@@ -108,7 +108,7 @@ struct SimulatedScrollView {
                                     isDecelerating: activity.isDecelerating)
         try effect.transform(&items, layout: layout, context: context)
         return Frame(time: time, contentOffset: bounds.origin, phase: phase, viewportSize: viewportSize,
-                     items: items)
+                     items: items, supplementary: layout.supplementaryAttributes(in: bounds))
     }
 
     // MARK: Gestures

@@ -370,7 +370,7 @@ final class Playground: @unchecked Sendable {
                                     isDecelerating: s.isDecelerating)
         try effect.transform(&items, layout: session.layout, context: context)
         return Frame(time: s.time, contentOffset: s.contentOffset, phase: s.phase, viewportSize: s.viewportSize,
-                     items: items)
+                     items: items, supplementary: session.layout.supplementaryAttributes(in: bounds))
     }
 
     private static func message(of error: any Error) -> String {
@@ -382,8 +382,10 @@ final class Playground: @unchecked Sendable {
 
     /// `{"state": {…}, "frames": [frame, …]}` where a frame is
     /// `{"t", "o": [x, y], "p", "v": [w, h], "c": [[section, item, left, top, width, height,
-    /// m11 … m44, alpha, zIndex, hidden], …]}` (left/top relative to the viewport, as the
-    /// static page's cards).
+    /// m11 … m44, alpha, zIndex, flags, appearance?], …], "s"?: [[kind, section, left, top,
+    /// width, height], …]}` (left/top relative to the viewport; flags, the appearance —
+    /// only when set — and the headers and footers — only when there are any — as in
+    /// the static page's data, `HTMLRenderer.timelineJSON`).
     private func answer(frames: [Frame]) -> String {
         let s = session.state
         var out = "{\"state\":{\"time\":\(n(s.time)),\"contentOffset\":\(point(s.contentOffset))"
@@ -424,9 +426,23 @@ final class Playground: @unchecked Sendable {
             s += ",\(n(r.width)),\(n(r.height))"
             for field in a.transform3D.fields { s += "," + n(field) }
             let alpha = a.alpha.isFinite ? min(max(a.alpha, 0), 1) : 1
-            s += ",\(n(alpha)),\(a.zIndex),\(a.isHidden ? 1 : 0)]"
+            // Flags as the static page's: 1 hidden, 2 a corner at or behind the eye, 4 the
+            // back toward the eye while not double-sided.
+            var flags = a.isHidden ? 1 : 0
+            if a.projectedQuad(contentOffset: f.contentOffset) == nil { flags |= 2 }
+            if a.isBackFaceHidden { flags |= 4 }
+            s += ",\(n(alpha)),\(a.zIndex),\(flags)"
+            if let look = a.appearance { s += "," + HTMLRenderer.appearanceJSON(look, size: a.size) }
+            s += "]"
         }
-        return s + "]}"
+        s += "]"
+        if !f.supplementary.isEmpty {
+            s += ",\"s\":[" + f.supplementary.map { x in
+                "[\(x.kind == .footer ? 1 : 0),\(x.section),\(n(x.frame.minX - f.contentOffset.x)),"
+                    + "\(n(x.frame.minY - f.contentOffset.y)),\(n(x.frame.width)),\(n(x.frame.height))]"
+            }.joined(separator: ",") + "]"
+        }
+        return s + "}"
     }
 
     private func point(_ p: Point) -> String { "{\"x\":\(n(p.x)),\"y\":\(n(p.y))}" }

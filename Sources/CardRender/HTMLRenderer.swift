@@ -14,9 +14,14 @@ import CardLayout
 /// `LayoutAttributes.projectedQuad` does; the container has neither `perspective` nor
 /// `transform-style: preserve-3d`, so each card is flattened on its own (no depth
 /// sorting) and painted by `z-index`, ties in document order, which is index-path
-/// order — the drawing order (zIndex ascending, ties by index path). Hidden cards and cards with a corner at
-/// or behind the eye are not shown, as in the SVG. Fills and labels come from `Palette`,
-/// the same as the SVG's.
+/// order — the drawing order (zIndex ascending, ties by index path). Hidden cards, cards with a corner at
+/// or behind the eye and cards whose back is toward the eye while not double-sided
+/// (`LayoutAttributes.isBackFaceHidden`, decided here and passed as a flag: CSS
+/// `backface-visibility` judges a mirrored card otherwise) are not shown, as in the SVG. Fills and labels
+/// come from `Palette`, the same as the SVG's. A card's `appearance` is CSS on the card's
+/// own box, under its `matrix3d` (``appearanceCSS(_:size:)``): `border-radius`, a
+/// `box-shadow`, the `background`, `filter: blur()`. Headers and footers are
+/// `<div class="supp">` boxes below every card (the lowest `z-index`).
 ///
 /// **Controls.** A scrubber over the frames; play/pause at the timeline's real speed
 /// (time-based, `requestAnimationFrame`, looping); the frame's time, content offset and
@@ -61,19 +66,37 @@ public enum HTMLRenderer {
 
         // The viewport and the cards, showing the opening frame.
         out += "<div id=\"viewport\" style=\"width:\(px(viewport.width));height:\(px(viewport.height))\">\n"
+        // Headers and footers of the opening frame, behind every card.
+        for s in opening?.supplementary ?? [] {
+            let r = s.frame, o = opening?.contentOffset ?? Point(x: 0, y: 0)
+            out += "<div class=\"supp\" style=\"left:\(px(r.minX - o.x));top:\(px(r.minY - o.y));"
+            out += "width:\(px(r.width));height:\(px(r.height))\">\(s.kind.rawValue) \(s.section)</div>\n"
+        }
+        let recoloured = Set(frames.flatMap { f in
+            f.items.filter { $0.appearance?.backgroundColor != nil }.map(\.indexPath)
+        })
         for (k, indexPath) in items.enumerated() {
-            let fill = Palette.fill(for: indexPath).hex, stroke = Palette.stroke(for: indexPath).hex
-            out += "<div class=\"card\" id=\"c\(k)\" data-index=\"\(indexPath.section).\(indexPath.item)\" style=\""
+            var fill = Palette.fill(for: indexPath).hex, stroke = Palette.stroke(for: indexPath).hex
+            out += "<div class=\"card\" id=\"c\(k)\" data-index=\"\(indexPath.section).\(indexPath.item)\""
+            if recoloured.contains(indexPath) {
+                // The palette's colours, for the frames that do not set a background.
+                out += " data-fill=\"\(fill)\" data-stroke=\"\(stroke)\""
+            }
+            out += " style=\""
             // The slot's copy of its index path (a layout that wraps may show an item twice).
             let copy = k - (items.firstIndex(of: indexPath) ?? k)
             if let frame = opening, let a = frame.items.filter({ $0.indexPath == indexPath }).dropFirst(copy).first,
-               RenderCard(a, contentOffset: frame.contentOffset) != nil {
+               let card = RenderCard(a, contentOffset: frame.contentOffset) {
                 let r = a.frame
                 out += "left:\(px(r.minX - frame.contentOffset.x));top:\(px(r.minY - frame.contentOffset.y));"
                 out += "width:\(px(r.width));height:\(px(r.height));"
                 out += "transform:\(matrix3d(a.transform3D));"
                 out += "z-index:\(cssZIndex(a.zIndex));opacity:\(RenderSupport.exact(cssOpacity(a.alpha)));"
                 out += "font-size:\(px(RenderSupport.labelFontSize(for: a.size)));"
+                if let look = a.appearance {
+                    out += appearanceCSS(look, size: a.size)
+                    if look.backgroundColor != nil { fill = card.fill.hex; stroke = card.stroke.hex }
+                }
             } else {
                 out += "display:none;"
             }
@@ -137,6 +160,35 @@ public enum HTMLRenderer {
         "matrix3d(" + t.fields.map(RenderSupport.exact).joined(separator: ",") + ")"
     }
 
+    /// The inline CSS of a card's appearance (the player's `appearance` function writes
+    /// the same): `border-radius` (clamped as Core Animation does), a `box-shadow` after
+    /// the outline ring (CSS blur radius = 2 × `shadowRadius`, which is the Gaussian's
+    /// standard deviation; UIKit's y-down offset as it is), and `filter: blur()`. All in
+    /// the card's own space, so `matrix3d` scales and turns them with the card.
+    static func appearanceCSS(_ a: CardAppearance, size: Size) -> String {
+        let v = appearanceValues(a, size: size)
+        var out = ""
+        if v.radius > 0 { out += "border-radius:\(RenderSupport.exact(v.radius))px;" }
+        if v.shadowOpacity > 0 {
+            out += "box-shadow:0 0 0 1px var(--stroke),\(RenderSupport.exact(v.offset.width))px "
+            out += "\(RenderSupport.exact(v.offset.height))px \(RenderSupport.exact(2 * v.shadowRadius))px "
+            out += "rgba(0,0,0,\(RenderSupport.exact(v.shadowOpacity)));"
+        }
+        if v.blur > 0 { out += "filter:blur(\(RenderSupport.exact(v.blur))px);" }
+        return out
+    }
+
+    /// An appearance's numbers as drawn: the radius clamped, opacity to 0…1, radii not
+    /// negative, non-finite values as 0.
+    static func appearanceValues(_ a: CardAppearance, size: Size)
+        -> (radius: Double, shadowOpacity: Double, shadowRadius: Double, offset: Size, blur: Double)
+    {
+        let finite = { (x: Double) in x.isFinite ? x : 0 }
+        return (RenderCard.clampedRadius(a.cornerRadius, size: size), min(max(finite(a.shadowOpacity), 0), 1),
+                max(finite(a.shadowRadius), 0), Size(width: finite(a.shadowOffset.width), height: finite(a.shadowOffset.height)),
+                max(finite(a.blurRadius), 0))
+    }
+
     /// CSS `z-index` is a 32-bit integer; the outline stays above every card.
     static func cssZIndex(_ z: Int) -> Int { min(max(z, -2_000_000_000), 2_000_000_000) }
 
@@ -155,7 +207,11 @@ public enum HTMLRenderer {
     /// `"frames": [{"t", "o": [x, y], "p": phase, "v": [w, h], "c": [card, …]}, …]`,
     /// `"snaps": [[time, proposedX, proposedY, velocityX, velocityY, targetX, targetY], …]}`
     /// where a card is `[k, left, top, width, height, m11, …, m44, alpha, zIndex, flags]`
-    /// (left/top relative to the viewport; flags: 1 hidden, 2 behind the eye).
+    /// (left/top relative to the viewport; flags: 1 hidden, 2 a corner at or behind the
+    /// eye, 4 its back toward the eye while not double-sided — any flag: not drawn),
+    /// followed by its appearance (``appearanceJSON(_:size:)``) only when it has one; a
+    /// frame with headers or footers also has `"s": [[kind (0 header, 1 footer), section,
+    /// left, top, width, height], …]`.
     static func timelineJSON(_ timeline: Timeline, items: [CardIndexPath], start: Int,
                              reloadStampFile: String?) -> String {
         let n = RenderSupport.exact
@@ -180,14 +236,23 @@ public enum HTMLRenderer {
                 let r = a.frame
                 var flags = a.isHidden ? 1 : 0
                 if a.projectedQuad(contentOffset: f.contentOffset) == nil { flags |= 2 }
+                if a.isBackFaceHidden { flags |= 4 }
                 var fields = [n(r.minX - f.contentOffset.x), n(r.minY - f.contentOffset.y), n(r.width), n(r.height)]
                 fields += a.transform3D.fields.map(n)
                 fields += [n(cssOpacity(a.alpha)), "\(cssZIndex(a.zIndex))", "\(flags)"]
+                if let look = a.appearance { fields.append(appearanceJSON(look, size: a.size)) }
                 let copy = copies[a.indexPath, default: 0]
                 copies[a.indexPath] = copy + 1
                 return "[\((slot[a.indexPath] ?? 0) + copy)," + fields.joined(separator: ",") + "]"
             }.joined(separator: ",")
-            s += "]}"
+            s += "]"
+            if !f.supplementary.isEmpty {
+                s += ",\"s\":[" + f.supplementary.map { x in
+                    "[\(x.kind == .footer ? 1 : 0),\(x.section),\(n(x.frame.minX - f.contentOffset.x)),"
+                        + "\(n(x.frame.minY - f.contentOffset.y)),\(n(x.frame.width)),\(n(x.frame.height))]"
+                }.joined(separator: ",") + "]"
+            }
+            s += "}"
             frameTexts.append(s)
         }
         out += frameTexts.joined(separator: ",\n")
@@ -201,6 +266,19 @@ public enum HTMLRenderer {
         if !timeline.hasSnapRule { out += ",\"snapRule\":false" }
         out += "}"
         return out
+    }
+
+    /// A card's appearance in the embedded data (and `cardlua play`'s frames):
+    /// `[cornerRadius, shadowOpacity, shadowRadius, shadowOffsetX, shadowOffsetY, fill,
+    /// stroke, blurRadius]`, numbers as ``appearanceValues(_:size:)`` draws them, `fill`
+    /// and `stroke` the background's `#rrggbb` and its outline colour, or null without a
+    /// background.
+    public static func appearanceJSON(_ a: CardAppearance, size: Size) -> String {
+        let n = RenderSupport.exact, v = appearanceValues(a, size: size)
+        let fill = a.backgroundColor.map { "\"\($0.hex)\"" } ?? "null"
+        let stroke = a.backgroundColor.map { "\"\(Palette.Color($0).darkened(by: 0.45).hex)\"" } ?? "null"
+        return "[\(n(v.radius)),\(n(v.shadowOpacity)),\(n(v.shadowRadius)),\(n(v.offset.width)),\(n(v.offset.height)),"
+            + "\(fill),\(stroke),\(n(v.blur))]"
     }
 
     /// The page's style: Sources/CardRender/Page/player.css with the palette's colours.

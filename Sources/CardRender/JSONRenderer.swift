@@ -51,8 +51,15 @@ public enum JSONRenderer {
             out += itemIndex == 0 ? "\n" : ",\n"
             out += "        " + attributes(item)
         }
-        out += frame.items.isEmpty ? "] }" : " ] }"
-        return out
+        out += frame.items.isEmpty ? "]" : " ]"
+        if !frame.supplementary.isEmpty {
+            out += ", \"supplementary\": ["
+            for (index, s) in frame.supplementary.enumerated() {
+                out += (index == 0 ? "\n" : ",\n") + "        " + supplementary(s)
+            }
+            out += " ]"
+        }
+        return out + " }"
     }
 
     /// The end of the frames array, the snaps and the closing brace.
@@ -81,7 +88,29 @@ public enum JSONRenderer {
             + "\"center\": \(point(item.center)), "
             + "\"transform3D\": [\(matrix)], "
             + "\"alpha\": \(RenderSupport.exact(item.alpha)), \"zIndex\": \(item.zIndex), "
-            + "\"hidden\": \(item.isHidden) }"
+            + "\"hidden\": \(item.isHidden)"
+            // Contract v2: written only when they differ from a plain v1 card.
+            + (item.isDoubleSided ? "" : ", \"isDoubleSided\": false")
+            + (item.appearance.map { ", \"appearance\": " + appearance($0) } ?? "")
+            + " }"
+    }
+
+    /// A card's `appearance` object; `backgroundColor` only when set.
+    static func appearance(_ a: CardAppearance) -> String {
+        var out = "{ \"cornerRadius\": \(RenderSupport.exact(a.cornerRadius)), "
+        out += "\"shadowOpacity\": \(RenderSupport.exact(a.shadowOpacity)), "
+        out += "\"shadowRadius\": \(RenderSupport.exact(a.shadowRadius)), "
+        out += "\"shadowOffset\": \(size(a.shadowOffset)), "
+        if let color = a.backgroundColor { out += "\"backgroundColor\": \"\(color.hex)\", " }
+        out += "\"blurRadius\": \(RenderSupport.exact(a.blurRadius)) }"
+        return out
+    }
+
+    /// A header or footer on one line.
+    static func supplementary(_ s: SupplementaryAttributes) -> String {
+        "{ \"kind\": \"\(s.kind.rawValue)\", \"section\": \(s.section), \"frame\": { "
+            + "\"x\": \(RenderSupport.exact(s.frame.minX)), \"y\": \(RenderSupport.exact(s.frame.minY)), "
+            + "\"width\": \(RenderSupport.exact(s.frame.width)), \"height\": \(RenderSupport.exact(s.frame.height)) } }"
     }
 
     static func layout(_ c: FlowLayoutConfiguration) -> String {

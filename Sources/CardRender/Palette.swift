@@ -21,6 +21,12 @@ public enum Palette {
             self.red = red; self.green = green; self.blue = blue
         }
 
+        /// A card's `backgroundColor` (``CardColor``, 0xRRGGBB).
+        public init(_ color: CardColor) {
+            self.init(red: UInt8((color.rgb >> 16) & 0xFF), green: UInt8((color.rgb >> 8) & 0xFF),
+                      blue: UInt8(color.rgb & 0xFF))
+        }
+
         /// `#rrggbb`, lower-case: the form SVG, CSS and the embedded JSON use.
         public var hex: String {
             let digits = Array("0123456789abcdef")

@@ -1,4 +1,5 @@
 import CardLayout
+import Foundation
 
 /// Helpers shared by the SVG, HTML and terminal renderers: number formatting, escaping,
 /// labels and the drawing order.
@@ -134,8 +135,9 @@ enum RenderSupport {
     }
 }
 
-/// A card as the 2D renderers draw it: its attributes, its projected quadrilateral and
-/// where and how large its label appears.
+/// A card as the 2D renderers draw it: its attributes, its projected quadrilateral,
+/// where and how large its label appears, and what its ``CardAppearance`` asks for on
+/// screen (outline with rounded corners, fill, shadow, blur).
 struct RenderCard {
     var attributes: LayoutAttributes
     /// The corners in viewport coordinates (top-left, top-right, bottom-right,
@@ -145,16 +147,45 @@ struct RenderCard {
     var labelCenter: Point
     /// The label's font size scaled like the card is on screen.
     var labelFontSize: Double
+    /// How much larger the card is on screen than untransformed: the square root of the
+    /// projected area over the card's area (1 for a degenerate card). Lengths given in
+    /// card points (a corner radius, a blur) are drawn this much larger.
+    var screenScale: Double
+    /// The card's outline on screen: the quad's corners, or with a corner radius the
+    /// rounded rectangle's outline, each point projected (an approximation by chords of
+    /// at most about 0.15 pt sagitta on screen, so exact under perspective too).
+    var outline: [Point]
+    /// The fill: the appearance's `backgroundColor`, or the palette's for the item.
+    var fill: Palette.Color
+    /// The outline colour: the fill, darker (the palette's rule).
+    var stroke: Palette.Color
+    /// The drop shadow, when the appearance casts one that can be drawn (every point of
+    /// it in front of the eye).
+    var shadow: Shadow?
+    /// The Gaussian blur of the card on screen (standard deviation in viewport points;
+    /// 0: none).
+    var blur: Double
 
-    /// The cards of `frame` that are drawn, in drawing order: hidden items and cards
-    /// with a corner at or behind the eye are left out.
+    /// A drop shadow on screen.
+    struct Shadow: Hashable {
+        /// The card's outline moved by `shadowOffset` in card space, projected.
+        var outline: [Point]
+        /// `shadowOpacity`, clamped to 0…1.
+        var opacity: Double
+        /// The blur's standard deviation on screen: `shadowRadius` × ``RenderCard/screenScale``.
+        var blur: Double
+    }
+
+    /// The cards of `frame` that are drawn, in drawing order: hidden items, cards with a
+    /// corner at or behind the eye and cards whose back is toward the eye while not
+    /// double-sided (``LayoutAttributes/isBackFaceHidden``) are left out.
     static func drawn(in frame: Frame) -> [RenderCard] {
         RenderSupport.drawingOrder(frame.items).compactMap { RenderCard($0, contentOffset: frame.contentOffset) }
     }
 
-    /// The card as drawn at `contentOffset`, or nil when hidden or behind the eye.
+    /// The card as drawn at `contentOffset`, or nil when not drawn (see ``drawn(in:)``).
     init?(_ attributes: LayoutAttributes, contentOffset: Point) {
-        guard !attributes.isHidden,
+        guard !attributes.isHidden, !attributes.isBackFaceHidden,
               let quad = attributes.projectedQuad(contentOffset: contentOffset) else { return nil }
         self.attributes = attributes
         self.quad = quad
@@ -172,7 +203,78 @@ struct RenderCard {
         let base = RenderSupport.labelFontSize(for: attributes.size)
         let area = abs(attributes.size.width * attributes.size.height)
         let scale = area > 0 ? (RenderCard.area(of: quad) / area).squareRoot() : 1
-        labelFontSize = base * min(max(scale.isFinite ? scale : 1, 0.25), 4)
+        screenScale = scale.isFinite ? scale : 1
+        labelFontSize = base * min(max(screenScale, 0.25), 4)
+
+        let palette = attributes.appearance?.backgroundColor.map(Palette.Color.init) ?? Palette.fill(for: attributes.indexPath)
+        fill = palette
+        stroke = palette.darkened(by: 0.45)
+        outline = quad.corners
+        shadow = nil
+        blur = 0
+        guard let look = attributes.appearance else { return }
+        let radius = RenderCard.clampedRadius(look.cornerRadius, size: attributes.size)
+        if radius > 0 {
+            outline = RenderCard.project(RenderCard.roundedOutline(size: attributes.size, radius: radius,
+                                                                   screenRadius: radius * screenScale),
+                                         attributes, dx: 0, dy: 0, contentOffset: contentOffset) ?? quad.corners
+        }
+        if look.shadowOpacity > 0, look.shadowOpacity.isFinite {
+            let shape = radius > 0
+                ? RenderCard.roundedOutline(size: attributes.size, radius: radius, screenRadius: radius * screenScale)
+                : RenderCard.roundedOutline(size: attributes.size, radius: 0, screenRadius: 0)
+            if let points = RenderCard.project(shape, attributes, dx: look.shadowOffset.width, dy: look.shadowOffset.height,
+                                               contentOffset: contentOffset) {
+                let sigma = max(look.shadowRadius, 0) * screenScale
+                shadow = Shadow(outline: points, opacity: min(look.shadowOpacity, 1), blur: sigma.isFinite ? sigma : 0)
+            }
+        }
+        let sigma = max(look.blurRadius, 0) * screenScale
+        blur = sigma.isFinite ? sigma : 0
+    }
+
+    /// A corner radius as Core Animation draws it: at most half the shorter side, never
+    /// negative.
+    static func clampedRadius(_ radius: Double, size: Size) -> Double {
+        guard radius.isFinite, radius > 0 else { return 0 }
+        return min(radius, min(abs(size.width), abs(size.height)) / 2)
+    }
+
+    /// The outline of a `size` card with corners rounded by `radius`, relative to its
+    /// centre in card coordinates, clockwise on screen from the top-left corner's arc.
+    /// Each quarter arc is cut into `n` chords, `n` doubling each time the radius on
+    /// screen (`screenRadius`) quadruples, which keeps the chord's sagitta
+    /// `R·(1 − cos(π/4n))` under about 0.15 pt; radius 0 gives the four corners.
+    static func roundedOutline(size: Size, radius: Double, screenRadius: Double) -> [(x: Double, y: Double)] {
+        let hw = size.width / 2, hh = size.height / 2
+        guard radius > 0 else { return [(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)] }
+        let n = screenRadius < 2 ? 2 : screenRadius < 8 ? 4 : screenRadius < 32 ? 8 : screenRadius < 128 ? 16 : 32
+        // Arc centres and start angles (y down: 90° points down), clockwise on screen.
+        let corners: [(cx: Double, cy: Double, start: Double)] = [
+            (-hw + radius, -hh + radius, Double.pi), (hw - radius, -hh + radius, 1.5 * Double.pi),
+            (hw - radius, hh - radius, 0), (-hw + radius, hh - radius, 0.5 * Double.pi),
+        ]
+        var points: [(x: Double, y: Double)] = []
+        points.reserveCapacity(4 * (n + 1))
+        for corner in corners {
+            for j in 0...n {
+                let angle = corner.start + Double.pi / 2 * Double(j) / Double(n)
+                points.append((corner.cx + radius * cos(angle), corner.cy + radius * sin(angle)))
+            }
+        }
+        return points
+    }
+
+    /// Card-space points moved by `(dx, dy)` and projected; nil if any is at or behind the eye.
+    static func project(_ points: [(x: Double, y: Double)], _ attributes: LayoutAttributes,
+                        dx: Double, dy: Double, contentOffset: Point) -> [Point]? {
+        var result: [Point] = []
+        result.reserveCapacity(points.count)
+        for p in points {
+            guard let q = attributes.projectedPoint(x: p.x + dx, y: p.y + dy, contentOffset: contentOffset) else { return nil }
+            result.append(q)
+        }
+        return result
     }
 
     /// The absolute area of a quadrilateral (shoelace formula).

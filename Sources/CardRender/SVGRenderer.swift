@@ -7,36 +7,79 @@ import CardLayout
 /// `Palette.background`, so an SVG and the HTML preview of the same frame line up pixel
 /// for pixel. Each card is its projected quadrilateral (`LayoutAttributes.projectedQuad`)
 /// as a `<polygon>` in its `Palette` fill, with its item index as a label at the
-/// projected centre; cards are drawn in `zIndex` order, ties by index path. Hidden items
-/// and cards with a corner at or behind the eye are left out. Output is deterministic:
-/// the same timeline gives the same bytes.
+/// projected centre; cards are drawn in `zIndex` order, ties by index path. Hidden items,
+/// cards with a corner at or behind the eye and cards whose back is toward the eye while
+/// not double-sided (`LayoutAttributes.isBackFaceHidden`) are left out.
+///
+/// **Appearance** (`LayoutAttributes.appearance`), drawn in the card's own space and then
+/// projected point by point, so it is exact under any transform, perspective included:
+/// with a `cornerRadius` the polygon is the rounded rectangle's outline (each quarter arc
+/// cut into chords fine enough for its size on screen); a shadow is the same outline
+/// moved by `shadowOffset`, black at `shadowOpacity`, under the card, blurred by an
+/// `feGaussianBlur` of standard deviation `shadowRadius` × the card's scale on screen
+/// (the square root of its area ratio); `backgroundColor` replaces the palette fill (the
+/// outline is the fill, darker); `blurRadius` blurs the card's group, shadow included.
+/// Headers and footers (`Frame.supplementary`) are faint dashed rects labelled
+/// `header N` / `footer N`, behind every card. A picture without any of these is exactly
+/// what it was before they existed. Output is deterministic: the same timeline gives the
+/// same bytes.
 public enum SVGRenderer {
     /// One frame as a standalone SVG document, `frame.viewportSize` large.
     ///
     /// Coordinates carry at most three decimals. Each card is a
-    /// `<g class="card" data-index="section.item" opacity="alpha">` holding its
-    /// `<polygon>` and its `<text>` label; the viewport outline is drawn last.
+    /// `<g class="card" data-index="section.item" opacity="alpha">` holding its shadow
+    /// (`<polygon class="shadow">`, when it has one), its `<polygon>` and its `<text>`
+    /// label; filters are in a `<defs>` (ids `shadow-S-I`, `blur-S-I`); headers and footers
+    /// are `<g class="supp" data-kind data-section>` before the cards; the viewport outline
+    /// is drawn last.
     /// - Parameters:
     ///   - frame: the frame to draw (usually one of `timeline.frames`).
     ///   - timeline: the timeline it belongs to (for the script's name in the title).
     public static func render(frame: Frame, timeline: Timeline) -> String {
         let w = frame.viewportSize.width, h = frame.viewportSize.height
         let num = { (x: Double) in RenderSupport.compact(x) }
-        var out = svgOpen(width: w, height: h)
+        var out = svgOpen(width: w, height: h, supplementary: !frame.supplementary.isEmpty)
         out += "<title>\(RenderSupport.escapeXML(frameTitle(frame, timeline: timeline)))</title>\n"
-        out += "<rect class=\"viewport\" width=\"\(num(w))\" height=\"\(num(h))\" fill=\"\(Palette.background.hex)\"/>\n"
+        var defs = "", body = ""
+        for s in frame.supplementary {
+            let r = s.frame
+            body += supplementaryOpen(s.kind, section: s.section)
+            body += "<rect x=\"\(num(r.minX - frame.contentOffset.x))\" y=\"\(num(r.minY - frame.contentOffset.y))\""
+            body += " width=\"\(num(r.width))\" height=\"\(num(r.height))\"/>"
+            body += "<text x=\"\(num(r.minX - frame.contentOffset.x + 4))\" y=\"\(num(r.minY - frame.contentOffset.y + 3))\">"
+            body += "\(s.kind.rawValue) \(s.section)</text></g>\n"
+        }
         for card in RenderCard.drawn(in: frame) {
             let a = card.attributes
-            let points = card.quad.corners.map { "\(num($0.x)),\(num($0.y))" }.joined(separator: " ")
-            out += "<g class=\"card\" data-index=\"\(a.indexPath.section).\(a.indexPath.item)\""
-            if a.alpha != 1 { out += " opacity=\"\(num(min(max(a.alpha, 0), 1)))\"" }
-            out += ">"
-            out += "<polygon points=\"\(points)\" fill=\"\(Palette.fill(for: a.indexPath).hex)\""
-            out += " stroke=\"\(Palette.stroke(for: a.indexPath).hex)\"/>"
-            out += "<text x=\"\(num(card.labelCenter.x))\" y=\"\(num(card.labelCenter.y))\""
-            out += " font-size=\"\(RenderSupport.compact(card.labelFontSize, decimals: 1))\">"
-            out += "\(RenderSupport.escapeXML(RenderSupport.label(for: a.indexPath)))</text></g>\n"
+            let id = "\(a.indexPath.section)-\(a.indexPath.item)"
+            let points = { (corners: [Point]) in corners.map { "\(num($0.x)),\(num($0.y))" }.joined(separator: " ") }
+            body += "<g class=\"card\" data-index=\"\(a.indexPath.section).\(a.indexPath.item)\""
+            if a.alpha != 1 { body += " opacity=\"\(num(min(max(a.alpha, 0), 1)))\"" }
+            if card.blur > 0 {
+                // The whole card, its shadow included (as CSS `filter` blurs the HTML card).
+                defs += blurFilter(id: "blur-" + id, deviation: num(card.blur))
+                body += " filter=\"url(#blur-\(id))\""
+            }
+            body += ">"
+            if let shadow = card.shadow {
+                body += "<polygon class=\"shadow\" points=\"\(points(shadow.outline))\" fill=\"#000\""
+                body += " fill-opacity=\"\(num(shadow.opacity))\" stroke=\"none\""
+                if shadow.blur > 0 {
+                    defs += blurFilter(id: "shadow-" + id, deviation: num(shadow.blur))
+                    body += " filter=\"url(#shadow-\(id))\""
+                }
+                body += "/>"
+            }
+            body += "<polygon points=\"\(points(card.outline))\" fill=\"\(card.fill.hex)\""
+            body += " stroke=\"\(card.stroke.hex)\"/>"
+            body += "<text x=\"\(num(card.labelCenter.x))\" y=\"\(num(card.labelCenter.y))\""
+            body += " font-size=\"\(RenderSupport.compact(card.labelFontSize, decimals: 1))\">"
+            body += "\(RenderSupport.escapeXML(RenderSupport.label(for: a.indexPath)))</text>"
+            body += "</g>\n"
         }
+        if !defs.isEmpty { out += "<defs>" + defs + "</defs>\n" }
+        out += "<rect class=\"viewport\" width=\"\(num(w))\" height=\"\(num(h))\" fill=\"\(Palette.background.hex)\"/>\n"
+        out += body
         out += "<rect class=\"outline\" x=\"0.5\" y=\"0.5\" width=\"\(num(max(w - 1, 0)))\""
         out += " height=\"\(num(max(h - 1, 0)))\" fill=\"none\" stroke=\"\(Palette.viewportOutline.hex)\"/>\n"
         out += "</svg>\n"
@@ -51,9 +94,13 @@ public enum SVGRenderer {
     /// so playback is exact rather than interpolated. Below the viewport a caption strip
     /// shows the phase, the most recent snap target and a progress bar.
     ///
-    /// Each item is one `<polygon>` whose `points` are animated, inside a group whose
-    /// `opacity` is animated (0 in frames where the item is absent, hidden or behind
-    /// the eye); only changes are written, so still stretches cost nothing.
+    /// Each item is one `<polygon>` whose `points` (and `fill`, `stroke`, when they
+    /// change) are animated, inside a group whose `opacity` is animated (0 in frames where
+    /// the item is absent, hidden, behind the eye or facing away while not double-sided);
+    /// an item with a shadow or a blur in some frame also has its shadow polygon and its
+    /// filters, their values animated; each header and footer is a group whose rect
+    /// follows the frames and whose `visibility` is animated. Only changes are written, so
+    /// still stretches cost nothing.
     ///
     /// **Z order.** SVG paints in document order, which an animation cannot change. The
     /// frames are therefore cut into the fewest consecutive *segments* in which one
@@ -81,7 +128,8 @@ public enum SVGRenderer {
         let captionHeight = 30.0
         let canvasHeight = viewportHeight + captionHeight
 
-        var out = svgOpen(width: canvasWidth, height: canvasHeight)
+        let hasSupplementary = frames.contains { !$0.supplementary.isEmpty }
+        var out = svgOpen(width: canvasWidth, height: canvasHeight, supplementary: hasSupplementary)
         out += "<title>\(RenderSupport.escapeXML(timeline.scriptName)) · \(frames.count) frames · \(num(duration)) s loop</title>\n"
         out += "<rect width=\"\(num(canvasWidth))\" height=\"\(num(canvasHeight))\" fill=\"\(Palette.page.hex)\"/>\n"
 
@@ -109,7 +157,8 @@ public enum SVGRenderer {
         let keys = drawn.map(CardKey.keys)
         let segments = zOrderSegments(drawn)
         out += "<g clip-path=\"url(#viewport)\">\n"
-        for segment in segments {
+        if hasSupplementary { out += animatedSupplementary(frames, keyTimes: keyTimes, dur: dur) }
+        for (segmentIndex, segment) in segments.enumerated() {
             let multiple = segments.count > 1
             if multiple {
                 var visibility = DiscreteTrack()
@@ -125,6 +174,11 @@ public enum SVGRenderer {
                 let key = CardKey(indexPath: indexPath, copy: segment.copies.isEmpty ? 0 : segment.copies[n])
                 var points = DiscreteTrack(), opacity = DiscreteTrack()
                 var labelX = DiscreteTrack(), labelY = DiscreteTrack(), fontSize = DiscreteTrack()
+                var fill = DiscreteTrack(), stroke = DiscreteTrack()
+                // Appearance: written only for an item that casts a shadow or is blurred in some frame.
+                var shadowPoints = DiscreteTrack(), shadowOpacity = DiscreteTrack(), shadowBlur = DiscreteTrack()
+                var blur = DiscreteTrack()
+                var hasShadow = false, hasBlur = false
                 for i in segment.frames {
                     let k = keyTimes[i]
                     guard let card = keys[i].firstIndex(of: key).map({ drawn[i][$0] }) else {
@@ -132,21 +186,57 @@ public enum SVGRenderer {
                         continue
                     }
                     opacity.add(k, num(min(max(card.attributes.alpha, 0), 1)))
-                    points.add(k, card.quad.corners.map { "\(p2($0.x)),\(p2($0.y))" }.joined(separator: " "))
+                    points.add(k, card.outline.map { "\(p2($0.x)),\(p2($0.y))" }.joined(separator: " "))
                     labelX.add(k, p2(card.labelCenter.x))
                     labelY.add(k, p2(card.labelCenter.y))
                     fontSize.add(k, RenderSupport.compact(card.labelFontSize, decimals: 1))
+                    fill.add(k, card.fill.hex)
+                    stroke.add(k, card.stroke.hex)
+                    if let shadow = card.shadow {
+                        hasShadow = true
+                        shadowPoints.add(k, shadow.outline.map { "\(p2($0.x)),\(p2($0.y))" }.joined(separator: " "))
+                        shadowOpacity.add(k, num(shadow.opacity))
+                        shadowBlur.add(k, p2(shadow.blur))
+                    } else {
+                        shadowOpacity.add(k, "0")
+                    }
+                    hasBlur = hasBlur || card.blur > 0
+                    blur.add(k, p2(card.blur))
                 }
+                let id = "\(segmentIndex)-\(indexPath.section)-\(indexPath.item)"
                 out += "<g class=\"card\" data-index=\"\(indexPath.section).\(indexPath.item)\""
                 if opacity.initial != "1" { out += " opacity=\"\(opacity.initial)\"" }
+                if hasBlur { out += " filter=\"url(#blur-\(id))\"" }
                 out += ">" + opacity.animate("opacity", dur: dur)
-                out += "<polygon points=\"\(points.initial)\" fill=\"\(Palette.fill(for: indexPath).hex)\""
-                out += " stroke=\"\(Palette.stroke(for: indexPath).hex)\">"
-                out += points.animate("points", dur: dur) + "</polygon>"
+                if hasShadow || hasBlur {
+                    out += "<defs>"
+                    if hasShadow {
+                        out += blurFilter(id: "shadow-" + id, deviation: shadowBlur.initial,
+                                          animation: shadowBlur.animate("stdDeviation", dur: dur))
+                    }
+                    if hasBlur {
+                        out += blurFilter(id: "blur-" + id, deviation: blur.initial,
+                                          animation: blur.animate("stdDeviation", dur: dur))
+                    }
+                    out += "</defs>"
+                }
+                if hasShadow {
+                    out += "<polygon class=\"shadow\" points=\"\(shadowPoints.initial)\" fill=\"#000\""
+                    out += " fill-opacity=\"\(shadowOpacity.initial)\" stroke=\"none\" filter=\"url(#shadow-\(id))\">"
+                    out += shadowPoints.animate("points", dur: dur) + shadowOpacity.animate("fill-opacity", dur: dur)
+                    out += "</polygon>"
+                }
+                let fillInitial = fill.values.isEmpty ? Palette.fill(for: indexPath).hex : fill.initial
+                let strokeInitial = stroke.values.isEmpty ? Palette.stroke(for: indexPath).hex : stroke.initial
+                out += "<polygon points=\"\(points.initial)\" fill=\"\(fillInitial)\""
+                out += " stroke=\"\(strokeInitial)\">"
+                out += points.animate("points", dur: dur) + fill.animate("fill", dur: dur)
+                out += stroke.animate("stroke", dur: dur) + "</polygon>"
                 out += "<text x=\"\(labelX.initial)\" y=\"\(labelY.initial)\" font-size=\"\(fontSize.initial)\">"
                 out += labelX.animate("x", dur: dur) + labelY.animate("y", dur: dur)
                 out += fontSize.animate("font-size", dur: dur)
-                out += RenderSupport.escapeXML(RenderSupport.label(for: indexPath)) + "</text></g>\n"
+                out += RenderSupport.escapeXML(RenderSupport.label(for: indexPath)) + "</text>"
+                out += "</g>\n"
             }
             if multiple { out += "</g>\n" }
         }
@@ -187,7 +277,7 @@ public enum SVGRenderer {
     // MARK: Pieces
 
     /// The `<svg>` start tag and the shared style.
-    static func svgOpen(width: Double, height: Double) -> String {
+    static func svgOpen(width: Double, height: Double, supplementary: Bool = false) -> String {
         let w = RenderSupport.compact(width), h = RenderSupport.compact(height)
         var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\">\n"
         s += "<style>"
@@ -197,8 +287,67 @@ public enum SVGRenderer {
         s += "polygon{stroke-width:\(RenderSupport.compact(RenderSupport.cardStrokeWidth));stroke-linejoin:round}"
         s += "text.caption{font-size:13px;font-weight:normal;text-anchor:start;dominant-baseline:auto;"
         s += "fill:\(Palette.caption.hex);stroke:none}text.end{text-anchor:end}"
+        if supplementary {
+            // Headers and footers: faint, behind the cards (only in pictures that have them).
+            s += ".supp rect{fill:\(Palette.viewportOutline.hex);fill-opacity:.14;stroke:\(Palette.viewportOutline.hex);"
+            s += "stroke-dasharray:4 3}.supp text{font-size:11px;font-weight:normal;text-anchor:start;"
+            s += "dominant-baseline:hanging;fill:\(Palette.caption.hex);fill-opacity:.8;stroke:none}"
+        }
         s += "</style>\n"
         return s
+    }
+
+    /// The group of a header or footer.
+    static func supplementaryOpen(_ kind: SupplementaryKind, section: Int, visibility: String? = nil) -> String {
+        "<g class=\"supp\" data-kind=\"\(kind.rawValue)\" data-section=\"\(section)\""
+            + (visibility.map { " visibility=\"\($0)\"" } ?? "") + ">"
+    }
+
+    /// A Gaussian blur over the whole canvas (user space, so a thin or turned card's blur
+    /// is never cut by a bounding-box filter region).
+    static func blurFilter(id: String, deviation: String, animation: String = "") -> String {
+        "<filter id=\"\(id)\" filterUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"100%\" height=\"100%\">"
+            + "<feGaussianBlur stdDeviation=\"\(deviation)\">\(animation)</feGaussianBlur></filter>"
+    }
+
+    /// Every header and footer of the timeline as one group each (by section, header
+    /// first), its rect and label following the frames, hidden in frames without it.
+    static func animatedSupplementary(_ frames: [Frame], keyTimes: [String], dur: String) -> String {
+        struct Key: Hashable, Comparable {
+            var section: Int, footer: Bool
+            static func < (a: Key, b: Key) -> Bool { (a.section, a.footer ? 1 : 0) < (b.section, b.footer ? 1 : 0) }
+        }
+        let p2 = { (x: Double) in RenderSupport.compact(x, decimals: 2) }
+        var keys = Set<Key>()
+        for f in frames { for s in f.supplementary { keys.insert(Key(section: s.section, footer: s.kind == .footer)) } }
+        var out = ""
+        for key in keys.sorted() {
+            let kind: SupplementaryKind = key.footer ? .footer : .header
+            var x = DiscreteTrack(), y = DiscreteTrack(), width = DiscreteTrack(), height = DiscreteTrack()
+            var labelX = DiscreteTrack(), labelY = DiscreteTrack(), visibility = DiscreteTrack()
+            for (i, f) in frames.enumerated() {
+                let k = keyTimes[i]
+                guard let s = f.supplementary.first(where: { $0.section == key.section && $0.kind == kind }) else {
+                    visibility.add(k, "hidden")
+                    continue
+                }
+                visibility.add(k, "visible")
+                let left = s.frame.minX - f.contentOffset.x, top = s.frame.minY - f.contentOffset.y
+                x.add(k, p2(left)); y.add(k, p2(top))
+                width.add(k, p2(s.frame.width)); height.add(k, p2(s.frame.height))
+                labelX.add(k, p2(left + 4)); labelY.add(k, p2(top + 3))
+            }
+            out += supplementaryOpen(kind, section: key.section,
+                                     visibility: visibility.initial == "visible" ? nil : visibility.initial)
+            out += visibility.animate("visibility", dur: dur)
+            out += "<rect x=\"\(x.initial)\" y=\"\(y.initial)\" width=\"\(width.initial)\" height=\"\(height.initial)\">"
+            out += x.animate("x", dur: dur) + y.animate("y", dur: dur) + width.animate("width", dur: dur)
+            out += height.animate("height", dur: dur) + "</rect>"
+            out += "<text x=\"\(labelX.initial)\" y=\"\(labelY.initial)\">"
+            out += labelX.animate("x", dur: dur) + labelY.animate("y", dur: dur)
+            out += "\(kind.rawValue) \(key.section)</text></g>\n"
+        }
+        return out
     }
 
     /// The title of a single-frame picture.

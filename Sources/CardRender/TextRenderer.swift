@@ -111,7 +111,7 @@ public enum TextRenderer {
             let scale = abs(d.scaleX - d.scaleY) < 5e-4 ? RenderSupport.fixed(d.scaleX, 3)
                 : RenderSupport.fixed(d.scaleX, 3) + "×" + RenderSupport.fixed(d.scaleY, 3)
             rows.append([
-                label + (item.isHidden ? " (hidden)" : ""),
+                label + (item.isHidden ? " (hidden)" : "") + (item.isBackFaceHidden ? " (facing away)" : ""),
                 "(\(RenderSupport.fixed(item.center.x, 1)), \(RenderSupport.fixed(item.center.y, 1)))",
                 scale,
                 RenderSupport.fixed(d.rotationX * 180 / .pi, 2),

@@ -111,6 +111,36 @@ import Testing
         #expect(play.interruptAndWait(timeout: 20) == 0)
     }
 
+    /// The page's frames carry the headers and footers (`"s"`) and the same not-drawn
+    /// flags as the static preview (2: a corner behind the eye — item 0 is pushed 700 pt
+    /// towards an eye at 600).
+    @Test func framesCarryHeadersAndFlags() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write("""
+        function prepare(layout)
+          layout.itemSize = CGSizeMake(100, 100)
+          layout.headerReferenceSize = CGSizeMake(0, 40)
+        end
+        function transform(attributes, layout)
+          if attributes.indexPath.item == 0 then
+            local t = CATransform3DIdentity
+            t.m34 = -1 / 600
+            attributes.transform3D = CATransform3DTranslate(t, 0, 0, 700)
+          end
+        end
+
+        """, named: "sections.lua", in: directory)
+        let play = try WatchProcess(["play", "sections.lua", "--port", "0"], directory: directory)
+        defer { play.kill() }
+        try #require(waitUntil { play.stdout.contains("\n") }, "no URL printed; stderr: \(play.stderr)")
+        let port = try #require(UInt16(play.stdout.split(separator: "\n")[0].dropFirst("http://127.0.0.1:".count).dropLast()))
+        let state = Self.request(port: port, "GET /state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n") ?? ""
+        #expect(state.contains(#""s":[[0,0,0,0,414,40]]"#), "\(state.suffix(400))")
+        #expect(state.contains(#"[0,0,"#) && state.contains(#",1,0,2],[0,1,"#), "item 0 flagged, item 1 not")
+        #expect(play.interruptAndWait(timeout: 20) == 0)
+    }
+
     /// What Record writes: a drag step with the release velocity it measured. `run`
     /// releases with that velocity (not the drag's own speed), and lol.lua's rule then
     /// centres the item nearest the proposal: item k rests at 300k + 200 − 207.
