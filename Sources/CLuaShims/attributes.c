@@ -351,9 +351,12 @@ static double extra_number(lua_State *L, int v, const char *name, double hi) {
         note_field(host_of(L), path);
         luaL_error(L, "attributes.%s is %s", name, x != x ? "NaN" : "infinite");
     }
-    if (hi == 1 && (x < 0 || x > 1)) luaL_error(L, "attributes.%s is %f, expected a number from 0 to 1", name, (lua_Number)x);
-    if (x < 0) luaL_error(L, "attributes.%s is %f, expected zero or more", name, (lua_Number)x);
-    if (x > hi) luaL_error(L, "attributes.%s is %f, beyond the largest magnitude allowed (1e15)", name, (lua_Number)x);
+    if (x >= 0 && x <= hi) return x;
+    // The value as the script wrote it (-1, not -1.0).
+    const char *shown = luaL_tolstring(L, v, NULL);
+    if (hi == 1) luaL_error(L, "attributes.%s is %s, expected a number from 0 to 1", name, shown);
+    if (x < 0) luaL_error(L, "attributes.%s is %s, expected zero or more", name, shown);
+    luaL_error(L, "attributes.%s is %s, beyond the largest magnitude allowed (1e15)", name, shown);
     return x;
 }
 

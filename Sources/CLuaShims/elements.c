@@ -100,9 +100,9 @@ static int read_elements(lua_State *L) {
         h->has_item = 0;
         int E = base + 1;
         if (lua_rawgeti(L, R, i) != LUA_TTABLE)
-            luaL_error(L, "element %I of the returned list is %s, expected attributes (a table from "
+            luaL_error(L, "element %I of the returned list is %s%s, expected attributes (a table from "
                           "layout:layoutAttributesForElements or layout:layoutAttributesForItem)",
-                       i, lua_isnil(L, E) ? "nil" : luaL_typename(L, E));
+                       i, lua_isnil(L, E) ? "" : "a ", lua_isnil(L, E) ? "nil" : luaL_typename(L, E));
         if (lua_getfield(L, E, "indexPath") != LUA_TTABLE)
             luaL_error(L, "element %I of the returned list has %s as its indexPath, expected an IndexPath "
                           "(IndexPath(item, section))",

@@ -153,6 +153,10 @@ function CGAffineTransform:isIdentity() end
 ---@field isDecelerating boolean moving on its own after a release
 ---@field decelerationRate? "normal"|"fast"|number may be set in prepare
 ---@field isPagingEnabled? boolean may be set in prepare
+---@field effectiveUserInterfaceLayoutDirection "leftToRight"|"rightToLeft" set by `--rtl` or a scenario's `rtl = true`
+---@field bounces? boolean may be set in prepare: drags rubber-band past the edges (default true)
+---@field alwaysBounceHorizontal? boolean may be set in prepare: content that fits still drags and bounces horizontally (default false)
+---@field alwaysBounceVertical? boolean may be set in prepare: the same vertically (default false)
 
 ---The flow layout (`UICollectionViewFlowLayout`): set its properties in prepare.
 ---@class UICollectionViewFlowLayout
@@ -168,6 +172,8 @@ function CGAffineTransform:isIdentity() end
 ---@field decelerationRate "normal"|"fast"|number velocity kept per millisecond (0.998, 0.99)
 ---@field isPagingEnabled boolean rest on multiples of the viewport
 ---@field time number seconds since the scenario began
+---@field wraps boolean the items repeat endlessly along the scroll axis (no edges; offsets unbounded)
+---@field flipsHorizontallyInOppositeLayoutDirection boolean mirror the horizontal flow right to left (default true)
 local UICollectionViewFlowLayout = {}
 ---The base, untransformed attributes meeting rect (what `super` returns).
 ---@param rect CGRect
@@ -189,6 +195,34 @@ function UICollectionViewFlowLayout:layoutAttributesForElementsInRect(rect) end
 function UICollectionViewFlowLayout:targetContentOffsetForProposedContentOffset(proposedContentOffset, velocity) end
 ---Does nothing: cardlua lays out again whenever it needs to.
 function UICollectionViewFlowLayout:invalidateLayout() end
+
+---Facing and appearance (contract v2; `CALayer` names), on `attributes` in transform and
+---on the tables the element query returns. Reading one gives what was set, or its default.
+---@class UICollectionViewLayoutAttributes
+---@field isDoubleSided boolean false: not drawn while its back faces the viewer (default true)
+---@field cornerRadius number points, ≥ 0 (default 0)
+---@field shadowOpacity number 0…1 (default 0: no shadow)
+---@field shadowRadius number points, ≥ 0 (default 3)
+---@field shadowOffset CGSize points (default 0 × −3)
+---@field backgroundColor string? "#rrggbb" (default none)
+---@field blurRadius number points, ≥ 0 (default 0: no blur)
+
+---Any item's base attributes, on screen or not (`layoutAttributesForItem(at:)`); an index
+---path outside the layout is an error.
+---@param indexPath IndexPath
+---@return UICollectionViewLayoutAttributes
+function UICollectionViewFlowLayout:layoutAttributesForItem(indexPath) end
+---The same as `layoutAttributesForItem` (the Objective-C name).
+---@param indexPath IndexPath
+---@return UICollectionViewLayoutAttributes
+function UICollectionViewFlowLayout:layoutAttributesForItemAtIndexPath(indexPath) end
+
+---The layout's own element query (UIKit's override of `layoutAttributesForElements(in:)`),
+---called once per frame with the visible rect: return the elements to show — copies from
+---`layout:layoutAttributesForElements(rect)` and `layout:layoutAttributesForItem(…)`,
+---changed as you like. `transform`, if defined, then runs on each of them.
+---@type fun(rect: CGRect, layout: UICollectionViewFlowLayout): UICollectionViewLayoutAttributes[]
+layoutAttributesForElements = nil
 
 ---A point.
 ---@param x number
@@ -532,6 +566,12 @@ CGPointZero = nil
 ---A fresh zero size.
 ---@type CGSize
 CGSizeZero = nil
+
+---An item's index path (`IndexPath(item:section:)`), 0-based; section defaults to 0.
+---@param item integer
+---@param section integer?
+---@return IndexPath
+function IndexPath(item, section) end
 
 ---Called on first layout and whenever the viewport size changes (`prepare()`): set the
 ---flow properties here.

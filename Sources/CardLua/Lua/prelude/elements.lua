@@ -9,7 +9,7 @@ IndexPathMT.__tostring = function(p) return "[" .. tostring(p.section) .. ", " .
 -- Index paths compare by value, as Swift's do.
 IndexPathMT.__eq = function(a, b) return a.section == b.section and a.item == b.item end
 
-define("IndexPath", "fun(item: integer, section?: integer): IndexPath",
+define("IndexPath", "fun(item: integer, section: integer?): IndexPath",
   "An item's index path (`IndexPath(item:section:)`), 0-based; section defaults to 0.",
   function(item, section, extra)
     if type(item) ~= "number" or (section ~= nil and type(section) ~= "number") or extra ~= nil then
