@@ -95,7 +95,11 @@ static int read_elements(lua_State *L) {
     push_slots(L, h, &s);
     lua_createtable(L, 0, (int)n);  // (section, item) → its place in the list
     int seen = lua_gettop(L);
-    int base = seen;
+    // The layout's own tables: their __index only supplies the defaults the reader
+    // assumes anyway, so their keys are read raw (no Lua call per absent key).
+    push_internal(L, h, "baseAttributes");
+    int plain = lua_gettop(L);
+    int base = plain;
     for (lua_Integer i = 1; i <= n; i++) {
         h->has_item = 0;
         int E = base + 1;
@@ -141,15 +145,27 @@ static int read_elements(lua_State *L) {
         // The table's fields, raw or through its metatable (a table the script built may
         // inherit them); `isHidden` stands for `hidden`.
         unsigned present = 0;
+        int raw = 0;
+        if (lua_getmetatable(L, E)) {
+            raw = lua_rawequal(L, -1, plain);
+            lua_pop(L, 1);
+        }
         for (int k = 0; k < K_ATTRIBUTES; k++) {
-            if (get_key(L, E, &s, k) != LUA_TNIL) {
+            int t;
+            if (raw) {
+                lua_rawgeti(L, s.keys, k + 1);
+                t = lua_rawget(L, E);
+            } else {
+                t = get_key(L, E, &s, k);
+            }
+            if (t != LUA_TNIL) {
                 lua_replace(L, s.values + k);
                 present |= 1u << k;
             } else {
                 lua_pop(L, 1);
             }
         }
-        if (!(present & (1u << K_HIDDEN))) {
+        if (!raw && !(present & (1u << K_HIDDEN))) {
             if (lua_getfield(L, E, "isHidden") != LUA_TNIL) {
                 lua_replace(L, s.values + K_HIDDEN);
                 present |= 1u << K_HIDDEN;

@@ -174,9 +174,10 @@ public final class LuaEffect: Effect {
                 for i in 0..<count { writeBase(items[i], to: inp.baseAddress! + i * inStride) }
             }
         }
-        // Items that do not start from the defaults (an element query set them, or the host
-        // passed them): the script starts from their values. Base items skip this.
-        let fromStarts = attributes.contains { !$0.hasDefaultStart }
+        // With an element query, items start from the values it returned (the script
+        // reads them, and keeps what it does not set). A v1 script skips this: its items
+        // start from the defaults, as in contract v1.
+        let fromStarts = definesElementQuery && attributes.contains { !$0.hasDefaultStart }
         if fromStarts { fillStarts(attributes) }
         setState(context)
         if keyNoteInterval > 0 {

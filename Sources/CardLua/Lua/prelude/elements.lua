@@ -96,9 +96,11 @@ function LayoutMethods.layoutAttributesForItem(_, indexPath, extra)
 end
 LayoutMethods.layoutAttributesForItemAtIndexPath = LayoutMethods.layoutAttributesForItem
 
--- For the attributes proxy (attributes.c): a start's transform, a shadow offset.
+-- For the attributes proxy (attributes.c): a start's transform, a shadow offset; for the
+-- element read-back (elements.c): the metatable whose __index only supplies defaults.
 I.matrix = t3
 I.size = size
+I.baseAttributes = BaseAttributes
 
 class([[
 ---Facing and appearance (contract v2; `CALayer` names), on `attributes` in transform and
