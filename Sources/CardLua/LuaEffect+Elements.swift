@@ -15,6 +15,8 @@ extension LuaEffect {
                                             context: ScrollContext) throws -> [LayoutAttributes]? {
         guard definesElementQuery else { return nil }
         setState(context)
+        // run and watch's key notes: the frame's transform call decides (it follows).
+        if keyNoteInterval > 0 { cardlua_set_check_mode(host, transformCalls % keyNoteInterval == 0 ? 1 : 0) }
         var count = 0
         var status = CARDLUA_OK
         let elements: [LayoutAttributes]? = withUnsafePointer(to: layout) { lent in

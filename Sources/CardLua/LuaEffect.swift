@@ -108,7 +108,7 @@ public final class LuaEffect: Effect {
     /// that unknown keys are noted without costing every frame (see
     /// `ScriptChecker.warnings(after:path:)`). 0 (the default) leaves check mode alone.
     package var keyNoteInterval = 0
-    private var transformCalls = 0
+    var transformCalls = 0
 
     /// Receives each line a script prints (`print`, and `warn` as "name: warning: …"),
     /// one line per call without its newline, control characters escaped, instead of

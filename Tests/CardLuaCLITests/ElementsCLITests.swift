@@ -64,6 +64,32 @@ import Testing
                 == "typed.lua:8: layoutAttributesForElements: item 0: attributes.zIndex is 1.5, expected a whole number from -2147483648 to 2147483647")
     }
 
+    /// The new keys come from the one list: a misspelling on `attributes` or on an element
+    /// query's table is a warning with a "did you mean", from check and from run.
+    @Test func misspelledAppearanceKeysGetASuggestion() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write("""
+        function transform(attributes)
+          attributes.cornerRadus = 3
+        end
+        function layoutAttributesForElements(rect, layout)
+          local all = layout:layoutAttributesForElements(rect)
+          for _, a in ipairs(all) do a.shadowOpactiy = 0.2 end
+          return all
+        end
+
+        """, named: "typo.lua", in: directory)
+        let first = "typo.lua:2: warning: attributes.cornerRadus is not a field of attributes; cardlua ignores it (first written for item 0) — did you mean cornerRadius?"
+        let second = "typo.lua:6: warning: attributes.shadowOpactiy is not a field of attributes; cardlua ignores it (first written for item 0) — did you mean shadowOpacity?"
+        let check = try CLI.run(["check", "typo.lua"], directory: directory)
+        #expect(check.status == 1)
+        #expect(check.stdout.contains(first) && check.stdout.contains(second), "\(check.stdout)")
+        let run = try CLI.run(["run", "typo.lua", "--offset", "0"], directory: directory)
+        #expect(run.status == 0)
+        #expect(run.stderr.contains(first) && run.stderr.contains(second), "\(run.stderr)")
+    }
+
     /// `check` calls the element query on its sample frames.
     @Test func checkReportsTheElementQuerysError() throws {
         let directory = try CLI.temporaryDirectory()
