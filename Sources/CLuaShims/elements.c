@@ -64,7 +64,7 @@ static long index_number(lua_State *L, lua_Integer i, const char *name) {
     int whole = 0;
     lua_Integer v = lua_tointegerx(L, -1, &whole);
     if (!whole || v < 0 || v > 2147483647)
-        luaL_error(L, "element %I of the returned list: indexPath.%s is %s, expected a whole number from 0",
+        luaL_error(L, "element %I of the returned list: indexPath.%s is %s, expected a whole number from 0 to 2147483647",
                    i, name, lua_tostring(L, -1));
     lua_pop(L, 1);
     return (long)v;
