@@ -46,6 +46,7 @@ stds.cardlua = {
     "CGAffineTransformEqualToTransform", "CGPointApplyAffineTransform",
     "CATransform3DMakeAffineTransform", "CATransform3DGetAffineTransform",
     "CATransform3DIsAffine",
+    "IndexPath",  -- contract v2
     CATransform3DIdentity = transform3D,
     CGAffineTransformIdentity = affine,
     CGRectZero = rect,
@@ -54,6 +55,7 @@ stds.cardlua = {
   },
   globals = {
     "prepare", "transform", "targetContentOffset", "scenarios", "params",
+    "layoutAttributesForElements",  -- contract v2: the layout's own element query
   },
 }
 

@@ -86,32 +86,19 @@ static const char *const POOL_NAMES[4] = {"center", "frame", "size", "indexPath"
 // nothing costs a single lua_next. Keys are recognised by identity: short strings are
 // interned, so the pointer lua_tostring gives for a key is that of the one string object
 // with its text (the host's copies are kept alive in the registry).
-enum {
-    K_FRAME, K_SIZE, K_CENTER, K_TRANSFORM3D, K_TRANSFORM, K_ALPHA, K_ZINDEX, K_HIDDEN,
-    K_ATTRIBUTES,  /* the attributes' own keys end here; then the fields read from values */
-    K_M11 = K_ATTRIBUTES, /* …m44 */
-    K_A = K_M11 + 16, K_B, K_C, K_D, K_TX, K_TY,
-    K_X, K_Y, K_WIDTH, K_HEIGHT,
-    K_COUNT
-};
-
-static const char *const SLOT_KEYS[K_COUNT] = {
+// The K_… enum is in internal.h (elements.c reads the same keys).
+const char *const SLOT_KEYS[K_COUNT] = {
     "frame", "size", "center", "transform3D", "transform", "alpha", "zIndex", "hidden",
+    "isDoubleSided", "cornerRadius", "shadowOpacity", "shadowRadius", "shadowOffset",
+    "backgroundColor", "blurRadius",
     "m11", "m12", "m13", "m14", "m21", "m22", "m23", "m24",
     "m31", "m32", "m33", "m34", "m41", "m42", "m43", "m44",
     "a", "b", "c", "d", "tx", "ty", "x", "y", "width", "height"};
 
-/// Where body_transform keeps the keys and the values an item left in `attributes`.
-typedef struct {
-    int keys;                  /* a table of the K_COUNT keys, SLOT_KEYS order from 1 */
-    int values;                /* K_ATTRIBUTES value slots from here */
-    const char *const *names;  /* the interned attribute keys, SLOT_KEYS order */
-} hot_slots;
-
 /// Pushes the keys table (made once, anchored in the registry) and reserves the value
-/// slots.
-static void push_slots(lua_State *L, cardlua_host *h, hot_slots *s) {
-    luaL_checkstack(L, K_ATTRIBUTES + 40, "transform slots");  // + a transform read back
+/// slots (hot_slots, internal.h: where the read-back keeps the keys and the values).
+void push_slots(lua_State *L, cardlua_host *h, hot_slots *s) {
+    luaL_checkstack(L, K_ATTRIBUTES + 40, "attribute slots");  // + a transform read back
     if (h->ref_keys <= 0) {
         lua_createtable(L, K_COUNT, 0);
         for (int k = 0; k < K_COUNT; k++) {
@@ -130,7 +117,7 @@ static void push_slots(lua_State *L, cardlua_host *h, hot_slots *s) {
 
 /// Pushes t[key] for key number `key` (raw first; metamethods for a key the table does
 /// not hold itself: this runs protected) and returns its type.
-static int get_key(lua_State *L, int table, const hot_slots *s, int key) {
+int get_key(lua_State *L, int table, const hot_slots *s, int key) {
     lua_rawgeti(L, s->keys, key + 1);
     int t = lua_rawget(L, table);
     if (t != LUA_TNIL) return t;
@@ -188,6 +175,59 @@ static const double *current_input(cardlua_host *h) {
     return h->input + h->item_index * CARDLUA_IN_STRIDE;
 }
 
+/// The item's starting attributes (cardlua_transform_from), or NULL: the defaults.
+static const double *current_start(cardlua_host *h) {
+    if (h->starts == NULL || h->item_index < 0 || h->item_index >= h->count) return NULL;
+    return h->starts + h->item_index * CARDLUA_OUT_STRIDE;
+}
+
+/// Whether a start's transform is the identity.
+static int start_is_identity(const double *st) {
+    for (int k = 0; k < 16; k++)
+        if (st[CARDLUA_OUT_M11 + k] != ((k % 5 == 0) ? 1 : 0)) return 0;
+    return 1;
+}
+
+/// Pushes a CATransform3D made from a start's transform (the prelude's I.matrix).
+static void push_start_matrix(lua_State *L, cardlua_host *h, const double *st) {
+    push_internal(L, h, "matrix");
+    for (int k = 0; k < 16; k++) lua_pushnumber(L, st[CARDLUA_OUT_M11 + k]);
+    lua_call(L, 16, 1);
+}
+
+/// attributes.<key> for the facing and appearance keys: the start's value, or the default.
+/// Returns the number of values pushed (0: not one of them).
+static int index_extra(lua_State *L, cardlua_host *h, const char *k) {
+    const double *st = current_start(h);
+    int has = st != NULL && st[CARDLUA_OUT_EXTRAS] != 0;
+    int app = has && st[CARDLUA_OUT_APPEARANCE] != 0;
+    if (strcmp(k, "isDoubleSided") == 0) { lua_pushboolean(L, has ? st[CARDLUA_OUT_DOUBLE_SIDED] != 0 : 1); return 1; }
+    if (strcmp(k, "cornerRadius") == 0) { lua_pushnumber(L, app ? st[CARDLUA_OUT_CORNER_RADIUS] : 0); return 1; }
+    if (strcmp(k, "shadowOpacity") == 0) { lua_pushnumber(L, app ? st[CARDLUA_OUT_SHADOW_OPACITY] : 0); return 1; }
+    if (strcmp(k, "shadowRadius") == 0) { lua_pushnumber(L, app ? st[CARDLUA_OUT_SHADOW_RADIUS] : 3); return 1; }
+    if (strcmp(k, "blurRadius") == 0) { lua_pushnumber(L, app ? st[CARDLUA_OUT_BLUR_RADIUS] : 0); return 1; }
+    if (strcmp(k, "backgroundColor") == 0) {
+        double c = app ? st[CARDLUA_OUT_BACKGROUND] : -1;
+        if (c < 0) return 0;
+        char text[8];
+        snprintf(text, sizeof text, "#%06lx", (unsigned long)c & 0xFFFFFFUL);
+        lua_pushstring(L, text);
+        return 1;
+    }
+    if (strcmp(k, "shadowOffset") == 0) {
+        // Kept in the table, so that `attributes.shadowOffset.height = 4` sticks.
+        push_internal(L, h, "size");
+        lua_pushnumber(L, app ? st[CARDLUA_OUT_SHADOW_OFFSET_W] : 0);
+        lua_pushnumber(L, app ? st[CARDLUA_OUT_SHADOW_OFFSET_H] : -3);
+        lua_call(L, 2, 1);
+        lua_pushstring(L, "shadowOffset");
+        lua_pushvalue(L, -2);
+        lua_rawset(L, 1);
+        return 1;
+    }
+    return 0;
+}
+
 /// attributes.<key> for a key not yet set in this call: the base value. Nested tables
 /// (center, frame, size, indexPath) come from a pool and are cached in the table so
 /// that in-place edits (`attributes.center.x = …`) are seen afterwards.
@@ -231,11 +271,12 @@ int attributes_index(lua_State *L) {
         lua_rawset(L, 1);
         return 1;
     }
-    if (strcmp(k, "alpha") == 0) { lua_pushnumber(L, 1); return 1; }
-    if (strcmp(k, "zIndex") == 0) { lua_pushinteger(L, 0); return 1; }
+    const double *st = current_start(h);
+    if (strcmp(k, "alpha") == 0) { lua_pushnumber(L, st ? st[CARDLUA_OUT_ALPHA] : 1); return 1; }
+    if (strcmp(k, "zIndex") == 0) { lua_pushinteger(L, st ? (lua_Integer)st[CARDLUA_OUT_ZINDEX] : 0); return 1; }
     if (strcmp(k, "hidden") == 0 || strcmp(k, "isHidden") == 0) {
         if (strcmp(k, "isHidden") == 0 && raw_get(L, 1, "hidden") != LUA_TNIL) return 1;
-        lua_pushboolean(L, 0);
+        lua_pushboolean(L, st ? st[CARDLUA_OUT_HIDDEN] != 0 : 0);
         return 1;
     }
     if (strcmp(k, "bounds") == 0) {
@@ -253,6 +294,9 @@ int attributes_index(lua_State *L) {
             lua_insert(L, -2);
             lua_call(L, 1, 1);
             lua_pushstring(L, "transform"); lua_pushnil(L); lua_rawset(L, 1);
+        } else if (st && !start_is_identity(st)) {
+            lua_pop(L, 1);
+            push_start_matrix(L, h, st);
         } else {
             lua_pop(L, 1);
             push_internal(L, h, "identity3D");
@@ -270,6 +314,11 @@ int attributes_index(lua_State *L) {
             push_internal(L, h, "affineFrom3D");
             lua_insert(L, -2);
             lua_call(L, 1, 1);
+        } else if (st && !start_is_identity(st)) {
+            lua_pop(L, 1);
+            push_internal(L, h, "affineFrom3D");
+            push_start_matrix(L, h, st);
+            lua_call(L, 1, 1);
         } else {
             lua_pop(L, 1);
             push_internal(L, h, "identityAffine");
@@ -280,7 +329,79 @@ int attributes_index(lua_State *L) {
         }
         return 1;
     }
-    return 0;
+    return index_extra(L, h, k);
+}
+
+// MARK: - Facing and appearance (contract v2)
+
+/// The extras in the order of the output slots CARDLUA_OUT_DOUBLE_SIDED…BLUR_RADIUS.
+#define EXTRA_COUNT (CARDLUA_OUT_BLUR_RADIUS - CARDLUA_OUT_DOUBLE_SIDED + 1)
+/// Double sided, no appearance; CALayer's defaults (shadow radius 3, offset (0, -3)).
+static const double DEFAULT_EXTRAS[EXTRA_COUNT] = {1, 0, 0, 0, 3, 0, -3, -1, 0};
+#define EXTRA(e, slot) ((e)[CARDLUA_OUT_##slot - CARDLUA_OUT_DOUBLE_SIDED])
+
+/// A finite number at `v` for attributes.<name>, from `lo` (0) up to `hi`.
+static double extra_number(lua_State *L, int v, const char *name, double hi) {
+    if (lua_type(L, v) != LUA_TNUMBER)
+        luaL_error(L, "attributes.%s is a %s, expected a number", name, luaL_typename(L, v));
+    double x = lua_tonumberx(L, v, NULL);
+    if (x != x || x - x != 0) {
+        char path[64];
+        snprintf(path, sizeof path, "attributes.%s", name);
+        note_field(host_of(L), path);
+        luaL_error(L, "attributes.%s is %s", name, x != x ? "NaN" : "infinite");
+    }
+    if (x >= 0 && x <= hi) return x;
+    // The value as the script wrote it (-1, not -1.0).
+    const char *shown = luaL_tolstring(L, v, NULL);
+    if (hi == 1) luaL_error(L, "attributes.%s is %s, expected a number from 0 to 1", name, shown);
+    if (x < 0) luaL_error(L, "attributes.%s is %s, expected zero or more", name, shown);
+    luaL_error(L, "attributes.%s is %s, beyond the largest magnitude allowed (1e15)", name, shown);
+    return x;
+}
+
+/// The value at `v` for extra key `key` (K_DOUBLE_SIDED…K_BLUR_RADIUS), validated, into
+/// e (EXTRA_COUNT slots). `s` is needed only for shadowOffset (a CGSize's fields).
+static void read_extra(lua_State *L, int key, int v, const hot_slots *s, double *e) {
+    const char *name = SLOT_KEYS[key];
+    switch (key) {
+    case K_DOUBLE_SIDED:
+        if (lua_type(L, v) != LUA_TBOOLEAN)
+            luaL_error(L, "attributes.isDoubleSided is a %s, expected a boolean", luaL_typename(L, v));
+        EXTRA(e, DOUBLE_SIDED) = lua_toboolean(L, v) ? 1 : 0;
+        break;
+    case K_CORNER_RADIUS: EXTRA(e, CORNER_RADIUS) = extra_number(L, v, name, MAX_MAGNITUDE); break;
+    case K_SHADOW_OPACITY: EXTRA(e, SHADOW_OPACITY) = extra_number(L, v, name, 1); break;
+    case K_SHADOW_RADIUS: EXTRA(e, SHADOW_RADIUS) = extra_number(L, v, name, MAX_MAGNITUDE); break;
+    case K_BLUR_RADIUS: EXTRA(e, BLUR_RADIUS) = extra_number(L, v, name, MAX_MAGNITUDE); break;
+    case K_SHADOW_OFFSET:
+        if (!lua_istable(L, v)) luaL_error(L, "attributes.shadowOffset is a %s, expected a CGSize", luaL_typename(L, v));
+        EXTRA(e, SHADOW_OFFSET_W) = field_number(L, v, s, K_WIDTH, "attributes.shadowOffset");
+        EXTRA(e, SHADOW_OFFSET_H) = field_number(L, v, s, K_HEIGHT, "attributes.shadowOffset");
+        break;
+    case K_BACKGROUND: {
+        if (lua_type(L, v) != LUA_TSTRING)
+            luaL_error(L, "attributes.backgroundColor is a %s, expected a colour string \"#rrggbb\"", luaL_typename(L, v));
+        size_t n = 0;
+        const char *c = lua_tolstring(L, v, &n);
+        unsigned long rgb = 0;
+        int ok = n == 7 && c[0] == '#';
+        for (size_t i = 1; ok && i < 7; i++) {
+            int d = isdigit((unsigned char)c[i]) ? c[i] - '0'
+                  : (c[i] >= 'a' && c[i] <= 'f') ? c[i] - 'a' + 10
+                  : (c[i] >= 'A' && c[i] <= 'F') ? c[i] - 'A' + 10 : -1;
+            if (d < 0) ok = 0; else rgb = rgb * 16 + (unsigned long)d;
+        }
+        if (!ok) {
+            if (n <= 32) luaL_error(L, "attributes.backgroundColor is \"%s\", expected a colour \"#rrggbb\" (six hex digits)", c);
+            luaL_error(L, "attributes.backgroundColor is a string of %I bytes, expected a colour \"#rrggbb\" (six hex digits)",
+                       (lua_Integer)n);
+        }
+        EXTRA(e, BACKGROUND) = (double)rgb;
+        break;
+    }
+    default: break;
+    }
 }
 
 /// The value written to attributes.<k>, checked at the assignment so that an error names
@@ -313,6 +434,19 @@ static void check_written(lua_State *L, const char *k, size_t n) {
                        lua_tostring(L, 3));
     } else if ((n == 6 && memcmp(k, "hidden", 6) == 0) || (n == 8 && memcmp(k, "isHidden", 8) == 0)) {
         if (t != LUA_TBOOLEAN) luaL_error(L, "attributes.hidden is a %s, expected a boolean", luaL_typename(L, 3));
+    } else {
+        // The facing and appearance keys: the read-back's own checks (a shadowOffset's
+        // fields are read after the call).
+        for (int key = K_DOUBLE_SIDED; key < K_ATTRIBUTES; key++) {
+            if (strcmp(k, SLOT_KEYS[key]) != 0) continue;
+            if (key == K_SHADOW_OFFSET) {
+                if (t != LUA_TTABLE) luaL_error(L, "attributes.shadowOffset is a %s, expected a CGSize", luaL_typename(L, 3));
+            } else {
+                double ignored[9];
+                read_extra(L, key, 3, NULL, ignored);
+            }
+            break;
+        }
     }
 }
 
@@ -353,7 +487,10 @@ static int same(double a, double b) { return a == b; }
 
 const attribute_key ATTRIBUTE_KEYS[] = {
     {"frame", 1}, {"center", 1}, {"size", 1}, {"indexPath", 0}, {"bounds", 0}, {"transform", 1},
-    {"transform3D", 1}, {"alpha", 1}, {"zIndex", 1}, {"hidden", 1}, {NULL, 0}};
+    {"transform3D", 1}, {"alpha", 1}, {"zIndex", 1}, {"hidden", 1},
+    /* contract v2: facing and appearance */
+    {"isDoubleSided", 1}, {"cornerRadius", 1}, {"shadowOpacity", 1}, {"shadowRadius", 1},
+    {"shadowOffset", 1}, {"backgroundColor", 1}, {"blurRadius", 1}, {NULL, 0}};
 
 /// Whether the hot path's slot keys (SLOT_KEYS up to K_ATTRIBUTES) are exactly the
 /// writable keys of ATTRIBUTE_KEYS: checked when a state opens, so the two lists cannot
@@ -373,13 +510,14 @@ int attribute_slots_match(void) {
 /// In check mode: hands every key written on `attributes` that is not part of the
 /// contract to I.noteAttributeKey(key, item) (a typo like `zindex` otherwise does
 /// nothing, silently).
-static void note_unknown_keys(lua_State *L, cardlua_host *h, int A) {
+void note_unknown_keys(lua_State *L, cardlua_host *h, int A) {
     lua_pushnil(L);
     while (lua_next(L, A)) {
         lua_pop(L, 1);
         int known = 0;
         if (lua_type(L, -1) == LUA_TSTRING) {
             const char *k = lua_tostring(L, -1);
+            if (strcmp(k, "isHidden") == 0) known = 1;  // an element query's own table may hold it
             for (int i = 0; ATTRIBUTE_KEYS[i].name; i++) if (strcmp(k, ATTRIBUTE_KEYS[i].name) == 0) known = 1;
         }
         if (!known) {
@@ -422,7 +560,7 @@ static unsigned take_fields(lua_State *L, const hot_slots *s, int A, int clear) 
 /// The line of the `return` by which transform handed back a bad value: transform is
 /// called once more for the same item, with a return hook (an error path only: the hot
 /// path pays nothing). The error is then reported at that line, not at `function`.
-static void note_return_line(lua_State *L, cardlua_host *h) {
+void note_return_line(lua_State *L, cardlua_host *h) {
     if (h->budget_exhausted || h->transform_slot <= 0) return;
     int F = h->transform_slot;
     h->return_probe = 1;
@@ -439,22 +577,24 @@ static void note_return_line(lua_State *L, cardlua_host *h) {
     else if (h->return_line > 0) h->callback_line = h->return_line;
 }
 
-/// Reads what the script left in `attributes` (the value slots marked in `present`) and
-/// what it returned (at R) into the output record for item i, validating every value.
-static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
-                      int R, int A, long i) {
-    double *o = h->output + i * CARDLUA_OUT_STRIDE;
-    int rt = lua_type(L, R);
-    if (present == 0 && rt == LUA_TNIL) {  // untouched: the host keeps the base attributes
-        o[CARDLUA_OUT_CHANGED] = 0;
-        return;
-    }
-    const double *b = h->input + i * CARDLUA_IN_STRIDE;
+/// Reads the attribute fields in the value slots marked in `present` into the output
+/// record `o`, validating every value: the geometry starts from the base record `b`
+/// (CARDLUA_IN_STRIDE), the rest from `start` (an output record) or, when NULL, the
+/// defaults. Writes every slot but CARDLUA_OUT_CHANGED (and the extras only when they
+/// changed: CARDLUA_OUT_EXTRAS says). Returns whether anything differs from the start.
+int read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
+                const double *b, const double *start, double *o) {
     double cx = b[2], cy = b[3], w = b[4], ht = b[5];
     double m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     double alpha = 1, z = 0, hidden = 0;
+    if (start) {
+        memcpy(m, start + CARDLUA_OUT_M11, sizeof m);
+        alpha = start[CARDLUA_OUT_ALPHA];
+        z = start[CARDLUA_OUT_ZINDEX];
+        hidden = start[CARDLUA_OUT_HIDDEN];
+    }
     int changed = 0;
-    int top = R;
+    int top = lua_gettop(L);
 
     if (present & (1u << K_FRAME)) {
         int t = s->values + K_FRAME;
@@ -525,24 +665,28 @@ static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigne
         hidden = lua_toboolean(L, t) ? 1 : 0;
         changed = 1;
     }
-
-    // The return value: nothing (or the attributes), a uniform scale, or a transform.
-    if (rt == LUA_TNUMBER) {
-        double sc = lua_tonumberx(L, R, NULL);
-        if (sc != sc || sc - sc != 0) note_return_line(L, h), luaL_error(L, "returned %s as the scale", sc != sc ? "NaN" : "an infinite number");
-        if (sc > MAX_MAGNITUDE || sc < -MAX_MAGNITUDE)
-            note_return_line(L, h), luaL_error(L, "returned %f as the scale, beyond the largest magnitude allowed (1e15)", (lua_Number)sc);
-        for (int k = 0; k < 16; k++) m[k] = (k % 5 == 0) ? 1 : 0;
-        m[0] = sc; m[5] = sc;
-        changed = 1;
-    } else if (rt == LUA_TTABLE && !lua_rawequal(L, R, A)) {
-        if (!read_transform(L, R, s, "the returned transform", m))
-            note_return_line(L, h), luaL_error(L, "returned a table that is neither a CATransform3D nor a CGAffineTransform");
-        changed = 1;
-    } else if (rt != LUA_TNIL && rt != LUA_TTABLE) {
-        note_return_line(L, h);
-        luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",
-                   luaL_typename(L, R));
+    // Facing and appearance: only when the item wrote one of them (one test otherwise).
+    o[CARDLUA_OUT_EXTRAS] = 0;
+    if (present & K_EXTRAS_MASK) {
+        double e[EXTRA_COUNT], was[EXTRA_COUNT];
+        if (start && start[CARDLUA_OUT_EXTRAS] != 0) memcpy(was, start + CARDLUA_OUT_DOUBLE_SIDED, sizeof was);
+        else memcpy(was, DEFAULT_EXTRAS, sizeof was);
+        memcpy(e, was, sizeof e);
+        for (int k = K_DOUBLE_SIDED; k < K_ATTRIBUTES; k++)
+            if (present & (1u << k)) read_extra(L, k, s->values + k, s, e);
+        lua_settop(L, top);
+        int differs = 0, appearance = 0;
+        for (int k = 0; k < EXTRA_COUNT; k++) {
+            if (e[k] == was[k]) continue;
+            differs = 1;
+            if (k != CARDLUA_OUT_DOUBLE_SIDED - CARDLUA_OUT_DOUBLE_SIDED) appearance = 1;
+        }
+        if (differs) {
+            if (appearance) e[CARDLUA_OUT_APPEARANCE - CARDLUA_OUT_DOUBLE_SIDED] = 1;
+            memcpy(o + CARDLUA_OUT_DOUBLE_SIDED, e, sizeof e);
+            o[CARDLUA_OUT_EXTRAS] = 1;
+            changed = 1;
+        }
     }
 
     o[CARDLUA_OUT_CENTER_X] = cx;
@@ -553,6 +697,42 @@ static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigne
     o[CARDLUA_OUT_ALPHA] = alpha;
     o[CARDLUA_OUT_ZINDEX] = z;
     o[CARDLUA_OUT_HIDDEN] = hidden;
+    return changed;
+}
+
+/// Reads what the script left in `attributes` (the value slots marked in `present`) and
+/// what it returned (at R) into the output record for item i, validating every value.
+static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
+                      int R, int A, long i) {
+    double *o = h->output + i * CARDLUA_OUT_STRIDE;
+    int rt = lua_type(L, R);
+    if (present == 0 && rt == LUA_TNIL) {  // untouched: the host keeps the item as it was
+        o[CARDLUA_OUT_CHANGED] = 0;
+        return;
+    }
+    const double *b = h->input + i * CARDLUA_IN_STRIDE;
+    const double *start = h->starts ? h->starts + i * CARDLUA_OUT_STRIDE : NULL;
+    int changed = read_fields(L, h, s, present, b, start, o);
+
+    // The return value: nothing (or the attributes), a uniform scale, or a transform.
+    if (rt == LUA_TNUMBER) {
+        double sc = lua_tonumberx(L, R, NULL);
+        if (sc != sc || sc - sc != 0) note_return_line(L, h), luaL_error(L, "returned %s as the scale", sc != sc ? "NaN" : "an infinite number");
+        if (sc > MAX_MAGNITUDE || sc < -MAX_MAGNITUDE)
+            note_return_line(L, h), luaL_error(L, "returned %f as the scale, beyond the largest magnitude allowed (1e15)", (lua_Number)sc);
+        double *m = o + CARDLUA_OUT_M11;
+        for (int k = 0; k < 16; k++) m[k] = (k % 5 == 0) ? 1 : 0;
+        m[0] = sc; m[5] = sc;
+        changed = 1;
+    } else if (rt == LUA_TTABLE && !lua_rawequal(L, R, A)) {
+        if (!read_transform(L, R, s, "the returned transform", o + CARDLUA_OUT_M11))
+            note_return_line(L, h), luaL_error(L, "returned a table that is neither a CATransform3D nor a CGAffineTransform");
+        changed = 1;
+    } else if (rt != LUA_TNIL && rt != LUA_TTABLE) {
+        note_return_line(L, h);
+        luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",
+                   luaL_typename(L, R));
+    }
     o[CARDLUA_OUT_CHANGED] = changed;
 }
 
@@ -655,15 +835,22 @@ static int body_transform(lua_State *L) {
 
 int cardlua_transform(cardlua_host *h, const double *state, const double *input, long count,
                       double *output) {
+    return cardlua_transform_from(h, state, input, NULL, count, output);
+}
+
+int cardlua_transform_from(cardlua_host *h, const double *state, const double *input,
+                           const double *starts, long count, double *output) {
     h->state = state;
     h->input = input;
+    h->starts = starts;
     h->output = output;
     h->count = count;
     h->item_index = -1;
     h->callback = "transform";
     h->callback_line = 1;
     int status = run_protected(h, body_transform);
-    h->state = NULL;  // the caller's buffer: not read after the call (frame_place)
+    h->state = NULL;  // the caller's buffers: not read after the call (frame_place)
+    h->starts = NULL;
     return status;
 }
 

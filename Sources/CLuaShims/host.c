@@ -137,6 +137,8 @@ static int body_setup(lua_State *L) {
     lua_setfield(L, -2, "attributesIndex");
     lua_pushcfunction(L, attributes_newindex);
     lua_setfield(L, -2, "attributesNewindex");
+    lua_pushcfunction(L, native_item);  // layout:layoutAttributesForItem (elements.c)
+    lua_setfield(L, -2, "item");
     lua_call(L, 1, 1);
     if (!lua_istable(L, -1)) return luaL_error(L, "the prelude returned no internals");
     if (!attribute_slots_match()) return luaL_error(L, "the attribute key lists disagree (attributes.c)");
@@ -214,6 +216,7 @@ void cardlua_close(cardlua_host *h) {
         close_state(h, L);
     }
     free(h->query_buffer);
+    free(h->elements);
     free(h->message);
     free(h->details);
     free(h->string_result);

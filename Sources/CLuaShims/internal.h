@@ -51,6 +51,23 @@
 /// budget).
 #define SETUP_BUDGET 1000000000LL
 
+// The keys of `attributes` the per-item read-back moves into fixed stack slots (their
+// bit in a `present` mask is 1 << K_…), then the fields read from their values. Shared
+// by attributes.c (transform) and elements.c (the element query's returned tables).
+enum {
+    K_FRAME, K_SIZE, K_CENTER, K_TRANSFORM3D, K_TRANSFORM, K_ALPHA, K_ZINDEX, K_HIDDEN,
+    /* contract v2: facing and appearance (the "extras": read only when one is present) */
+    K_DOUBLE_SIDED, K_CORNER_RADIUS, K_SHADOW_OPACITY, K_SHADOW_RADIUS, K_SHADOW_OFFSET,
+    K_BACKGROUND, K_BLUR_RADIUS,
+    K_ATTRIBUTES,  /* the attributes' own keys end here; then the fields read from values */
+    K_M11 = K_ATTRIBUTES, /* …m44 */
+    K_A = K_M11 + 16, K_B, K_C, K_D, K_TX, K_TY,
+    K_X, K_Y, K_WIDTH, K_HEIGHT,
+    K_COUNT
+};
+/// The present bits of the extras (isDoubleSided and the appearance keys).
+#define K_EXTRAS_MASK (((1u << K_ATTRIBUTES) - 1) & ~((1u << K_DOUBLE_SIDED) - 1))
+
 struct cardlua_host {
     lua_State *L;
 
@@ -119,7 +136,7 @@ struct cardlua_host {
     int ref_line_cache;                 // the callback whose line push_callback last found
     const void *line_cache_function;
     int line_cache_line;
-    const char *key_names[8];  /* K_ATTRIBUTES: the interned attribute keys (hot_slots) */
+    const char *key_names[K_ATTRIBUTES];  /* the interned attribute keys (hot_slots) */
 
     // The call under way: for messages and for the attributes proxy.
     const char *callback;
@@ -160,6 +177,18 @@ struct cardlua_host {
     int return_line;         // the callback's last `return` line seen by the probe
     int transform_slot;      // stack index of transform (its two arguments follow it)
     char *string_result;     // the last cardlua_call_internal_string result
+
+    // Contract v2 (elements.c). The starting attributes of the items of a transform call
+    // (CARDLUA_OUT_STRIDE numbers each, as the output), or NULL: the defaults.
+    const double *starts;
+    // The single-item query (layout:layoutAttributesForItem).
+    cardlua_item_fn item_query;
+    void *item_query_context;
+    // What the element query returned, read back (CARDLUA_ELEMENT_STRIDE per element):
+    // the host's buffer, grown through the capped allocator.
+    double *elements;
+    long elements_capacity;
+    long elements_count;
 };
 
 
@@ -212,6 +241,20 @@ static inline cardlua_host *host_of(lua_State *L) {
 typedef struct { const char *name; int writable; } attribute_key;
 extern const attribute_key ATTRIBUTE_KEYS[];
 /* attributes.c */ int attribute_slots_match(void);
+/// Where the read-back keeps the keys and the values an item left (attributes.c).
+typedef struct {
+    int keys;                  /* a table of the K_COUNT keys, SLOT_KEYS order from 1 */
+    int values;                /* K_ATTRIBUTES value slots from here */
+    const char *const *names;  /* the interned attribute keys, SLOT_KEYS order */
+} hot_slots;
+extern const char *const SLOT_KEYS[K_COUNT];
+/* attributes.c */ void push_slots(lua_State *L, cardlua_host *h, hot_slots *s);
+/* attributes.c */ int get_key(lua_State *L, int table, const hot_slots *s, int key);
+/* attributes.c */ int read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
+                                   const double *base, const double *start, double *out);
+/* attributes.c */ void note_unknown_keys(lua_State *L, cardlua_host *h, int table);
+/* attributes.c */ void note_return_line(lua_State *L, cardlua_host *h);
+/* elements.c */ int native_item(lua_State *L);
 /* attributes.c */ void apply_state(lua_State *L, cardlua_host *h);
 /* attributes.c */ int attributes_index(lua_State *L);
 /* attributes.c */ int attributes_newindex(lua_State *L);

@@ -42,6 +42,14 @@ public protocol Effect: AnyObject {
     func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
                    context: ScrollContext) throws
 
+    /// The layout's own element query (an override of `layoutAttributesForElements(in:)`
+    /// that decides which elements a frame shows, and where): the elements for the visible
+    /// rect `rect`, each starting attributes that ``transform(_:layout:context:)`` then
+    /// adjusts; nil (the default, in EffectElements.swift) when the effect does not
+    /// override it, and the frame shows the base attributes meeting the rect.
+    func layoutAttributesForElements(in rect: Rect, layout: FlowLayout,
+                                     context: ScrollContext) throws -> [LayoutAttributes]?
+
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)`;
     /// velocity in points per millisecond.
     func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,

@@ -94,18 +94,25 @@ struct SimulatedScrollView {
 
     // MARK: Frames
 
-    /// One frame at `offset`: base attributes in the visible rect and the effect's
-    /// `transform`, and the headers and footers meeting the visible rect.
+    /// One frame at `offset`: the effect's own element query (or the base attributes in
+    /// the visible rect), then the effect's `transform`, and the headers and footers
+    /// meeting the visible rect.
     func frame(offset: Double, time: Double, phase: CardScrollPhase, activity: Activity) throws -> Frame {
         let bounds = Rect(origin: axis.point(offset), size: viewportSize)
-        // Capped before the frame is built (tiny items in a big viewport).
-        guard var items = layout.layoutAttributesForElements(in: bounds, limit: Scenario.maxItemsPerFrame) else {
-            throw ScenarioError.tooManyItemsInFrame(scenario: scenarioName, time: time,
-                                                    offset: offset, limit: Scenario.maxItemsPerFrame)
-        }
         let context = ScrollContext(bounds: bounds, contentSize: contentSize, time: time,
                                     isTracking: activity.isTracking, isDragging: activity.isDragging,
                                     isDecelerating: activity.isDecelerating)
+        var items: [LayoutAttributes]
+        if let elements = try effect.layoutAttributesForElements(in: bounds, layout: layout, context: context) {
+            items = try Self.ordered(elements, scenarioName: scenarioName, time: time, offset: offset)
+        } else {
+            // Capped before the frame is built (tiny items in a big viewport).
+            guard let base = layout.layoutAttributesForElements(in: bounds, limit: Scenario.maxItemsPerFrame) else {
+                throw ScenarioError.tooManyItemsInFrame(scenario: scenarioName, time: time,
+                                                        offset: offset, limit: Scenario.maxItemsPerFrame)
+            }
+            items = base
+        }
         try effect.transform(&items, layout: layout, context: context)
         return Frame(time: time, contentOffset: bounds.origin, phase: phase, viewportSize: viewportSize,
                      items: items, supplementary: layout.supplementaryAttributes(in: bounds))

@@ -24,12 +24,18 @@ public final class LuaEffect: Effect {
     /// tell the line of a table).
     let source: String
 
-    private let host: OpaquePointer
-    private let query = LayoutQuery()
+    let host: OpaquePointer
+    let query = LayoutQuery()
     private let log = LogSink()
     private var input: [Double] = []
     private var output: [Double] = []
-    private var state = [Double](repeating: 0, count: Int(CARDLUA_STATE_COUNT))
+    var state = [Double](repeating: 0, count: Int(CARDLUA_STATE_COUNT))
+    /// Starting attributes for `transform` (LuaEffect+Elements.swift), when items do not
+    /// start from the defaults.
+    var starts: [Double] = []
+    /// Whether the script defines `layoutAttributesForElements` (asked after loading and
+    /// after each `prepare`, not every frame).
+    var definesElementQuery = false
     /// The layout direction the last `prepare` was given (it holds until the next).
     private var isRightToLeft = false
     /// The tweakables the script declares (`params`), sorted by name, with the values in
@@ -58,6 +64,7 @@ public final class LuaEffect: Effect {
         cardlua_set_time_limit(host, limits.maxTime)
         cardlua_set_run_time_limit(host, limits.maxRunTime)
         cardlua_set_query(host, layoutQueryCallback, Unmanaged.passUnretained(query).toOpaque())
+        cardlua_set_item_query(host, itemQueryCallback, Unmanaged.passUnretained(query).toOpaque())
         // The whole text, NUL bytes included (strlen would stop at the first one, and a
         // script Lua rejects would pass for a shorter one).
         var bytes = Array(source.utf8)
@@ -70,6 +77,7 @@ public final class LuaEffect: Effect {
         }
         if status != CARDLUA_OK { throw error(status) }
         try readParams()
+        definesElementQuery = definesFunction(Self.elementQueryName)
     }
 
     /// Reads and loads the script at `path`.
@@ -104,7 +112,7 @@ public final class LuaEffect: Effect {
     /// that unknown keys are noted without costing every frame (see
     /// `ScriptChecker.warnings(after:path:)`). 0 (the default) leaves check mode alone.
     package var keyNoteInterval = 0
-    private var transformCalls = 0
+    var transformCalls = 0
 
     /// Receives each line a script prints (`print`, and `warn` as "name: warning: …"),
     /// one line per call without its newline, control characters escaped, instead of
@@ -138,6 +146,7 @@ public final class LuaEffect: Effect {
             state.withUnsafeBufferPointer { cardlua_prepare(host, $0.baseAddress, out.baseAddress) }
         }
         if status != CARDLUA_OK { throw error(status) }
+        definesElementQuery = definesFunction(Self.elementQueryName)
         configuration.scrollDirection = numbers[Int(CARDLUA_CFG_DIRECTION)] == 1 ? .horizontal : .vertical
         configuration.itemSize = Size(width: numbers[Int(CARDLUA_CFG_ITEM_W)], height: numbers[Int(CARDLUA_CFG_ITEM_H)])
         configuration.sectionInset = CardEdgeInsets(
@@ -169,6 +178,11 @@ public final class LuaEffect: Effect {
                 for i in 0..<count { writeBase(items[i], to: inp.baseAddress! + i * inStride) }
             }
         }
+        // With an element query, items start from the values it returned (the script
+        // reads them, and keeps what it does not set). A v1 script skips this: its items
+        // start from the defaults, as in contract v1.
+        let fromStarts = definesElementQuery && attributes.contains { !$0.hasDefaultStart }
+        if fromStarts { fillStarts(attributes) }
         setState(context)
         if keyNoteInterval > 0 {
             cardlua_set_check_mode(host, transformCalls % keyNoteInterval == 0 ? 1 : 0)
@@ -180,8 +194,14 @@ public final class LuaEffect: Effect {
             defer { query.layout = nil }
             return output.withUnsafeMutableBufferPointer { out in
                 input.withUnsafeBufferPointer { inp in
-                    state.withUnsafeBufferPointer {
-                        cardlua_transform(host, $0.baseAddress, inp.baseAddress, count, out.baseAddress)
+                    state.withUnsafeBufferPointer { st in
+                        guard fromStarts else {
+                            return cardlua_transform(host, st.baseAddress, inp.baseAddress, count, out.baseAddress)
+                        }
+                        return starts.withUnsafeBufferPointer {
+                            cardlua_transform_from(host, st.baseAddress, inp.baseAddress, $0.baseAddress, count,
+                                                   out.baseAddress)
+                        }
                     }
                 }
             }
@@ -204,6 +224,7 @@ public final class LuaEffect: Effect {
                     items[i].alpha = out[o + Int(CARDLUA_OUT_ALPHA)]
                     items[i].zIndex = Int(out[o + Int(CARDLUA_OUT_ZINDEX)])
                     items[i].isHidden = out[o + Int(CARDLUA_OUT_HIDDEN)] != 0
+                    if out[o + Int(CARDLUA_OUT_EXTRAS)] != 0 { readExtras(out, at: o, into: &items[i]) }
                 }
             }
         }
@@ -265,7 +286,7 @@ public final class LuaEffect: Effect {
         cardlua_bench_empty_pcalls(host, count) == CARDLUA_OK
     }
 
-    private func setState(_ context: ScrollContext) {
+    func setState(_ context: ScrollContext) {
         state[Int(CARDLUA_STATE_OFFSET_X)] = context.bounds.origin.x
         state[Int(CARDLUA_STATE_OFFSET_Y)] = context.bounds.origin.y
         state[Int(CARDLUA_STATE_VIEW_W)] = context.bounds.size.width
@@ -279,7 +300,7 @@ public final class LuaEffect: Effect {
         state[Int(CARDLUA_STATE_RTL)] = isRightToLeft ? 1 : 0
     }
 
-    private func error(_ status: Int32) -> ScriptError {
+    func error(_ status: Int32) -> ScriptError {
         let e = cardlua_last_error(host)
         func string(_ p: UnsafePointer<CChar>?) -> String? {
             guard let p, p.pointee != 0 else { return nil }
@@ -360,7 +381,7 @@ private let layoutQueryCallback: cardlua_query_fn = { context, x, y, width, heig
 /// One item's base attributes as the C side reads them (CARDLUA_IN_STRIDE numbers):
 /// section, item, centre x, centre y, width, height.
 @inline(__always)
-private func writeBase(_ item: LayoutAttributes, to slot: UnsafeMutablePointer<Double>) {
+func writeBase(_ item: LayoutAttributes, to slot: UnsafeMutablePointer<Double>) {
     slot[0] = Double(item.indexPath.section)
     slot[1] = Double(item.indexPath.item)
     slot[2] = item.center.x

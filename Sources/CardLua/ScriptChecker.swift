@@ -257,9 +257,11 @@ private final class CheckSession {
         } ?? FlowLayoutConfiguration()
     }
 
+    /// The element query (`layoutAttributesForElements`, when the script defines it) and
     /// `transform` at both ends, a little past them, and three offsets between.
     private func sweep(_ layout: FlowLayout) {
-        guard defines("transform") else { return }
+        let elementQuery = "layoutAttributesForElements"
+        guard defines("transform") || defines(elementQuery) else { return }
         let axis = Axis(layout.configuration.scrollDirection)
         let extent = axis.value(of: layout.viewportSize)
         let maximum = axis.value(of: layout.maximumContentOffset)
@@ -269,6 +271,14 @@ private final class CheckSession {
             let context = ScrollContext(bounds: bounds, contentSize: layout.collectionViewContentSize,
                                         time: Double(index) / 10)
             var attributes = layout.layoutAttributesForElements(in: bounds)
+            if defines(elementQuery) {
+                let elements: [LayoutAttributes]?? = call(elementQuery) { effect in
+                    try effect.layoutAttributesForElements(in: bounds, layout: layout, context: context)
+                }
+                guard let elements else { continue }  // failed: recorded; transform needs its elements
+                if let elements { attributes = elements }
+            }
+            guard defines("transform") else { continue }
             let done: Bool? = call("transform") { effect in
                 try effect.transform(&attributes, layout: layout, context: context)
                 return true

@@ -127,6 +127,10 @@ enum BenchCommand {
                                   stock: stock, table: &table)
             }
         }
+        if !scripts.isEmpty {
+            table.section("the element query (contract v2): the same per-card work, per frame")
+            try measureElementQuery(options, table: &table)
+        }
         if options.scale {
             table.section("flow layout scale (pure Swift; vertical, viewport \(format(options.viewport)))")
             measureScale(options, table: &table)
@@ -297,7 +301,10 @@ enum BenchCommand {
             cards = 0
             let time = try Benchmark.cpuTime { () throws in
                 for context in contexts {
-                    var items = layout.layoutAttributesForElements(in: context.bounds)
+                    // As a frame does: the effect's own element query when it has one.
+                    var items = try effect.layoutAttributesForElements(in: context.bounds, layout: layout,
+                                                                       context: context)
+                        ?? layout.layoutAttributesForElements(in: context.bounds)
                     try effect.transform(&items, layout: layout, context: context)
                     cards += items.count
                 }
@@ -305,6 +312,42 @@ enum BenchCommand {
             return time / Double(frames)
         }
         return (ns, Double(cards) / Double(frames))
+    }
+
+    // MARK: - The element query
+
+    /// One horizontal row of cards, each made half transparent: by `transform` (the v1
+    /// path: the host's query, then a call per card) and by a script-defined
+    /// `layoutAttributesForElements` (one call per frame that copies super's elements,
+    /// changes them and returns them; the host reads them back). Per frame, side by side.
+    static let elementQueryLayout = """
+    function prepare(layout)
+      layout.scrollDirection = "horizontal"
+      layout.itemSize = CGSizeMake(120, 200)
+      layout.minimumLineSpacing = 10
+    end
+
+    """
+    static let elementQueryV1 = elementQueryLayout + "function transform(attributes) attributes.alpha = 0.5 end\n"
+    static let elementQueryV2 = elementQueryLayout + """
+    function layoutAttributesForElements(rect, layout)
+      local all = layout:layoutAttributesForElements(rect)
+      for _, attributes in ipairs(all) do attributes.alpha = 0.5 end
+      return all
+    end
+
+    """
+
+    static func measureElementQuery(_ options: Options, table: inout BenchTable) throws {
+        let v1 = try LuaEffect(source: elementQueryV1, chunkName: "transform.lua")
+        let v2 = try LuaEffect(source: elementQueryV2, chunkName: "elements.lua")
+        let perCard = try perFrame(v1, options)
+        let query = try perFrame(v2, options)
+        table.row("alpha per card: frame (\(String(format: "%.1f", perCard.cards)) cards), transform", ns: perCard.ns,
+                  unit: .usPerFrame, note: "the v1 path (1.00×)")
+        table.row("alpha per card: frame (\(String(format: "%.1f", query.cards)) cards), element query", ns: query.ns,
+                  unit: .usPerFrame,
+                  note: String(format: "%.2f× the v1 path", query.ns / perCard.ns))
     }
 
     // MARK: - Scale

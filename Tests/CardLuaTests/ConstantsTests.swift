@@ -41,6 +41,8 @@ import Testing
         let keys = ScriptConstants.attributeKeys
         #expect(keys.map(\.name).contains("transform3D"))
         #expect(keys.first { $0.name == "indexPath" }?.writable == false)
-        #expect(keys.filter(\.writable).count == 8)  // frame size center transform3D transform alpha zIndex hidden
+        // frame size center transform3D transform alpha zIndex hidden, and (contract v2)
+        // isDoubleSided cornerRadius shadowOpacity shadowRadius shadowOffset backgroundColor blurRadius
+        #expect(keys.filter(\.writable).count == 15)
     }
 }

@@ -13,8 +13,8 @@ typedef struct cardlua_host cardlua_host;
 
 /// Input per item in a frame: section, item, center x, center y, width, height.
 #define CARDLUA_IN_STRIDE 6
-/// Output per item: see CARDLUA_OUT_* offsets.
-#define CARDLUA_OUT_STRIDE 24
+/// Output per item: see CARDLUA_OUT_* offsets (slots 24… at the end of this file).
+#define CARDLUA_OUT_STRIDE 34
 #define CARDLUA_OUT_CENTER_X 0
 #define CARDLUA_OUT_CENTER_Y 1
 #define CARDLUA_OUT_WIDTH 2
@@ -205,5 +205,53 @@ size_t cardlua_memory_in_use(cardlua_host *host);
 /// Calls an empty Lua function `count` times, each in its own lua_pcall: the floor of any
 /// call from the host (the benchmark's reference). Returns the status.
 int cardlua_bench_empty_pcalls(cardlua_host *host, long count);
+
+// MARK: - Contract v2: the layout's own element query; facing and appearance (elements.c)
+
+/// Output slots after CARDLUA_OUT_CHANGED: facing and appearance. Written only when
+/// CARDLUA_OUT_EXTRAS is nonzero (the item changed one of them); otherwise the host keeps
+/// the item's own values. A v1 item that sets none of them costs nothing more.
+#define CARDLUA_OUT_EXTRAS 24         /* nonzero: the slots below are written */
+#define CARDLUA_OUT_DOUBLE_SIDED 25   /* isDoubleSided: 1 or 0 */
+#define CARDLUA_OUT_APPEARANCE 26     /* nonzero: the item has an appearance (the slots below) */
+#define CARDLUA_OUT_CORNER_RADIUS 27
+#define CARDLUA_OUT_SHADOW_OPACITY 28
+#define CARDLUA_OUT_SHADOW_RADIUS 29
+#define CARDLUA_OUT_SHADOW_OFFSET_W 30
+#define CARDLUA_OUT_SHADOW_OFFSET_H 31
+#define CARDLUA_OUT_BACKGROUND 32     /* 0xRRGGBB, or -1: none */
+#define CARDLUA_OUT_BLUR_RADIUS 33
+
+/// Like cardlua_transform, each item starting from `starts` (CARDLUA_OUT_STRIDE numbers per
+/// item, as the output, every slot set; CARDLUA_OUT_EXTRAS 0 means the default facing and
+/// no appearance) instead of the defaults (identity, alpha 1, zIndex 0, shown, double
+/// sided, no appearance): what `attributes` reads before the script sets a key, and what
+/// a key the script leaves keeps. NULL starts: cardlua_transform.
+int cardlua_transform_from(cardlua_host *host, const double *state, const double *input,
+                           const double *starts, long count, double *output);
+
+/// One element the script's layoutAttributesForElements returned: section, item, then an
+/// output record (CARDLUA_OUT_*, every slot but the extras always written).
+#define CARDLUA_ELEMENT_STRIDE (2 + CARDLUA_OUT_STRIDE)
+
+/// Calls the script's global layoutAttributesForElements(rect, layout) with the rect
+/// (x, y, width, height: the visible rect, for a frame) and reads back the elements it returns, validated (a known item
+/// each, no item twice, at most CARDLUA_QUERY_MAX). Returns the records
+/// (CARDLUA_ELEMENT_STRIDE numbers each) in a buffer the host owns, valid until the next
+/// call, and their number in *count: -1 when the script defines no such function (then
+/// the host uses its own query). NULL and *count 0 on error; *status is the status.
+const double *cardlua_layout_elements(cardlua_host *host, const double *state, double x, double y,
+                                      double width, double height, long *count, int *status);
+
+/// The single-item query behind layout:layoutAttributesForItem(indexPath): fills `base`
+/// (CARDLUA_IN_STRIDE numbers) and returns 1 when the layout has the item; returns 0 when
+/// it has not, with *sections the number of sections and *items the number of items in
+/// `section` (-1: no such section); returns -1 when the host cannot look up single
+/// items. Must not raise, throw or call into Lua.
+typedef int (*cardlua_item_fn)(void *context, long section, long item, double *base,
+                               long *sections, long *items);
+
+/// Sets the function that answers layout:layoutAttributesForItem(indexPath).
+void cardlua_set_item_query(cardlua_host *host, cardlua_item_fn query, void *context);
 
 #endif

@@ -17,8 +17,23 @@ function transform(attributes, layout)
   --   attributes.transform3D = CATransform3DMakeScale(0.9, 0.9, 1)
   --   attributes.alpha = 0.5      -- 0 (invisible) to 1
   --   attributes.zIndex = 1       -- higher draws on top
+  --   attributes.isDoubleSided = false        -- not drawn while turned away
+  --   attributes.cornerRadius = 12            -- and shadowOpacity, shadowRadius,
+  --   attributes.shadowOpacity = 0.3          -- shadowOffset = CGSizeMake(0, 4),
+  --   attributes.backgroundColor = "#ff8800"  -- blurRadius
   -- or `return 0.9` to scale the card evenly. Returning nothing changes nothing.
 end
+
+-- The layout's own element query (UIKit's layoutAttributesForElements(in:) override):
+-- which cards a frame shows, even those whose frame is off screen. Defined, it runs
+-- once per frame before transform; each returned card starts from what you set here.
+-- function layoutAttributesForElements(rect, layout)
+--   local all = layout:layoutAttributesForElements(rect)            -- the cards in rect
+--   if #all == 0 or all[1].indexPath.item > 0 then                  -- each card at most once
+--     all[#all + 1] = layout:layoutAttributesForItem(IndexPath(0, 0)) -- any card (item, section)
+--   end
+--   return all
+-- end
 
 function targetContentOffset(proposedContentOffset, velocity, layout)
   -- proposedContentOffset is where the fling would come to rest by itself; velocity.x

@@ -1,0 +1,132 @@
+-- MARK: Contract v2: the layout's own element query; facing and appearance -----------
+-- The script's global layoutAttributesForElements(rect, layout) returns the elements a
+-- frame shows (elements.c reads them back with the checks `transform` gets);
+-- layout:layoutAttributesForItem(indexPath) finds any item, on screen or not.
+
+local tointeger = math.tointeger
+
+IndexPathMT.__tostring = function(p) return "[" .. tostring(p.section) .. ", " .. tostring(p.item) .. "]" end
+-- Index paths compare by value, as Swift's do.
+IndexPathMT.__eq = function(a, b) return a.section == b.section and a.item == b.item end
+
+define("IndexPath", "fun(item: integer, section: integer?): IndexPath",
+  "An item's index path (`IndexPath(item:section:)`), 0-based; section defaults to 0.",
+  function(item, section, extra)
+    if type(item) ~= "number" or (section ~= nil and type(section) ~= "number") or extra ~= nil then
+      argError("IndexPath", "item, section", "nn", item, section == nil and 0 or section, extra)
+    end
+    local i, s = tointeger(item), tointeger(section or 0)
+    if i == nil or s == nil then
+      error("IndexPath: expected whole numbers (item " .. tostring(item) .. ", section " .. tostring(section or 0) .. ")", 2)
+    end
+    return setmetatable({ section = s, item = i, row = i }, IndexPathMT)
+  end)
+
+-- The tables the layout hands out (layoutAttributesForElements, layoutAttributesForItem)
+-- behave like `attributes` in transform: `transform` and `transform3D` replace each other,
+-- `isHidden` is `hidden`, and the keys not set read their defaults.
+local ATTRIBUTE_DEFAULTS = { isDoubleSided = true, cornerRadius = 0, shadowOpacity = 0, shadowRadius = 3, blurRadius = 0 }
+BaseAttributes.__index = function(a, k)
+  if k == "isHidden" then
+    return rawget(a, "hidden") == true
+  elseif k == "transform" then
+    local t = rawget(a, "transform3D")
+    if t ~= nil then return affine(t.m11, t.m12, t.m21, t.m22, t.m41, t.m42) end  -- a copy, as in transform
+    local fresh = affine(1, 0, 0, 1, 0, 0)
+    rawset(a, "transform", fresh)
+    return fresh
+  elseif k == "transform3D" then
+    local t = rawget(a, "transform")
+    local m = t and t3(t.a, t.b, 0, 0, t.c, t.d, 0, 0, 0, 0, 1, 0, t.tx, t.ty, 0, 1) or identity3D()
+    rawset(a, "transform", nil)
+    rawset(a, "transform3D", m)
+    return m
+  elseif k == "shadowOffset" then
+    local o = size(0, -3)  -- kept, so that `a.shadowOffset.height = 4` sticks
+    rawset(a, "shadowOffset", o)
+    return o
+  elseif k == "bounds" then
+    local f = rawget(a, "frame")
+    if f ~= nil then return rect(0, 0, f.width, f.height) end
+  end
+  return ATTRIBUTE_DEFAULTS[k]
+end
+BaseAttributes.__newindex = function(a, k, v)
+  if k == "transform" then rawset(a, "transform3D", nil)
+  elseif k == "transform3D" then rawset(a, "transform", nil)
+  elseif k == "isHidden" then k = "hidden" end
+  rawset(a, k, v)
+end
+
+local function itemAttributes(s, it, cx, cy, iw, ih)
+  return setmetatable({
+    indexPath = setmetatable({ section = s, item = it, row = it }, IndexPathMT),
+    center = point(cx, cy), size = size(iw, ih), frame = rect(cx - iw / 2, cy - ih / 2, iw, ih),
+    alpha = 1, zIndex = 0, hidden = false, transform3D = identity3D(),
+  }, BaseAttributes)
+end
+
+-- layout:layoutAttributesForItem(indexPath): any item's base attributes, on screen or not.
+function LayoutMethods.layoutAttributesForItem(_, indexPath, extra)
+  if type(indexPath) ~= "table" or extra ~= nil then
+    error("layoutAttributesForItem: expected an IndexPath (IndexPath(item, section)), got " ..
+      (extra ~= nil and "more arguments" or indexPath == nil and "nothing" or "a " .. type(indexPath)), 2)
+  end
+  local s, it = indexPath.section, indexPath.item
+  if s == nil then s = 0 end
+  if it == nil then it = indexPath.row end
+  local si = type(s) == "number" and tointeger(s) or nil
+  local ii = type(it) == "number" and tointeger(it) or nil
+  if si == nil or ii == nil then
+    error("layoutAttributesForItem: the index path needs whole numbers (section " .. tostring(s) ..
+      ", item " .. tostring(it) .. ")", 2)
+  end
+  local cx, cy, iw, ih = native.item(si, ii)
+  if cx == nil then
+    local sections, items = cy, iw
+    if sections < 0 then error("layoutAttributesForItem: the host layout cannot look up single items", 2) end
+    if items < 0 then
+      error("layoutAttributesForItem: no item " .. ii .. " in section " .. si .. ": the layout has " ..
+        sections .. (sections == 1 and " section" or " sections"), 2)
+    end
+    error("layoutAttributesForItem: no item " .. ii .. " in section " .. si .. " (it has " .. items ..
+      (items == 1 and " item)" or " items)"), 2)
+  end
+  return itemAttributes(si, ii, cx, cy, iw, ih)
+end
+LayoutMethods.layoutAttributesForItemAtIndexPath = LayoutMethods.layoutAttributesForItem
+
+-- For the attributes proxy (attributes.c): a start's transform, a shadow offset; for the
+-- element read-back (elements.c): the metatable whose __index only supplies defaults.
+I.matrix = t3
+I.size = size
+I.baseAttributes = BaseAttributes
+
+class([[
+---Facing and appearance (contract v2; `CALayer` names), on `attributes` in transform and
+---on the tables the element query returns. Reading one gives what was set, or its default.
+---@class UICollectionViewLayoutAttributes
+---@field isDoubleSided boolean false: not drawn while its back faces the viewer (default true)
+---@field cornerRadius number points, ≥ 0 (default 0)
+---@field shadowOpacity number 0…1 (default 0: no shadow)
+---@field shadowRadius number points, ≥ 0 (default 3)
+---@field shadowOffset CGSize points (default 0 × −3)
+---@field backgroundColor string? "#rrggbb" (default none)
+---@field blurRadius number points, ≥ 0 (default 0: no blur)]])
+class([[
+---Any item's base attributes, on screen or not (`layoutAttributesForItem(at:)`); an index
+---path outside the layout is an error.
+---@param indexPath IndexPath
+---@return UICollectionViewLayoutAttributes
+function UICollectionViewFlowLayout:layoutAttributesForItem(indexPath) end
+---The same as `layoutAttributesForItem` (the Objective-C name).
+---@param indexPath IndexPath
+---@return UICollectionViewLayoutAttributes
+function UICollectionViewFlowLayout:layoutAttributesForItemAtIndexPath(indexPath) end
+
+---The layout's own element query (UIKit's override of `layoutAttributesForElements(in:)`),
+---called once per frame with the visible rect: return the elements to show — copies from
+---`layout:layoutAttributesForElements(rect)` and `layout:layoutAttributesForItem(…)`,
+---changed as you like. `transform`, if defined, then runs on each of them.
+---@type fun(rect: CGRect, layout: UICollectionViewFlowLayout): UICollectionViewLayoutAttributes[]
+layoutAttributesForElements = nil]])
