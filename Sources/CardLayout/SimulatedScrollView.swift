@@ -53,16 +53,19 @@ struct SimulatedScrollView {
         self.numberOfItems = numberOfItems
     }
 
-    /// `prepare` on `configuration` (a fresh default one at the start), the deceleration
-    /// rate checked, then the layout.
+    /// `prepare` on `configuration` (a fresh default one at the start, with the layout
+    /// direction the scenario asks for), the deceleration rate checked, the effect's
+    /// per-item and per-section metrics, then the layout.
     static func prepare(effect: any Effect, configuration: FlowLayoutConfiguration = FlowLayoutConfiguration(),
                         viewportSize: Size, numberOfItems: [Int],
                         scenarioName: String) throws -> (configuration: FlowLayoutConfiguration, layout: FlowLayout) {
         var configuration = configuration
-        try effect.prepare(&configuration, viewportSize: viewportSize)
+        try effect.prepare(&configuration, viewportSize: viewportSize, numberOfItemsInSections: numberOfItems)
         try checkRate(configuration, scenarioName: scenarioName)
+        let metrics = try effect.flowLayoutMetrics(configuration: configuration, viewportSize: viewportSize,
+                                                   numberOfItems: numberOfItems)
         let layout = FlowLayout(configuration: configuration, viewportSize: viewportSize,
-                                numberOfItemsInSections: numberOfItems)
+                                numberOfItemsInSections: numberOfItems, metrics: metrics)
         return (configuration, layout)
     }
 
@@ -78,6 +81,11 @@ struct SimulatedScrollView {
     var axis: ScrollPhysics.Axis { ScrollPhysics.Axis(configuration.scrollDirection) }
     /// `[0, maximumContentOffset]` on the scroll axis.
     var range: ClosedRange<Double> { 0...max(0, axis.value(of: layout.maximumContentOffset)) }
+    /// Where the content rests before anything moves it: 0, or right to left in a
+    /// mirrored horizontal flow the largest offset (item 0 is at the right edge).
+    var startOffset: Double {
+        layout.mirrorWidth != nil && axis.direction == .horizontal ? range.upperBound : 0
+    }
     /// The viewport's extent on the scroll axis.
     var extent: Double { axis.extent(of: viewportSize) }
     /// Whether a finger or a fling may move the content (UIKit's pan gesture does not

@@ -24,12 +24,12 @@ public final class LuaEffect: Effect {
     /// tell the line of a table).
     let source: String
 
-    private let host: OpaquePointer
+    let host: OpaquePointer
     private let query = LayoutQuery()
     private let log = LogSink()
     private var input: [Double] = []
     private var output: [Double] = []
-    private var state = [Double](repeating: 0, count: Int(CARDLUA_STATE_COUNT))
+    var state = [Double](repeating: 0, count: Int(CARDLUA_STATE_COUNT))
     /// The layout direction the last `prepare` was given (it holds until the next).
     private var isRightToLeft = false
 
@@ -261,7 +261,7 @@ public final class LuaEffect: Effect {
         cardlua_bench_empty_pcalls(host, count) == CARDLUA_OK
     }
 
-    private func setState(_ context: ScrollContext) {
+    func setState(_ context: ScrollContext) {
         state[Int(CARDLUA_STATE_OFFSET_X)] = context.bounds.origin.x
         state[Int(CARDLUA_STATE_OFFSET_Y)] = context.bounds.origin.y
         state[Int(CARDLUA_STATE_VIEW_W)] = context.bounds.size.width
@@ -275,7 +275,7 @@ public final class LuaEffect: Effect {
         state[Int(CARDLUA_STATE_RTL)] = isRightToLeft ? 1 : 0
     }
 
-    private func error(_ status: Int32) -> ScriptError {
+    func error(_ status: Int32) -> ScriptError {
         let e = cardlua_last_error(host)
         func string(_ p: UnsafePointer<CChar>?) -> String? {
             guard let p, p.pointee != 0 else { return nil }

@@ -166,8 +166,16 @@ private final class CheckSession {
         for size in ScriptChecker.viewports {
             viewport = size
             let configuration = prepare()
+            // The per-item and per-section callbacks (sizeForItem, insetForSection, …),
+            // their values checked as run checks them.
+            let counts = [ScriptChecker.numberOfItems]
+            let metrics = Self.metricsCallbacksDefined(effect)
+                ? call("sizeForItem") { effect in
+                    try effect.flowLayoutMetrics(configuration: configuration, viewportSize: size, numberOfItems: counts)
+                } ?? nil
+                : nil
             let layout = FlowLayout(configuration: configuration, viewportSize: size,
-                                    numberOfItemsInSections: [ScriptChecker.numberOfItems])
+                                    numberOfItemsInSections: counts, metrics: metrics)
             sweep(layout)
             fling(layout)
             harvestNotes()
@@ -230,7 +238,7 @@ private final class CheckSession {
         let size = viewport
         return call("prepare") { effect in
             var configuration = FlowLayoutConfiguration()
-            try effect.prepare(&configuration, viewportSize: size)
+            try effect.prepare(&configuration, viewportSize: size, numberOfItemsInSections: [ScriptChecker.numberOfItems])
             return configuration
         } ?? FlowLayoutConfiguration()
     }
@@ -345,13 +353,22 @@ private final class CheckSession {
         effect = fresh
         if needsPrepare, !stopped.contains("prepare") {
             var configuration = FlowLayoutConfiguration()
-            do { try fresh.prepare(&configuration, viewportSize: viewport) } catch { record(error) }
+            do {
+                try fresh.prepare(&configuration, viewportSize: viewport,
+                                  numberOfItemsInSections: [ScriptChecker.numberOfItems])
+            } catch { record(error) }
         }
         return effect
     }
 
     /// Runs one callback; records its error and returns nil when it fails. After a limit
     /// error the state is dropped (its notes kept) and the callback is left out from then on.
+    /// Whether the script defines any of the metrics callbacks (`sizeForItem`, …).
+    private static func metricsCallbacksDefined(_ effect: LuaEffect?) -> Bool {
+        guard let effect else { return false }
+        return LuaEffect.metricsCallbacks.contains { effect.definesFunction($0) }
+    }
+
     private func call<T>(_ callback: String, _ body: (LuaEffect) throws -> T) -> T? {
         guard !stopped.contains(callback), let effect = currentEffect() else { return nil }
         do {
