@@ -91,7 +91,9 @@ public enum JSONRenderer {
             + "\"headerReferenceSize\": \(size(c.headerReferenceSize)), "
             + "\"footerReferenceSize\": \(size(c.footerReferenceSize)), "
             + "\"decelerationRate\": \(RenderSupport.exact(c.decelerationRate.rawValue)), "
-            + "\"isPagingEnabled\": \(c.isPagingEnabled) }"
+            + "\"isPagingEnabled\": \(c.isPagingEnabled)"
+            // Only right to left (contract v2: a new field only when it is not the v1 meaning).
+            + (c.layoutDirection == .rightToLeft ? ", \"layoutDirection\": \"rightToLeft\"" : "") + " }"
     }
 
     static func point(_ p: Point) -> String {
