@@ -64,11 +64,12 @@ static double size_number(lua_State *L, int r, const char *key, const char *type
     lua_pop(L, 1);
     if (v != v || v - v != 0)
         luaL_error(L, "%sreturned %s = %s", where, key, v != v ? "NaN" : "an infinite number");
+    char shown[32];  // as the script wrote it: -5, not -5.0
+    snprintf(shown, sizeof shown, "%.14g", v);
     if (v > MAX_MAGNITUDE)
-        luaL_error(L, "%sreturned %s = %f, beyond the largest magnitude allowed (1e15)", where, key, (lua_Number)v);
+        luaL_error(L, "%sreturned %s = %s, beyond the largest magnitude allowed (1e15)", where, key, shown);
     if (positive ? !(v > 0) : v < 0)
-        luaL_error(L, "%sreturned %s = %f; it must be %s", where, key, (lua_Number)v,
-                   positive ? "positive" : "zero or more");
+        luaL_error(L, "%sreturned %s = %s; it must be %s", where, key, shown, positive ? "positive" : "zero or more");
     return v;
 }
 

@@ -62,10 +62,11 @@ public struct ScenarioRunner {
     /// as in ``run(_:)``.
     public func runDemo(viewportSize: Size = Scenario.defaultViewportSize,
                         numberOfItems: [Int] = Scenario.defaultNumberOfItems,
-                        framesPerSecond: Double = Scenario.defaultFramesPerSecond) throws -> Timeline {
+                        framesPerSecond: Double = Scenario.defaultFramesPerSecond,
+                        layoutDirection: UserInterfaceLayoutDirection = .leftToRight) throws -> Timeline {
         let collector = TimelineCollector()
         try runDemo(viewportSize: viewportSize, numberOfItems: numberOfItems, framesPerSecond: framesPerSecond,
-                    into: collector)
+                    layoutDirection: layoutDirection, into: collector)
         return collector.timeline!
     }
 
