@@ -54,6 +54,7 @@ stds.cardlua = {
   },
   globals = {
     "prepare", "transform", "targetContentOffset", "scenarios",
+    "sizeForItem", "insetForSection", "referenceSizeForHeader", "referenceSizeForFooter",
   },
 }
 

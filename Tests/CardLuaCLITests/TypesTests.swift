@@ -70,7 +70,8 @@ import Testing
                 declared.insert(String(line.dropLast(" = nil".count)))
             }
         }
-        let settable: Set<String> = ["prepare", "transform", "targetContentOffset", "scenarios"]
+        let settable: Set<String> = ["prepare", "transform", "targetContentOffset", "scenarios",
+                                     "sizeForItem", "insetForSection", "referenceSizeForHeader", "referenceSizeForFooter"]
 
         let config = try String(contentsOf: CLI.packageRoot.appendingPathComponent(".luacheckrc"), encoding: .utf8)
         let reader = "stds = {}\n" + config + """

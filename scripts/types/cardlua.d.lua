@@ -153,6 +153,10 @@ function CGAffineTransform:isIdentity() end
 ---@field isDecelerating boolean moving on its own after a release
 ---@field decelerationRate? "normal"|"fast"|number may be set in prepare
 ---@field isPagingEnabled? boolean may be set in prepare
+---@field effectiveUserInterfaceLayoutDirection "leftToRight"|"rightToLeft" set by `--rtl` or a scenario's `rtl = true`
+---@field bounces? boolean may be set in prepare: drags rubber-band past the edges (default true)
+---@field alwaysBounceHorizontal? boolean may be set in prepare: content that fits still drags and bounces horizontally (default false)
+---@field alwaysBounceVertical? boolean may be set in prepare: the same vertically (default false)
 
 ---The flow layout (`UICollectionViewFlowLayout`): set its properties in prepare.
 ---@class UICollectionViewFlowLayout
@@ -168,6 +172,8 @@ function CGAffineTransform:isIdentity() end
 ---@field decelerationRate "normal"|"fast"|number velocity kept per millisecond (0.998, 0.99)
 ---@field isPagingEnabled boolean rest on multiples of the viewport
 ---@field time number seconds since the scenario began
+---@field wraps boolean the items repeat endlessly along the scroll axis (no edges; offsets unbounded)
+---@field flipsHorizontallyInOppositeLayoutDirection boolean mirror the horizontal flow right to left (default true)
 local UICollectionViewFlowLayout = {}
 ---The base, untransformed attributes meeting rect (what `super` returns).
 ---@param rect CGRect
@@ -189,6 +195,37 @@ function UICollectionViewFlowLayout:layoutAttributesForElementsInRect(rect) end
 function UICollectionViewFlowLayout:targetContentOffsetForProposedContentOffset(proposedContentOffset, velocity) end
 ---Does nothing: cardlua lays out again whenever it needs to.
 function UICollectionViewFlowLayout:invalidateLayout() end
+
+---The collection view's sections (`UICollectionView`).
+---@class UICollectionView
+---@field numberOfSections integer how many sections (`--items 5,8,3`: 3)
+local UICollectionView = {}
+---Items in `section` (0-based), as `numberOfItems(inSection:)`; a section that does not
+---exist is an error.
+---@param section integer
+---@return integer
+function UICollectionView:numberOfItems(section) end
+
+---Optional (`collectionView(_:layout:sizeForItemAt:)`): each item's size; without it every
+---item is `layout.itemSize`. Called for every item after prepare, in index-path order.
+---The indexPath table is reused from item to item: do not keep it.
+---@type fun(indexPath: IndexPath, layout: UICollectionViewFlowLayout): CGSize
+sizeForItem = nil
+
+---Optional (`collectionView(_:layout:insetForSectionAt:)`): a section's insets; without it
+---`layout.sectionInset`.
+---@type fun(section: integer, layout: UICollectionViewFlowLayout): UIEdgeInsets
+insetForSection = nil
+
+---Optional (`referenceSizeForHeaderInSection`): a section's header size; without it
+---`layout.headerReferenceSize`.
+---@type fun(section: integer, layout: UICollectionViewFlowLayout): CGSize
+referenceSizeForHeader = nil
+
+---Optional (`referenceSizeForFooterInSection`): a section's footer size; without it
+---`layout.footerReferenceSize`.
+---@type fun(section: integer, layout: UICollectionViewFlowLayout): CGSize
+referenceSizeForFooter = nil
 
 ---A point.
 ---@param x number
