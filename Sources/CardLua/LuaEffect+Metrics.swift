@@ -38,10 +38,10 @@ extension LuaEffect {
         setState(ScrollContext(bounds: Rect(origin: .zero, size: viewportSize), contentSize: viewportSize))
         let sectionCount = counts.count
         var metrics = FlowLayoutMetrics()
-        if defined[0] {
-            var total = 0
-            for n in counts { total += max(n, 0) }
-            guard total <= FlowLayout.maximumItemsWithPerItemSizes else { return metrics }
+        var total = 0
+        for n in counts { total = total.addingReportingOverflow(max(n, 0)).partialValue }
+        // Past the per-item limit FlowLayout lays out uniformly anyway: no call for nothing.
+        if defined[0], total >= 0, total <= FlowLayout.maximumItemsWithPerItemSizes {
             var buffer = [Double](repeating: 0, count: max(2 * total, 1))
             let status = buffer.withUnsafeMutableBufferPointer { out in
                 counts.withUnsafeBufferPointer { c in

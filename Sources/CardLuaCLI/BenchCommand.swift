@@ -233,9 +233,12 @@ enum BenchCommand {
         /// active zone and both sides beyond it), sized as the effect's `prepare` says.
         init(effect: any Effect, options: Options) throws {
             var configuration = FlowLayoutConfiguration()
-            try effect.prepare(&configuration, viewportSize: options.viewport)
+            try effect.prepare(&configuration, viewportSize: options.viewport,
+                               numberOfItemsInSections: Scenario.defaultNumberOfItems)
+            let metrics = try effect.flowLayoutMetrics(configuration: configuration, viewportSize: options.viewport,
+                                                       numberOfItems: Scenario.defaultNumberOfItems)
             layout = FlowLayout(configuration: configuration, viewportSize: options.viewport,
-                                numberOfItemsInSections: Scenario.defaultNumberOfItems)
+                                numberOfItemsInSections: Scenario.defaultNumberOfItems, metrics: metrics)
             let horizontal = configuration.scrollDirection == .horizontal
             let maxOffset = layout.maximumContentOffset
             let offset = horizontal ? Point(x: maxOffset.x / 2, y: 0) : Point(x: 0, y: maxOffset.y / 2)
@@ -282,9 +285,12 @@ enum BenchCommand {
     /// Median CPU nanoseconds per frame, and the mean number of cards a frame shows.
     static func perFrame(_ effect: any Effect, _ options: Options) throws -> (ns: Double, cards: Double) {
         var configuration = FlowLayoutConfiguration()
-        try effect.prepare(&configuration, viewportSize: options.viewport)
+        try effect.prepare(&configuration, viewportSize: options.viewport,
+                           numberOfItemsInSections: Scenario.defaultNumberOfItems)
+        let metrics = try effect.flowLayoutMetrics(configuration: configuration, viewportSize: options.viewport,
+                                                   numberOfItems: Scenario.defaultNumberOfItems)
         let layout = FlowLayout(configuration: configuration, viewportSize: options.viewport,
-                                numberOfItemsInSections: Scenario.defaultNumberOfItems)
+                                numberOfItemsInSections: Scenario.defaultNumberOfItems, metrics: metrics)
         let horizontal = configuration.scrollDirection == .horizontal
         let maxOffset = horizontal ? layout.maximumContentOffset.x : layout.maximumContentOffset.y
         let frames = options.frames
