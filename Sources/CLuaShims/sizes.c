@@ -64,12 +64,13 @@ static double size_number(lua_State *L, int r, const char *key, const char *type
     lua_pop(L, 1);
     if (v != v || v - v != 0)
         luaL_error(L, "%sreturned %s = %s", where, key, v != v ? "NaN" : "an infinite number");
-    char shown[32];  // as the script wrote it: -5, not -5.0
-    snprintf(shown, sizeof shown, "%.14g", v);
-    if (v > MAX_MAGNITUDE)
-        luaL_error(L, "%sreturned %s = %s, beyond the largest magnitude allowed (1e15)", where, key, shown);
-    if (positive ? !(v > 0) : v < 0)
+    if (v > MAX_MAGNITUDE || (positive ? !(v > 0) : v < 0)) {
+        char shown[32];  // as the script wrote it: -5, not -5.0 (formatted on this error path only)
+        snprintf(shown, sizeof shown, "%.14g", v);
+        if (v > MAX_MAGNITUDE)
+            luaL_error(L, "%sreturned %s = %s, beyond the largest magnitude allowed (1e15)", where, key, shown);
         luaL_error(L, "%sreturned %s = %s; it must be %s", where, key, shown, positive ? "positive" : "zero or more");
+    }
     return v;
 }
 
@@ -99,6 +100,10 @@ static int body_item_sizes(lua_State *L) {
     lua_pushliteral(L, "row");
     int KI = KS + 1, KR = KS + 2;
     int base = lua_gettop(L);
+    // Every item's CGSize is garbage at once: the generational collector frees such
+    // young garbage far more cheaply than the incremental one (the state's mode is
+    // restored after the loop; an error ends the run anyway).
+    int previous_mode = lua_gc(L, LUA_GCGEN, 0, 0);
     long done = 0;
     char where[64] = "";
     for (long s = 0; s < args.sections; s++) {
@@ -130,6 +135,7 @@ static int body_item_sizes(lua_State *L) {
             lua_settop(L, base);
         }
     }
+    if (previous_mode == LUA_GCINC) lua_gc(L, LUA_GCINC, 0, 0, 0);
     h->has_item = 0;
     return 0;
 }
