@@ -54,13 +54,14 @@ package struct ScriptChecker {
     package static let numberOfItems = 20
 
     /// Checks the script at `path`; an empty result means no problems.
-    package static func check(path: String, limits: ScriptLimits = ScriptLimits()) -> [Diagnostic] {
+    package static func check(path: String, limits: ScriptLimits = ScriptLimits(),
+                              layoutDirection: UserInterfaceLayoutDirection = .leftToRight) -> [Diagnostic] {
         guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
             let reason = FileManager.default.fileExists(atPath: path)
                 ? "cannot read the script (not UTF-8 text, or no permission)" : "no such file"
             return [Diagnostic(line: nil, message: reason, severity: .error)]
         }
-        return check(source: source, chunkName: path, limits: limits)
+        return check(source: source, chunkName: path, limits: limits, layoutDirection: layoutDirection)
     }
 
     /// The warnings `run` and `watch` print after a run of `effect` (loaded from `path`):
@@ -121,8 +122,10 @@ package struct ScriptChecker {
 
     /// Checks `source`, shown in messages as `chunkName`; an empty result means no problems.
     package static func check(source: String, chunkName: String,
-                             limits: ScriptLimits = ScriptLimits()) -> [Diagnostic] {
+                             limits: ScriptLimits = ScriptLimits(),
+                             layoutDirection: UserInterfaceLayoutDirection = .leftToRight) -> [Diagnostic] {
         let session = CheckSession(source: source, chunkName: chunkName, limits: limits)
+        session.layoutDirection = layoutDirection
         session.run()
         return session.finish()
     }
@@ -151,6 +154,9 @@ private final class CheckSession {
     private var attributeKeys: [(key: String, item: String)] = []
     private var layoutKeys: [String] = []
     private var alpha: AlphaFinding?
+
+    /// `--rtl`: the direction every `prepare` is given.
+    var layoutDirection = UserInterfaceLayoutDirection.leftToRight
 
     init(source: String, chunkName: String, limits: ScriptLimits) {
         self.source = source
@@ -238,6 +244,7 @@ private final class CheckSession {
         let size = viewport
         return call("prepare") { effect in
             var configuration = FlowLayoutConfiguration()
+            configuration.layoutDirection = layoutDirection
             try effect.prepare(&configuration, viewportSize: size, numberOfItemsInSections: [ScriptChecker.numberOfItems])
             return configuration
         } ?? FlowLayoutConfiguration()
@@ -353,6 +360,7 @@ private final class CheckSession {
         effect = fresh
         if needsPrepare, !stopped.contains("prepare") {
             var configuration = FlowLayoutConfiguration()
+            configuration.layoutDirection = layoutDirection
             do {
                 try fresh.prepare(&configuration, viewportSize: viewport,
                                   numberOfItemsInSections: [ScriptChecker.numberOfItems])

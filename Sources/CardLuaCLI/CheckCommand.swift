@@ -1,3 +1,4 @@
+import CardLayout
 import CardLua
 
 /// `cardlua check SCRIPT [limits]`: exercises every
@@ -14,7 +15,8 @@ enum CheckCommand {
             throw UsageError("unexpected argument '\(arguments.positional[1])' (one script at a time)", command: "check")
         }
         let limits = try RunOptions.limits(arguments.values, command: "check")
-        let diagnostics = ScriptChecker.check(path: path, limits: limits)
+        let diagnostics = ScriptChecker.check(path: path, limits: limits,
+                                              layoutDirection: arguments.flags.contains("rtl") ? .rightToLeft : .leftToRight)
         var report = ""
         for diagnostic in diagnostics {
             report += diagnostic.formatted(file: path) + "\n"

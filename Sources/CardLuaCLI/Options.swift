@@ -82,7 +82,9 @@ enum OptionTable {
     ] + limits
 
     /// `check`.
-    static let check: [OptionSpec] = limits
+    static let check: [OptionSpec] = [
+        OptionSpec(name: "rtl", summary: "right to left: prepare sees effectiveUserInterfaceLayoutDirection \"rightToLeft\""),
+    ] + limits
 
     /// `new`.
     static let new: [OptionSpec] = [

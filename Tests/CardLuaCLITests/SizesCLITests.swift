@@ -69,6 +69,18 @@ import Testing
         #expect(bad.stderr.contains("items[2] must be a whole number of zero or more (got -1)"), "\(bad.stderr)")
     }
 
+    @Test func checkTakesRtl() throws {
+        let source = """
+        function prepare(layout)
+          layout.scrollDirection = "horizontal"
+          assert(layout.collectionView.effectiveUserInterfaceLayoutDirection == "rightToLeft", "left to right")
+        end
+        """
+        #expect(try CheckTests.check(source, ["--rtl"]).status == 0)
+        let plain = try CheckTests.check(source)
+        #expect(plain.status == 1 && plain.stdout.contains("left to right"))
+    }
+
     @Test func checkSuggestsAndValidatesTheSizeCallbacks() throws {
         let typo = try CheckTests.check("""
         function prepare(layout) layout.scrollDirection = "horizontal" end
