@@ -202,6 +202,24 @@ private final class MetricsEffect: Effect {
         #expect(effect.countsSeen.allSatisfy { $0 == [3] } && !effect.countsSeen.isEmpty)
     }
 
+    @Test func aLiveSessionRightToLeftStartsAtItemZeroAndRecordsIt() throws {
+        // The same carousel as above: largest offset 600, item 0 there.
+        let effect = MetricsEffect { c in
+            c.scrollDirection = .horizontal
+            c.itemSize = Size(width: 300, height: 500)
+            c.sectionInset = CardEdgeInsets(top: 118, left: 57, bottom: 118, right: 57)
+            c.minimumLineSpacing = 0
+        }
+        let session = try InteractiveScrollView(effect: effect, numberOfItems: [1, 2], layoutDirection: .rightToLeft)
+        // Sections 1 and 2 items: 414 + 714 = 1128 wide, largest offset 714.
+        #expect(session.state(at: 0).contentOffset.x == 714)
+        #expect(session.configuration.layoutDirection == .rightToLeft)
+        let recorded = session.recordedScenario()
+        #expect(recorded.layoutDirection == .rightToLeft && recorded.numberOfItems == [1, 2])
+        let lua = ScenarioLuaFormatter.table(recorded)
+        #expect(lua.contains("items = { 1, 2 },\n") && lua.contains("rtl = true,\n"))
+    }
+
     @Test func metricsFromTheEffectReachTheLayout() throws {
         let effect = MetricsEffect(metrics: FlowLayoutMetrics(itemSizes: [Size(width: 10, height: 20), Size(width: 30, height: 20)])) { c in
             c.itemSize = Size(width: 100, height: 100)
