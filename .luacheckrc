@@ -56,6 +56,7 @@ stds.cardlua = {
   globals = {
     "prepare", "transform", "targetContentOffset", "scenarios", "params",
     "layoutAttributesForElements",  -- contract v2: the layout's own element query
+    "sizeForItem", "insetForSection", "referenceSizeForHeader", "referenceSizeForFooter",
   },
 }
 

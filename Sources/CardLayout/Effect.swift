@@ -36,6 +36,18 @@ public protocol Effect: AnyObject {
     /// Called on first layout and whenever the viewport size changes.
     func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws
 
+    /// `prepare()` with the collection view's item counts known (what
+    /// `collectionView.numberOfItems(inSection:)` answers during `prepare`). Has a default
+    /// (below) that forgets the counts and calls ``prepare(_:viewportSize:)``.
+    func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size,
+                 numberOfItemsInSections: [Int]) throws
+
+    /// `UICollectionViewDelegateFlowLayout`: per-item sizes, per-section insets and
+    /// header/footer reference sizes for the layout built right after `prepare`. The
+    /// default answers nil: the configuration's values for every item and section.
+    func flowLayoutMetrics(configuration: FlowLayoutConfiguration, viewportSize: Size,
+                           numberOfItems: [Int]) throws -> FlowLayoutMetrics?
+
     /// Adjusts the base attributes of every item in the visible rect, in place
     /// (`layoutAttributesForElements(in:)` after `super`). `attributes` is ordered by
     /// index path (when the layout wraps, by repetition first: an index path may come twice).
@@ -54,4 +66,23 @@ public protocol Effect: AnyObject {
     /// velocity in points per millisecond.
     func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
                              context: ScrollContext) throws -> Point
+}
+
+extension Effect {
+    /// `prepare()` told the item counts first (`collectionView.numberOfItems(inSection:)`
+    /// during `prepare`). The default ignores the counts and calls
+    /// ``prepare(_:viewportSize:)``.
+    public func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size,
+                        numberOfItemsInSections: [Int]) throws {
+        try prepare(&configuration, viewportSize: viewportSize)
+    }
+
+    /// `UICollectionViewDelegateFlowLayout`'s per-item sizes and per-section insets and
+    /// header/footer sizes for the layout about to be built after `prepare`; nil (the
+    /// default): the configuration's single values for every item and section (the fast
+    /// uniform path).
+    public func flowLayoutMetrics(configuration: FlowLayoutConfiguration, viewportSize: Size,
+                                  numberOfItems: [Int]) throws -> FlowLayoutMetrics? {
+        nil
+    }
 }

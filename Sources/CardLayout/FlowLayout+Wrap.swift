@@ -62,7 +62,8 @@ extension FlowLayout {
     /// The span of the elements along the scroll axis and the period, or nil when
     /// `configuration.wraps` is false or nothing repeats. Built once by `init`.
     static func wrapMetrics(configuration: FlowLayoutConfiguration, axes: FlowAxes, uniform: UniformMetrics,
-                            sections: [FlowSection], perItem: PerItemStore?) -> WrapMetrics? {
+                            sections: [FlowSection], perItem: PerItemStore?,
+                            mirrorWidth: Double?) -> WrapMetrics? {
         guard configuration.wraps else { return nil }
         var lo = Double.infinity, hi = -Double.infinity
         func include(_ a: Double, _ b: Double) {
@@ -70,8 +71,8 @@ extension FlowLayout {
             hi = max(hi, max(a, b))
         }
         for section in sections {
-            if axes.headerExtent > 0 { include(section.start, section.start + axes.headerExtent) }
-            if axes.footerExtent > 0 { include(section.footerStart, section.footerStart + axes.footerExtent) }
+            if section.headerExtent > 0 { include(section.start, section.start + section.headerExtent) }
+            if section.footerExtent > 0 { include(section.footerStart, section.footerStart + section.footerExtent) }
             guard section.itemCount > 0 else { continue }
             if let perItem {
                 for line in perItem.lines[section.firstLine..<(section.firstLine + section.lineCount)] {
@@ -83,6 +84,8 @@ extension FlowLayout {
                 include(last, last + uniform.itemMain)
             }
         }
+        // Right to left the span is mirrored in the content width (x becomes W − x).
+        if let width = mirrorWidth { (lo, hi) = (width - hi, width - lo) }
         return WrapMetrics(start: lo, end: hi, lineSpacing: axes.lineSpacing)
     }
 

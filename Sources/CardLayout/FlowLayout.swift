@@ -55,6 +55,11 @@ public struct FlowLayout: Sendable {
     let extentScale: Double
     /// The repetition period and span when `configuration.wraps` (FlowLayout+Wrap.swift).
     let wrap: WrapMetrics?
+    /// Right to left with `flipsHorizontallyInOppositeLayoutDirection`: the content width
+    /// every frame is mirrored in (x becomes `mirrorWidth − x − width`); nil otherwise.
+    let mirrorWidth: Double?
+    /// Whether any section has a header or a footer.
+    let hasSupplementaryViews: Bool
 
     /// Lays out `numberOfItemsInSections.count` sections.
     ///
@@ -72,19 +77,27 @@ public struct FlowLayout: Sendable {
                 numberOfItemsInSections: [Int], sizeForItem: ((CardIndexPath) -> Size)? = nil) {
         self.init(configuration: configuration, viewportSize: viewportSize,
                   numberOfItemsInSections: numberOfItemsInSections, sizeForItem: sizeForItem,
-                  perItemLimit: FlowLayout.maximumItemsWithPerItemSizes)
+                  perItemLimit: FlowLayout.maximumItemsWithPerItemSizes, sectionMetrics: nil)
     }
 
     /// `init` with an adjustable per-item limit (for tests).
     init(configuration: FlowLayoutConfiguration, viewportSize: Size,
          numberOfItemsInSections: [Int], sizeForItem: ((CardIndexPath) -> Size)?,
-         perItemLimit: Int) {
+         perItemLimit: Int, sectionMetrics: FlowLayoutMetrics? = nil) {
         self.configuration = configuration
         self.viewportSize = viewportSize
         let axes = FlowAxes(configuration: configuration, viewportSize: viewportSize)
         self.axes = axes
         self.uniform = UniformMetrics(axes: axes, itemSize: configuration.itemSize)
         let counts = numberOfItemsInSections.map { max($0, 0) }
+        // Per-section insets and reference sizes: each section gets its own axes (the
+        // uniform configuration's when no metrics are given: nothing more per section).
+        let uniformAxes = axes
+        func axesOf(_ s: Int) -> FlowAxes {
+            guard let sectionMetrics else { return uniformAxes }
+            return FlowAxes(configuration: sectionMetrics.configuration(configuration, section: s),
+                            viewportSize: viewportSize)
+        }
 
         var perItemTotal = 0
         var perItemFits = sizeForItem != nil
@@ -105,7 +118,7 @@ public struct FlowLayout: Sendable {
             store.frames.reserveCapacity(perItemTotal)
             for (s, n) in counts.enumerated() {
                 let section = FlowLayout.layOutPerItemSection(
-                    s, count: n, start: contentMain, axes: axes, store: &store, sizeForItem: sizeForItem)
+                    s, count: n, start: contentMain, axes: axesOf(s), store: &store, sizeForItem: sizeForItem)
                 sections.append(section)
                 contentMain = section.end
             }
@@ -113,9 +126,11 @@ public struct FlowLayout: Sendable {
             self.extentScale = store.extentScale
             self.usesPerItemSizes = true
         } else {
-            for n in counts {
+            for (s, n) in counts.enumerated() {
+                let sectionAxes = axesOf(s)
                 let section = FlowLayout.layOutUniformSection(
-                    count: n, start: contentMain, axes: axes, uniform: uniform)
+                    count: n, start: contentMain, axes: sectionAxes,
+                    uniform: sectionMetrics == nil ? uniform : UniformMetrics(axes: sectionAxes, itemSize: configuration.itemSize))
                 sections.append(section)
                 contentMain = section.end
             }
@@ -132,13 +147,19 @@ public struct FlowLayout: Sendable {
             break
         }
         self.sectionsOrdered = ordered
-        self.wrap = FlowLayout.wrapMetrics(configuration: configuration, axes: axes, uniform: uniform,
-                                           sections: sections, perItem: perItem)
 
         let main = max(0, contentMain)  // never negative (NaN counts as 0)
         self.collectionViewContentSize = axes.isVertical
             ? Size(width: viewportSize.width, height: main)
             : Size(width: main, height: viewportSize.height)
+        self.mirrorWidth = configuration.layoutDirection == .rightToLeft
+            && configuration.flipsHorizontallyInOppositeLayoutDirection
+            ? collectionViewContentSize.width : nil
+        self.hasSupplementaryViews = sections.contains { $0.headerExtent > 0 || $0.footerExtent > 0 }
+        // After the mirror: a right-to-left layout repeats its mirrored span.
+        self.wrap = FlowLayout.wrapMetrics(configuration: configuration, axes: axes, uniform: uniform,
+                                           sections: sections, perItem: perItem,
+                                           mirrorWidth: axes.isVertical ? nil : mirrorWidth)
     }
 
     // MARK: - Preparation
@@ -155,7 +176,7 @@ public struct FlowLayout: Sendable {
             itemCount: count, start: start, linesStart: linesStart, footerStart: footerStart,
             end: end, lo: min(start, footerStart), hi: max(start + axes.headerExtent, end),
             lineCount: 0, capacity: 1, firstColumnCross: axes.crossStart, columnPitch: 0,
-            firstItem: 0, firstLine: 0)
+            firstItem: 0, firstLine: 0, headerExtent: axes.headerExtent, footerExtent: axes.footerExtent)
     }
 
     private static func layOutUniformSection(count n: Int, start: Double, axes: FlowAxes,
@@ -295,12 +316,30 @@ public struct FlowLayout: Sendable {
         let section = sections[indexPath.section]
         guard indexPath.item >= 0, indexPath.item < section.itemCount else { return nil }
         if let perItem {
-            return LayoutAttributes(indexPath: indexPath,
-                                    frame: perItem.frames[section.firstItem + indexPath.item])
+            return mirrored(LayoutAttributes(indexPath: indexPath,
+                                             frame: perItem.frames[section.firstItem + indexPath.item]))
         }
         let c = section.capacity
-        return uniformAttributes(indexPath.section, section,
-                                 line: indexPath.item / c, column: indexPath.item % c)
+        return mirrored(uniformAttributes(indexPath.section, section,
+                                          line: indexPath.item / c, column: indexPath.item % c))
+    }
+
+    /// An item as shown: mirrored across the content width right to left (its centre's x
+    /// becomes `mirrorWidth − x`, so its frame's x is `mirrorWidth − x − width`).
+    @inline(__always)
+    private func mirrored(_ attributes: LayoutAttributes) -> LayoutAttributes {
+        guard let w = mirrorWidth else { return attributes }
+        var a = attributes
+        a.center.x = w - a.center.x
+        return a
+    }
+
+    /// A rect mirrored across the content width (right to left), or itself.
+    @inline(__always)
+    private func mirrored(_ rect: Rect) -> Rect {
+        guard let w = mirrorWidth else { return rect }
+        return Rect(x: w - rect.origin.x - rect.size.width, y: rect.origin.y,
+                    width: rect.size.width, height: rect.size.height)
     }
 
     /// The one formula for a uniform item's frame (queries and single look-ups share it,
@@ -364,7 +403,10 @@ public struct FlowLayout: Sendable {
 
     /// The items of the laid-out content itself (repetition 0 of a layout that wraps).
     func forEachBaseItem(in rect: Rect, _ body: (LayoutAttributes) throws -> Void) rethrows {
-        let m = axes.mainInterval(rect), c = axes.crossInterval(rect)
+        // Right to left the windows come from the rect mirrored into the unmirrored
+        // layout; each item is mirrored back before the exact test against `rect`.
+        let query = mirrored(rect)
+        let m = axes.mainInterval(query), c = axes.crossInterval(query)
         let mainSlack = FlowMath.slack(m.lower, m.upper, extentScale: extentScale)
         let crossSlack = FlowMath.slack(c.lower, c.upper, extentScale: extentScale)
         let a = m.lower - mainSlack, b = m.upper + mainSlack
@@ -413,7 +455,7 @@ public struct FlowLayout: Sendable {
                 origin: section.firstColumnCross, step: section.columnPitch,
                 extent: uniform.itemCross, count: inLine, lower: ca, upper: cb)
             for column in columns {
-                let attributes = uniformAttributes(s, section, line: line, column: column)
+                let attributes = mirrored(uniformAttributes(s, section, line: line, column: column))
                 if attributes.frame.intersects(rect) { try body(attributes) }
             }
         }
@@ -453,8 +495,8 @@ public struct FlowLayout: Sendable {
                 while i < line.endItem {
                     let frame = store.frames[i]
                     if store.crossOrdered, !(axes.crossInterval(frame).lower < cb) { break }
-                    let attributes = LayoutAttributes(
-                        indexPath: CardIndexPath(item: i - section.firstItem, section: s), frame: frame)
+                    let attributes = mirrored(LayoutAttributes(
+                        indexPath: CardIndexPath(item: i - section.firstItem, section: s), frame: frame))
                     if attributes.frame.intersects(rect) { try body(attributes) }
                     i += 1
                 }
@@ -487,13 +529,13 @@ public struct FlowLayout: Sendable {
     private func supplementaryFrame(_ kind: SupplementaryKind, _ section: FlowSection) -> Rect? {
         switch kind {
         case .header:
-            guard axes.headerExtent > 0 else { return nil }
-            return axes.rect(main: section.start, cross: 0,
-                             mainExtent: axes.headerExtent, crossExtent: axes.viewportCross)
+            guard section.headerExtent > 0 else { return nil }
+            return mirrored(axes.rect(main: section.start, cross: 0,
+                                      mainExtent: section.headerExtent, crossExtent: axes.viewportCross))
         case .footer:
-            guard axes.footerExtent > 0 else { return nil }
-            return axes.rect(main: section.footerStart, cross: 0,
-                             mainExtent: axes.footerExtent, crossExtent: axes.viewportCross)
+            guard section.footerExtent > 0 else { return nil }
+            return mirrored(axes.rect(main: section.footerStart, cross: 0,
+                                      mainExtent: section.footerExtent, crossExtent: axes.viewportCross))
         }
     }
 
@@ -507,8 +549,8 @@ public struct FlowLayout: Sendable {
 
     func baseSupplementaryFrames(in rect: Rect) -> [(kind: SupplementaryKind, section: Int, frame: Rect)] {
         var result: [(kind: SupplementaryKind, section: Int, frame: Rect)] = []
-        guard axes.headerExtent > 0 || axes.footerExtent > 0 else { return result }
-        let m = axes.mainInterval(rect)
+        guard hasSupplementaryViews else { return result }
+        let m = axes.mainInterval(mirrored(rect))
         let slack = FlowMath.slack(m.lower, m.upper, extentScale: axes.viewportCross)
         let a = m.lower - slack, b = m.upper + slack
         forEachSection(overlapping: a, b) { s, section in

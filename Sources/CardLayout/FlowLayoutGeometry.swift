@@ -158,6 +158,11 @@ struct FlowSection: Sendable {
     var firstItem: Int
     /// Index of the section's first line in `PerItemStore.lines`.
     var firstLine: Int
+
+    /// This section's header and footer extents along the scroll axis (its own with
+    /// per-section reference sizes); 0: none.
+    var headerExtent: Double
+    var footerExtent: Double
 }
 
 /// One line of a per-item layout: its items and their envelope along the scroll axis.

@@ -100,6 +100,8 @@ public final class InteractiveScrollView {
     public let framesPerSecond: Double
     /// Items per section.
     public let numberOfItems: [Int]
+    /// `--rtl`: set on the configuration before every `prepare` (a reload too).
+    public let layoutDirection: UserInterfaceLayoutDirection
     /// The latest release.
     public private(set) var lastSnap: SnapEvent?
 
@@ -122,7 +124,8 @@ public final class InteractiveScrollView {
     /// configuration for `viewportSize` (as ``ScenarioRunner`` does) and builds the layout.
     public init(effect: any Effect, viewportSize: Size = Scenario.defaultViewportSize,
                 numberOfItems: [Int] = Scenario.defaultNumberOfItems,
-                framesPerSecond: Double = Scenario.defaultFramesPerSecond) throws {
+                framesPerSecond: Double = Scenario.defaultFramesPerSecond,
+                layoutDirection: UserInterfaceLayoutDirection = .leftToRight) throws {
         guard framesPerSecond.isFinite, framesPerSecond > 0 else {
             throw InputError.invalidFramesPerSecond(framesPerSecond)
         }
@@ -132,12 +135,19 @@ public final class InteractiveScrollView {
         }
         self.framesPerSecond = framesPerSecond
         self.numberOfItems = numberOfItems
-        let prepared = try SimulatedScrollView.prepare(effect: effect, viewportSize: viewportSize,
+        self.layoutDirection = layoutDirection
+        var configuration = FlowLayoutConfiguration()
+        configuration.layoutDirection = layoutDirection
+        let prepared = try SimulatedScrollView.prepare(effect: effect, configuration: configuration,
+                                                       viewportSize: viewportSize,
                                                        numberOfItems: numberOfItems, scenarioName: Self.sessionName)
         view = SimulatedScrollView(effect: effect, scenarioName: Self.sessionName,
                                    configuration: prepared.configuration, layout: prepared.layout,
                                    numberOfItems: numberOfItems)
-        spans = [Span(start: 0, view: view, mode: .rest(offset: 0))]
+        // Right to left a horizontal flow starts at its largest offset (item 0), as a
+        // scenario does.
+        mode = .rest(offset: view.startOffset)
+        spans = [Span(start: 0, view: view, mode: mode)]
         recording = Recording(viewportSize: viewportSize, start: 0)
     }
 
@@ -295,7 +305,10 @@ public final class InteractiveScrollView {
         let t = try advance(to: time)
         let offset = stopOrCancel(at: t)
         setMode(.rest(offset: offset), at: t)
-        let prepared = try SimulatedScrollView.prepare(effect: effect, viewportSize: view.viewportSize,
+        var configuration = FlowLayoutConfiguration()
+        configuration.layoutDirection = layoutDirection
+        let prepared = try SimulatedScrollView.prepare(effect: effect, configuration: configuration,
+                                                       viewportSize: view.viewportSize,
                                                        numberOfItems: numberOfItems, scenarioName: Self.sessionName)
         view = SimulatedScrollView(effect: effect, scenarioName: Self.sessionName,
                                    configuration: prepared.configuration, layout: prepared.layout,
@@ -379,8 +392,10 @@ public final class InteractiveScrollView {
     ///
     /// A finger still down is not in it (its release is not known yet).
     public func recordedScenario(named name: String = "recorded") -> Scenario {
-        Scenario(name: name, viewportSize: recording.viewportSize, numberOfItems: numberOfItems,
-                 framesPerSecond: framesPerSecond, steps: recording.steps)
+        var scenario = Scenario(name: name, viewportSize: recording.viewportSize, numberOfItems: numberOfItems,
+                                framesPerSecond: framesPerSecond, steps: recording.steps)
+        scenario.layoutDirection = layoutDirection
+        return scenario
     }
 
     // MARK: - State

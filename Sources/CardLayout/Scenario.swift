@@ -26,6 +26,10 @@ public struct Scenario: Hashable, Sendable {
     public var framesPerSecond: Double
     /// What happens, in order.
     public var steps: [ScenarioStep]
+    /// `effectiveUserInterfaceLayoutDirection` (`--rtl`, a scenario's `rtl = true`): set
+    /// on the configuration before `prepare`. Right to left, a horizontal flow that
+    /// flips starts at its largest content offset (item 0 at the right edge).
+    public var layoutDirection = UserInterfaceLayoutDirection.leftToRight
 
     /// The CLI's default viewport (an iPhone 8 Plus: 414×736).
     public static let defaultViewportSize = Size(width: 414, height: 736)
@@ -385,7 +389,9 @@ extension Scenario {
         }
         let count = layout.numberOfItems(inSection: section)
         let third = centre(min(2, count - 1)) ?? first
-        var pitch = (count > 1 ? centre(1) ?? first : first) - first
+        // Right to left (a mirrored horizontal flow) the items run towards smaller offsets.
+        let forward: Double = layout.mirrorWidth != nil && axis.direction == .horizontal ? -1 : 1
+        var pitch = abs((count > 1 ? centre(1) ?? first : first) - first)
         if !(pitch > 0) { pitch = extent / 2 }
 
         let start = ScrollPhysics.clamp(first - extent / 2, to: range)
@@ -395,9 +401,9 @@ extension Scenario {
             .wait(duration: 0.2),
             .drag(by: sweepEnd - start, duration: 1),
             .wait(duration: 0.3),
-            .fling(velocity: velocity(travelling: 1.6 * pitch)),
+            .fling(velocity: forward * velocity(travelling: 1.6 * pitch)),
             .wait(duration: 0.3),
-            .fling(velocity: velocity(travelling: range.upperBound + extent / 2)),
+            .fling(velocity: forward * velocity(travelling: range.upperBound + extent / 2)),
             .wait(duration: 0.3),
         ]
         return Scenario(name: "demo", viewportSize: viewportSize, numberOfItems: numberOfItems,

@@ -18,9 +18,9 @@ import Foundation
 /// ```
 ///
 /// Numbers are written so that Lua reads back the identical `Double` (whole numbers
-/// without a decimal point, others in their shortest round-trip form). Lua scenarios have
-/// one section: `items` is the first section's count, and a `scrollToItem` keeps its
-/// `section` key only when it is not 0.
+/// without a decimal point, others in their shortest round-trip form). `items` is a number
+/// for one section and a list (`{ 5, 8, 3 }`) for several; `rtl = true` only right to
+/// left; a `scrollToItem` keeps its `section` key only when it is not 0.
 public enum ScenarioLuaFormatter {
     /// The whole `scenarios = { … }` block holding `scenarios`, keyed by their names, in order.
     public static func scenariosBlock(_ scenarios: [Scenario]) -> String {
@@ -37,7 +37,10 @@ public enum ScenarioLuaFormatter {
         let inner = indent + "  "
         var out = "\(indent)\(key(scenario.name)) = {\n"
         out += "\(inner)viewport = \(size(scenario.viewportSize)),\n"
-        out += "\(inner)items = \(scenario.numberOfItems.first ?? 0),\n"
+        out += scenario.numberOfItems.count > 1
+            ? "\(inner)items = { \(scenario.numberOfItems.map(String.init).joined(separator: ", ")) },\n"
+            : "\(inner)items = \(scenario.numberOfItems.first ?? 0),\n"
+        if scenario.layoutDirection == .rightToLeft { out += "\(inner)rtl = true,\n" }
         out += "\(inner)fps = \(number(scenario.framesPerSecond)),\n"
         out += "\(inner)steps = {\n"
         for step in scenario.steps {

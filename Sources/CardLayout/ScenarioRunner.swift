@@ -62,10 +62,11 @@ public struct ScenarioRunner {
     /// as in ``run(_:)``.
     public func runDemo(viewportSize: Size = Scenario.defaultViewportSize,
                         numberOfItems: [Int] = Scenario.defaultNumberOfItems,
-                        framesPerSecond: Double = Scenario.defaultFramesPerSecond) throws -> Timeline {
+                        framesPerSecond: Double = Scenario.defaultFramesPerSecond,
+                        layoutDirection: UserInterfaceLayoutDirection = .leftToRight) throws -> Timeline {
         let collector = TimelineCollector()
         try runDemo(viewportSize: viewportSize, numberOfItems: numberOfItems, framesPerSecond: framesPerSecond,
-                    into: collector)
+                    layoutDirection: layoutDirection, into: collector)
         return collector.timeline!
     }
 
@@ -74,12 +75,22 @@ public struct ScenarioRunner {
                         numberOfItems: [Int] = Scenario.defaultNumberOfItems,
                         framesPerSecond: Double = Scenario.defaultFramesPerSecond,
                         into sink: some TimelineSink) throws {
-        let bare = Scenario(name: "demo", viewportSize: viewportSize, numberOfItems: numberOfItems,
+        try runDemo(viewportSize: viewportSize, numberOfItems: numberOfItems, framesPerSecond: framesPerSecond,
+                    layoutDirection: .leftToRight, into: sink)
+    }
+
+    /// The demo in a layout direction (right to left it starts at item 0, on the right,
+    /// and flings towards the left), streamed to `sink`.
+    public func runDemo(viewportSize: Size, numberOfItems: [Int], framesPerSecond: Double,
+                        layoutDirection: UserInterfaceLayoutDirection, into sink: some TimelineSink) throws {
+        var bare = Scenario(name: "demo", viewportSize: viewportSize, numberOfItems: numberOfItems,
                             framesPerSecond: framesPerSecond, steps: [])
+        bare.layoutDirection = layoutDirection
         try bare.validate()
         let prepared = try prepare(bare)
-        let demo = Scenario.demo(viewportSize: viewportSize, numberOfItems: numberOfItems,
+        var demo = Scenario.demo(viewportSize: viewportSize, numberOfItems: numberOfItems,
                                  framesPerSecond: framesPerSecond, layout: prepared.layout)
+        demo.layoutDirection = layoutDirection
         try demo.validate()
         try run(demo, prepared: prepared, into: sink)
     }
@@ -94,8 +105,11 @@ public struct ScenarioRunner {
     }
 
     private func prepare(_ scenario: Scenario) throws -> (configuration: FlowLayoutConfiguration, layout: FlowLayout) {
-        try SimulatedScrollView.prepare(effect: effect, viewportSize: scenario.viewportSize,
-                                        numberOfItems: scenario.numberOfItems, scenarioName: scenario.name)
+        var configuration = FlowLayoutConfiguration()
+        configuration.layoutDirection = scenario.layoutDirection
+        return try SimulatedScrollView.prepare(effect: effect, configuration: configuration,
+                                               viewportSize: scenario.viewportSize,
+                                               numberOfItems: scenario.numberOfItems, scenarioName: scenario.name)
     }
 
     private func run(_ scenario: Scenario,
@@ -146,6 +160,9 @@ private struct Session {
         self.maxFrames = maxFrames
         self.view = SimulatedScrollView(effect: effect, scenarioName: scenario.name, configuration: configuration,
                                         layout: layout, numberOfItems: scenario.numberOfItems)
+        // UIKit's offsets count from the content's left edge: a mirrored horizontal flow
+        // starts where item 0 is, at the largest offset.
+        self.offset = view.startOffset
     }
 
     var fps: Double { scenario.framesPerSecond }

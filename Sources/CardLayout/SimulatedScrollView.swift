@@ -53,16 +53,19 @@ struct SimulatedScrollView {
         self.numberOfItems = numberOfItems
     }
 
-    /// `prepare` on `configuration` (a fresh default one at the start), the deceleration
-    /// rate checked, then the layout.
+    /// `prepare` on `configuration` (a fresh default one at the start, with the layout
+    /// direction the scenario asks for), the deceleration rate checked, the effect's
+    /// per-item and per-section metrics, then the layout.
     static func prepare(effect: any Effect, configuration: FlowLayoutConfiguration = FlowLayoutConfiguration(),
                         viewportSize: Size, numberOfItems: [Int],
                         scenarioName: String) throws -> (configuration: FlowLayoutConfiguration, layout: FlowLayout) {
         var configuration = configuration
-        try effect.prepare(&configuration, viewportSize: viewportSize)
+        try effect.prepare(&configuration, viewportSize: viewportSize, numberOfItemsInSections: numberOfItems)
         try checkRate(configuration, scenarioName: scenarioName)
+        let metrics = try effect.flowLayoutMetrics(configuration: configuration, viewportSize: viewportSize,
+                                                   numberOfItems: numberOfItems)
         let layout = FlowLayout(configuration: configuration, viewportSize: viewportSize,
-                                numberOfItemsInSections: numberOfItems)
+                                numberOfItemsInSections: numberOfItems, metrics: metrics)
         return (configuration, layout)
     }
 
@@ -80,6 +83,13 @@ struct SimulatedScrollView {
     /// wraps: no edges, so no clamp, rubber band or bounce anywhere.
     var range: ClosedRange<Double> {
         layout.wraps ? -Double.infinity...Double.infinity : 0...max(0, axis.value(of: layout.maximumContentOffset))
+    }
+    /// Where the content rests before anything moves it: 0, or right to left in a
+    /// mirrored horizontal flow the largest offset (item 0 is at the right edge; a
+    /// wrapping one: the offset of an unwrapped layout's largest, where item 0 sits right).
+    var startOffset: Double {
+        guard layout.mirrorWidth != nil && axis.direction == .horizontal else { return 0 }
+        return max(0, axis.value(of: layout.maximumContentOffset))
     }
     /// The viewport's extent on the scroll axis.
     var extent: Double { axis.extent(of: viewportSize) }

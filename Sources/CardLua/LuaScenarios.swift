@@ -68,6 +68,17 @@ extension LuaEffect {
             }
         }
         scenario.steps = steps
+        // `items = { 5, 8, 3 }` and `rtl = true` (checked by I.scenario above).
+        let extra = try internalNumbers("scenarioSections", argument: name)
+        if extra.count >= 1, !extra[0].isNaN { scenario.layoutDirection = extra[0] != 0 ? .rightToLeft : .leftToRight }
+        if extra.count >= 2, !extra[1].isNaN {
+            let sections = try whole(extra[1], "items", most: Scenario.maxItems)
+            var counts: [Int] = []
+            for i in 0..<min(sections, extra.count - 2) {
+                counts.append(try whole(extra[2 + i], "items[\(i + 1)]", most: Scenario.maxItems))
+            }
+            scenario.numberOfItems = counts
+        }
         return scenario
     }
 

@@ -54,15 +54,17 @@ package struct ScriptChecker {
     package static let numberOfItems = 20
 
     /// Checks the script at `path`; an empty result means no problems.
-    package static func check(path: String, limits: ScriptLimits = ScriptLimits()) -> [Diagnostic] {
-        (try? check(path: path, limits: limits, params: [])) ?? []
+    package static func check(path: String, limits: ScriptLimits = ScriptLimits(),
+                              layoutDirection: UserInterfaceLayoutDirection = .leftToRight) -> [Diagnostic] {
+        (try? check(path: path, limits: limits, params: [], layoutDirection: layoutDirection)) ?? []
     }
 
     /// Checks the script at `path` with its tweakables set to `params` (`--param`) in
     /// every state it loads; an override the script does not declare, or out of its
     /// range, is thrown (wrong usage, not a problem of the script).
     package static func check(path: String, limits: ScriptLimits = ScriptLimits(),
-                              params: [(name: String, value: Double)]) throws(ParamOverrideError) -> [Diagnostic] {
+                              params: [(name: String, value: Double)],
+                              layoutDirection: UserInterfaceLayoutDirection = .leftToRight) throws(ParamOverrideError) -> [Diagnostic] {
         guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
             let reason = FileManager.default.fileExists(atPath: path)
                 ? "cannot read the script (not UTF-8 text, or no permission)" : "no such file"
@@ -70,6 +72,7 @@ package struct ScriptChecker {
         }
         let session = CheckSession(source: source, chunkName: path, limits: limits)
         session.overrides = params
+        session.layoutDirection = layoutDirection
         session.run()
         if let refused = session.refusedOverride { throw refused }
         return session.finish()
@@ -133,8 +136,10 @@ package struct ScriptChecker {
 
     /// Checks `source`, shown in messages as `chunkName`; an empty result means no problems.
     package static func check(source: String, chunkName: String,
-                             limits: ScriptLimits = ScriptLimits()) -> [Diagnostic] {
+                             limits: ScriptLimits = ScriptLimits(),
+                             layoutDirection: UserInterfaceLayoutDirection = .leftToRight) -> [Diagnostic] {
         let session = CheckSession(source: source, chunkName: chunkName, limits: limits)
+        session.layoutDirection = layoutDirection
         session.run()
         return session.finish()
     }
@@ -168,6 +173,9 @@ private final class CheckSession {
     private var layoutKeys: [String] = []
     private var alpha: AlphaFinding?
 
+    /// `--rtl`: the direction every `prepare` is given.
+    var layoutDirection = UserInterfaceLayoutDirection.leftToRight
+
     init(source: String, chunkName: String, limits: ScriptLimits) {
         self.source = source
         self.chunkName = chunkName
@@ -182,8 +190,16 @@ private final class CheckSession {
         for size in ScriptChecker.viewports {
             viewport = size
             let configuration = prepare()
+            // The per-item and per-section callbacks (sizeForItem, insetForSection, …),
+            // their values checked as run checks them.
+            let counts = [ScriptChecker.numberOfItems]
+            let metrics = Self.metricsCallbacksDefined(effect)
+                ? call("sizeForItem") { effect in
+                    try effect.flowLayoutMetrics(configuration: configuration, viewportSize: size, numberOfItems: counts)
+                } ?? nil
+                : nil
             let layout = FlowLayout(configuration: configuration, viewportSize: size,
-                                    numberOfItemsInSections: [ScriptChecker.numberOfItems])
+                                    numberOfItemsInSections: counts, metrics: metrics)
             sweep(layout)
             fling(layout)
             harvestNotes()
@@ -252,7 +268,8 @@ private final class CheckSession {
         let size = viewport
         return call("prepare") { effect in
             var configuration = FlowLayoutConfiguration()
-            try effect.prepare(&configuration, viewportSize: size)
+            configuration.layoutDirection = layoutDirection
+            try effect.prepare(&configuration, viewportSize: size, numberOfItemsInSections: [ScriptChecker.numberOfItems])
             return configuration
         } ?? FlowLayoutConfiguration()
     }
@@ -377,13 +394,23 @@ private final class CheckSession {
         effect = fresh
         if needsPrepare, !stopped.contains("prepare") {
             var configuration = FlowLayoutConfiguration()
-            do { try fresh.prepare(&configuration, viewportSize: viewport) } catch { record(error) }
+            configuration.layoutDirection = layoutDirection
+            do {
+                try fresh.prepare(&configuration, viewportSize: viewport,
+                                  numberOfItemsInSections: [ScriptChecker.numberOfItems])
+            } catch { record(error) }
         }
         return effect
     }
 
     /// Runs one callback; records its error and returns nil when it fails. After a limit
     /// error the state is dropped (its notes kept) and the callback is left out from then on.
+    /// Whether the script defines any of the metrics callbacks (`sizeForItem`, …).
+    private static func metricsCallbacksDefined(_ effect: LuaEffect?) -> Bool {
+        guard let effect else { return false }
+        return LuaEffect.metricsCallbacks.contains { effect.definesFunction($0) }
+    }
+
     private func call<T>(_ callback: String, _ body: (LuaEffect) throws -> T) -> T? {
         guard !stopped.contains(callback), let effect = currentEffect() else { return nil }
         do {

@@ -134,6 +134,8 @@ enum BenchCommand {
         if options.scale {
             table.section("flow layout scale (pure Swift; vertical, viewport \(format(options.viewport)))")
             measureScale(options, table: &table)
+            table.section("sizeForItem: a Lua script's sizes vs a native closure (whole prepare)")
+            measureSizeForItem(options, table: &table)
         }
         if let script = options.scripts.first, options.coldRun || options.watchLatency {
             table.section("processes (wall clock)")
@@ -235,9 +237,12 @@ enum BenchCommand {
         /// active zone and both sides beyond it), sized as the effect's `prepare` says.
         init(effect: any Effect, options: Options) throws {
             var configuration = FlowLayoutConfiguration()
-            try effect.prepare(&configuration, viewportSize: options.viewport)
+            try effect.prepare(&configuration, viewportSize: options.viewport,
+                               numberOfItemsInSections: Scenario.defaultNumberOfItems)
+            let metrics = try effect.flowLayoutMetrics(configuration: configuration, viewportSize: options.viewport,
+                                                       numberOfItems: Scenario.defaultNumberOfItems)
             layout = FlowLayout(configuration: configuration, viewportSize: options.viewport,
-                                numberOfItemsInSections: Scenario.defaultNumberOfItems)
+                                numberOfItemsInSections: Scenario.defaultNumberOfItems, metrics: metrics)
             let horizontal = configuration.scrollDirection == .horizontal
             let maxOffset = layout.maximumContentOffset
             let offset = horizontal ? Point(x: maxOffset.x / 2, y: 0) : Point(x: 0, y: maxOffset.y / 2)
@@ -284,9 +289,12 @@ enum BenchCommand {
     /// Median CPU nanoseconds per frame, and the mean number of cards a frame shows.
     static func perFrame(_ effect: any Effect, _ options: Options) throws -> (ns: Double, cards: Double) {
         var configuration = FlowLayoutConfiguration()
-        try effect.prepare(&configuration, viewportSize: options.viewport)
+        try effect.prepare(&configuration, viewportSize: options.viewport,
+                           numberOfItemsInSections: Scenario.defaultNumberOfItems)
+        let metrics = try effect.flowLayoutMetrics(configuration: configuration, viewportSize: options.viewport,
+                                                   numberOfItems: Scenario.defaultNumberOfItems)
         let layout = FlowLayout(configuration: configuration, viewportSize: options.viewport,
-                                numberOfItemsInSections: Scenario.defaultNumberOfItems)
+                                numberOfItemsInSections: Scenario.defaultNumberOfItems, metrics: metrics)
         let horizontal = configuration.scrollDirection == .horizontal
         let maxOffset = horizontal ? layout.maximumContentOffset.x : layout.maximumContentOffset.y
         let frames = options.frames
@@ -399,6 +407,54 @@ enum BenchCommand {
             table.row("per-item sizes \(label) items: visible-rect query (\(perItemQuery.items) items)",
                       ns: perItemQuery.ns, unit: .usPerCall,
                       target: e == 6 ? Target(limit: 10_000, what: "ns", value: perItemQuery.ns) : nil)
+        }
+    }
+
+    /// `sizeForItem` from a Lua script (the same sizes as ``variedSize``) against the native
+    /// closure: the whole prepare of a per-item layout — the script called for every item
+    /// in one protected call (sizes.c), then the frames — side by side.
+    static func measureSizeForItem(_ options: Options, table: inout BenchTable) {
+        let viewport = options.viewport
+        let n = options.smoke ? 1_000 : 1_000_000
+        let label = options.smoke ? "10^3" : "10^6"
+        let repeats = options.smoke ? 1 : max(options.repeats, 3)
+        let source = """
+        function sizeForItem(indexPath, layout)
+          local i = indexPath.item
+          return CGSizeMake(60 + (i * 37) % 97, 60 + (i * 53) % 71)
+        end
+        """
+        let configuration = FlowLayoutConfiguration()
+        do {
+            let effect = try LuaEffect(source: source, chunkName: "sizes.lua",
+                                       limits: ScriptLimits(maxRunTime: 0))
+            var prepared = configuration
+            try effect.prepare(&prepared, viewportSize: viewport, numberOfItemsInSections: [n])
+            var failure: Error?
+            let lua = Benchmark.medianOf(repeats: repeats) { () -> Double in
+                Benchmark.cpuTime {
+                    do {
+                        let metrics = try effect.flowLayoutMetrics(configuration: prepared, viewportSize: viewport,
+                                                                   numberOfItems: [n])
+                        consume(FlowLayout(configuration: prepared, viewportSize: viewport,
+                                           numberOfItemsInSections: [n], metrics: metrics))
+                    } catch {
+                        failure = error
+                    }
+                }
+            }
+            if let failure { throw failure }
+            let native = Benchmark.medianOf(repeats: repeats) { () -> Double in
+                Benchmark.cpuTime {
+                    consume(FlowLayout(configuration: configuration, viewportSize: viewport,
+                                       numberOfItemsInSections: [n], sizeForItem: variedSize))
+                }
+            }
+            table.row("sizeForItem \(label) items: prepare, Lua script", ns: lua, unit: .msPerCall,
+                      swift: lua / native, target: options.smoke ? nil : Target(limit: 1_000_000_000, what: "ns", value: lua))
+            table.row("sizeForItem \(label) items: prepare, native Swift closure", ns: native, unit: .msPerCall, swift: 1)
+        } catch {
+            table.missing("sizeForItem \(label) items: prepare", reason: "\(error)")
         }
     }
 

@@ -1,3 +1,4 @@
+import CardLayout
 import CardLua
 
 /// `cardlua check SCRIPT [limits]`: exercises every
@@ -15,9 +16,11 @@ enum CheckCommand {
         }
         let limits = try RunOptions.limits(arguments.values, command: "check")
         let params = try ParamOption.parse(arguments, command: "check")
+        let direction: UserInterfaceLayoutDirection = arguments.flags.contains("rtl") ? .rightToLeft : .leftToRight
         let diagnostics: [Diagnostic]
         do {
-            diagnostics = try ScriptChecker.check(path: path, limits: limits, params: params.overrides)
+            diagnostics = try ScriptChecker.check(path: path, limits: limits, params: params.overrides,
+                                                  layoutDirection: direction)
         } catch {
             throw RunFailure(message: ParamOption.message(error, in: params), details: "", isUsage: true)
         }

@@ -53,8 +53,10 @@ enum OptionTable {
     static let run: [OptionSpec] = [
         OptionSpec(name: "viewport", value: "WxH", summary: "collection view size in points",
                    defaultText: viewport(Scenario.defaultViewportSize)),
-        OptionSpec(name: "items", value: "N", summary: "number of items in section 0 (at most \(Scenario.maxItems))",
+        OptionSpec(name: "items", value: "N[,N…]",
+                   summary: "items per section, like 20 or 5,8,3 (at most \(Scenario.maxItems) in all)",
                    defaultText: Scenario.defaultNumberOfItems.map(String.init).joined(separator: ",")),
+        OptionSpec(name: "rtl", summary: "right to left: a horizontal flow mirrors, item 0 on the right"),
         OptionSpec(name: "offset", value: "X", summary: "one frame at content offset X on the scroll axis"),
         OptionSpec(name: "fling", value: "V",
                    summary: "release at --offset (default 0) with velocity V pt/ms, frames until rest"),
@@ -79,13 +81,17 @@ enum OptionTable {
                    defaultText: String(PlayCommand.defaultPort)),
         OptionSpec(name: "viewport", value: "WxH", summary: "collection view size in points",
                    defaultText: viewport(Scenario.defaultViewportSize)),
-        OptionSpec(name: "items", value: "N", summary: "number of items in section 0",
+        OptionSpec(name: "items", value: "N[,N…]", summary: "items per section, like 20 or 5,8,3",
                    defaultText: Scenario.defaultNumberOfItems.map(String.init).joined(separator: ",")),
         param,
+        OptionSpec(name: "rtl", summary: "right to left: a horizontal flow mirrors, item 0 on the right"),
     ] + limits
 
     /// `check`.
-    static let check: [OptionSpec] = [param] + limits
+    static let check: [OptionSpec] = [
+        param,
+        OptionSpec(name: "rtl", summary: "right to left: prepare sees effectiveUserInterfaceLayoutDirection \"rightToLeft\""),
+    ] + limits
 
     /// `new`.
     static let new: [OptionSpec] = [

@@ -53,7 +53,8 @@ struct PlayOptions {
     var scriptPath: String
     var port = PlayCommand.defaultPort
     var viewportSize = Scenario.defaultViewportSize
-    var numberOfItems: Int?
+    var numberOfItems: [Int]?
+    var rightToLeft = false
     var limits = ScriptLimits()
     /// `--param NAME=X`: the tweakables' values at the start (the sliders move them).
     var params: [ParamOption] = []
@@ -75,12 +76,8 @@ struct PlayOptions {
             port = n
         }
         if let text = v["viewport"] { viewportSize = try RunOptions.parseViewport(text, command: command) }
-        if let text = v["items"] {
-            guard let n = Int(text), n >= 0, n <= 1_000_000 else {
-                throw UsageError("--items: expected a whole number from 0 to 1000000 (got '\(text)')", command: command)
-            }
-            numberOfItems = n
-        }
+        if let text = v["items"] { numberOfItems = try RunOptions.parseItems(text, command: command) }
+        rightToLeft = arguments.flags.contains("rtl")
         limits = try RunOptions.limits(v, command: command)
         params = try ParamOption.parse(arguments, command: command)
     }
@@ -127,7 +124,8 @@ final class Playground: @unchecked Sendable {
         goodSource = (try? String(contentsOfFile: options.scriptPath, encoding: .utf8)) ?? ""
         session = try InteractiveScrollView(
             effect: effect, viewportSize: options.viewportSize,
-            numberOfItems: options.numberOfItems.map { [$0] } ?? Scenario.defaultNumberOfItems)
+            numberOfItems: options.numberOfItems ?? Scenario.defaultNumberOfItems,
+            layoutDirection: options.rightToLeft ? .rightToLeft : .leftToRight)
     }
 
     /// Called from the watcher's thread: the script was saved. Only a flag; the reload
@@ -235,9 +233,15 @@ final class Playground: @unchecked Sendable {
             case "step":
                 let state = session.state(at: t)
                 let current = state.centredItem ?? CardIndexPath(item: 0, section: 0)
-                let count = session.numberOfItems.first ?? 0
+                let count = session.numberOfItems.indices.contains(current.section)
+                    ? session.numberOfItems[current.section] : 0
                 guard count > 0 else { break }
-                let item = min(max(current.item + (x < 0 ? -1 : 1), 0), count - 1)
+                // Right to left the next item is on the left: ← moves forward.
+                let mirrored = session.layoutDirection == .rightToLeft
+                    && session.configuration.flipsHorizontallyInOppositeLayoutDirection
+                    && session.configuration.scrollDirection == .horizontal
+                let forward = (x < 0) == mirrored
+                let item = min(max(current.item + (forward ? 1 : -1), 0), count - 1)
                 try session.scrollToItem(CardIndexPath(item: item, section: current.section), at: t)
                 ahead = true
             case "resize":
@@ -394,7 +398,7 @@ final class Playground: @unchecked Sendable {
         out += ",\"contentSize\":[\(n(s.contentSize.width)),\(n(s.contentSize.height))]"
         out += ",\"range\":[\(n(s.contentOffsetRange.lowerBound)),\(n(s.contentOffsetRange.upperBound))]"
         out += ",\"centredItem\":" + (s.centredItem.map { "[\($0.section),\($0.item)]" } ?? "null")
-        out += ",\"items\":\(session.numberOfItems.first ?? 0)"
+        out += ",\"items\":\(session.numberOfItems.reduce(0, +))"
         out += ",\"horizontal\":\(session.configuration.scrollDirection == .horizontal)"
         out += ",\"fps\":\(n(session.framesPerSecond))"
         out += ",\"lastSnap\":"

@@ -11,7 +11,10 @@ struct RunOptions {
     var scriptPath: String
     var viewportSize = Scenario.defaultViewportSize
     var viewportGiven = false
-    var numberOfItems: Int?
+    /// `--items`: items per section.
+    var numberOfItems: [Int]?
+    /// `--rtl`: right to left.
+    var rightToLeft = false
     var offset: Double?
     var flingVelocity: Double?
     var scenarioName: String?
@@ -40,15 +43,8 @@ struct RunOptions {
             viewportSize = try RunOptions.parseViewport(text, command: command)
             viewportGiven = true
         }
-        if let text = v["items"] {
-            guard let n = Int(text), n >= 0 else {
-                throw UsageError("--items: expected a whole number of zero or more (got '\(text)')", command: command)
-            }
-            guard n <= Scenario.maxItems else {
-                throw UsageError("--items: at most \(Scenario.maxItems) items (got \(n))", command: command)
-            }
-            numberOfItems = n
-        }
+        if let text = v["items"] { numberOfItems = try RunOptions.parseItems(text, command: command) }
+        rightToLeft = arguments.flags.contains("rtl")
         offset = try v["offset"].map { text throws(UsageError) in try RunOptions.parseNumber(text, "--offset", command) }
         flingVelocity = try v["fling"].map { text throws(UsageError) in try RunOptions.parseNumber(text, "--fling", command) }
         if let text = v["fps"] {
@@ -112,6 +108,26 @@ struct RunOptions {
             limits.maxRunTime = seconds
         }
         return limits
+    }
+
+    /// `--items 20` (one section) or `--items 5,8,3` (items per section): whole numbers
+    /// of zero or more, at most ``Scenario/maxItems`` in all.
+    static func parseItems(_ text: String, command: String) throws(UsageError) -> [Int] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        var counts: [Int] = []
+        var total = 0
+        for part in parts {
+            guard let n = Int(part.trimmingCharacters(in: .whitespaces)), n >= 0 else {
+                throw UsageError("--items: expected a whole number of zero or more, or one per section like 5,8,3 "
+                                 + "(got '\(text)')", command: command)
+            }
+            total += min(n, Scenario.maxItems + 1)
+            guard total <= Scenario.maxItems else {
+                throw UsageError("--items: at most \(Scenario.maxItems) items in all (got '\(text)')", command: command)
+            }
+            counts.append(n)
+        }
+        return counts
     }
 
     static func parseViewport(_ text: String, command: String) throws(UsageError) -> Size {

@@ -78,7 +78,8 @@ enum RunPipeline {
             sink.hasSnapRule = effect.definesFunction("targetContentOffset")
             let name = (options.scriptPath as NSString).lastPathComponent
             let runner = ScenarioRunner(effect: effect, scriptName: name)
-            let items = [options.numberOfItems ?? Scenario.defaultNumberOfItems[0]]
+            let items = options.numberOfItems ?? Scenario.defaultNumberOfItems
+            let direction: UserInterfaceLayoutDirection = options.rightToLeft ? .rightToLeft : .leftToRight
             let fps = options.framesPerSecond ?? Scenario.defaultFramesPerSecond
             if let scenarioName = options.scenarioName {
                 let defaults = Scenario(name: scenarioName, viewportSize: options.viewportSize,
@@ -86,21 +87,26 @@ enum RunPipeline {
                 var scenario = try effect.scenario(named: scenarioName, defaults: defaults)
                 // What the command line says explicitly wins over the script's table.
                 if options.viewportGiven { scenario.viewportSize = options.viewportSize }
-                if let n = options.numberOfItems { scenario.numberOfItems = [n] }
+                if let n = options.numberOfItems { scenario.numberOfItems = n }
+                if options.rightToLeft { scenario.layoutDirection = .rightToLeft }
                 if let f = options.framesPerSecond { scenario.framesPerSecond = f }
                 return try runner.run(scenario, into: sink)
             }
             if let velocity = options.flingVelocity {
-                return try runner.run(.fling(from: options.offset ?? 0, velocity: velocity,
-                                             viewportSize: options.viewportSize, numberOfItems: items,
-                                             framesPerSecond: fps), into: sink)
+                var scenario = Scenario.fling(from: options.offset ?? 0, velocity: velocity,
+                                              viewportSize: options.viewportSize, numberOfItems: items,
+                                              framesPerSecond: fps)
+                scenario.layoutDirection = direction
+                return try runner.run(scenario, into: sink)
             }
             if let offset = options.offset {
-                return try runner.run(.single(offset: offset, viewportSize: options.viewportSize,
-                                              numberOfItems: items, framesPerSecond: fps), into: sink)
+                var scenario = Scenario.single(offset: offset, viewportSize: options.viewportSize,
+                                               numberOfItems: items, framesPerSecond: fps)
+                scenario.layoutDirection = direction
+                return try runner.run(scenario, into: sink)
             }
             return try runner.runDemo(viewportSize: options.viewportSize, numberOfItems: items,
-                                      framesPerSecond: fps, into: sink)
+                                      framesPerSecond: fps, layoutDirection: direction, into: sink)
         } catch let failure as RunFailure {
             throw failure
         } catch let error as ScriptError {

@@ -70,6 +70,10 @@ enum Templates {
         "prepare": ["UICollectionViewFlowLayout"],
         "transform": ["UICollectionViewLayoutAttributes", "UICollectionViewFlowLayout"],
         "targetContentOffset": ["CGPoint", "CGPoint", "UICollectionViewFlowLayout"],
+        "sizeForItem": ["IndexPath", "UICollectionViewFlowLayout"],
+        "insetForSection": ["integer", "UICollectionViewFlowLayout"],
+        "referenceSizeForHeader": ["integer", "UICollectionViewFlowLayout"],
+        "referenceSizeForFooter": ["integer", "UICollectionViewFlowLayout"],
     ]
 
     /// `body` with `---@param` lines (and `---@return` for targetContentOffset) above each

@@ -126,7 +126,9 @@ public enum JSONRenderer {
             + "\"footerReferenceSize\": \(size(c.footerReferenceSize)), "
             + "\"decelerationRate\": \(RenderSupport.exact(c.decelerationRate.rawValue)), "
             + "\"isPagingEnabled\": \(c.isPagingEnabled)"
-            + (c.wraps ? ", \"wraps\": true }" : " }")   // only when set (v1 output unchanged)
+            // New fields only when they are not the v1 meaning (v1 output unchanged).
+            + (c.layoutDirection == .rightToLeft ? ", \"layoutDirection\": \"rightToLeft\"" : "")
+            + (c.wraps ? ", \"wraps\": true }" : " }")
     }
 
     static func point(_ p: Point) -> String {

@@ -71,7 +71,8 @@ import Testing
             }
         }
         let settable: Set<String> = ["prepare", "transform", "targetContentOffset", "scenarios", "params",
-                                     "layoutAttributesForElements"]
+                                     "layoutAttributesForElements", "sizeForItem", "insetForSection",
+                                     "referenceSizeForHeader", "referenceSizeForFooter"]
 
         let config = try String(contentsOf: CLI.packageRoot.appendingPathComponent(".luacheckrc"), encoding: .utf8)
         let reader = "stds = {}\n" + config + """

@@ -275,7 +275,9 @@ import Testing
     /// A bad layout property is reported where prepare assigned it, not at `function prepare`.
     @Test(arguments: [
         ("layout.itemSize = 'big'", "layout.itemSize is a string"),
-        ("layout.minimumLineSpacing = -1", "layout.minimumLineSpacing must be zero or more"),
+        // (a negative minimumLineSpacing is allowed: overlapping lines, as UIKit allows)
+        ("layout.minimumInteritemSpacing = -1", "layout.minimumInteritemSpacing must be zero or more"),
+        ("layout.minimumLineSpacing = 0/0", "layout.minimumLineSpacing must be a finite number"),
         ("layout.scrollDirection = 'sideways'", "layout.scrollDirection must be"),
     ])
     func aBadLayoutPropertyIsReportedAtItsAssignment(assignment: String, message: String) {

@@ -196,33 +196,36 @@ function UICollectionViewFlowLayout:targetContentOffsetForProposedContentOffset(
 ---Does nothing: cardlua lays out again whenever it needs to.
 function UICollectionViewFlowLayout:invalidateLayout() end
 
----Facing and appearance (contract v2; `CALayer` names), on `attributes` in transform and
----on the tables the element query returns. Reading one gives what was set, or its default.
----@class UICollectionViewLayoutAttributes
----@field isDoubleSided boolean false: not drawn while its back faces the viewer (default true)
----@field cornerRadius number points, ≥ 0 (default 0)
----@field shadowOpacity number 0…1 (default 0: no shadow)
----@field shadowRadius number points, ≥ 0 (default 3)
----@field shadowOffset CGSize points (default 0 × −3)
----@field backgroundColor string? "#rrggbb" (default none)
----@field blurRadius number points, ≥ 0 (default 0: no blur)
+---The collection view's sections (`UICollectionView`).
+---@class UICollectionView
+---@field numberOfSections integer how many sections (`--items 5,8,3`: 3)
+local UICollectionView = {}
+---Items in `section` (0-based), as `numberOfItems(inSection:)`; a section that does not
+---exist is an error.
+---@param section integer
+---@return integer
+function UICollectionView:numberOfItems(section) end
 
----Any item's base attributes, on screen or not (`layoutAttributesForItem(at:)`); an index
----path outside the layout is an error.
----@param indexPath IndexPath
----@return UICollectionViewLayoutAttributes
-function UICollectionViewFlowLayout:layoutAttributesForItem(indexPath) end
----The same as `layoutAttributesForItem` (the Objective-C name).
----@param indexPath IndexPath
----@return UICollectionViewLayoutAttributes
-function UICollectionViewFlowLayout:layoutAttributesForItemAtIndexPath(indexPath) end
+---Optional (`collectionView(_:layout:sizeForItemAt:)`): each item's size; without it every
+---item is `layout.itemSize`. Called for every item after prepare, in index-path order.
+---The indexPath table is reused from item to item: do not keep it.
+---@type fun(indexPath: IndexPath, layout: UICollectionViewFlowLayout): CGSize
+sizeForItem = nil
 
----The layout's own element query (UIKit's override of `layoutAttributesForElements(in:)`),
----called once per frame with the visible rect: return the elements to show — copies from
----`layout:layoutAttributesForElements(rect)` and `layout:layoutAttributesForItem(…)`,
----changed as you like. `transform`, if defined, then runs on each of them.
----@type fun(rect: CGRect, layout: UICollectionViewFlowLayout): UICollectionViewLayoutAttributes[]
-layoutAttributesForElements = nil
+---Optional (`collectionView(_:layout:insetForSectionAt:)`): a section's insets; without it
+---`layout.sectionInset`.
+---@type fun(section: integer, layout: UICollectionViewFlowLayout): UIEdgeInsets
+insetForSection = nil
+
+---Optional (`referenceSizeForHeaderInSection`): a section's header size; without it
+---`layout.headerReferenceSize`.
+---@type fun(section: integer, layout: UICollectionViewFlowLayout): CGSize
+referenceSizeForHeader = nil
+
+---Optional (`referenceSizeForFooterInSection`): a section's footer size; without it
+---`layout.footerReferenceSize`.
+---@type fun(section: integer, layout: UICollectionViewFlowLayout): CGSize
+referenceSizeForFooter = nil
 
 ---A point.
 ---@param x number
@@ -566,12 +569,6 @@ CGPointZero = nil
 ---A fresh zero size.
 ---@type CGSize
 CGSizeZero = nil
-
----An item's index path (`IndexPath(item:section:)`), 0-based; section defaults to 0.
----@param item integer
----@param section integer?
----@return IndexPath
-function IndexPath(item, section) end
 
 ---Called on first layout and whenever the viewport size changes (`prepare()`): set the
 ---flow properties here.

@@ -254,4 +254,25 @@ typedef int (*cardlua_item_fn)(void *context, long section, long item, double *b
 /// Sets the function that answers layout:layoutAttributesForItem(indexPath).
 void cardlua_set_item_query(cardlua_host *host, cardlua_item_fn query, void *context);
 
+// MARK: - Sections and sizes (sizes.c)
+
+/// Hands the collection view's item counts (`sections` numbers) to the script:
+/// `layout.collectionView.numberOfSections` and `collectionView:numberOfItems(section)`.
+/// Called before cardlua_prepare (the counts hold until the next call).
+int cardlua_set_item_counts(cardlua_host *host, const long *counts, long sections);
+
+/// Calls sizeForItem(indexPath, layout) for every item of every section (`counts`), in
+/// index-path order, in ONE protected call, writing width and height (2 numbers per item)
+/// to `sizes`, which the caller owns (2 × the item total). One IndexPath table is reused
+/// for every item. The budget is per item; the per-call time limit covers each block of
+/// 10 000 items. Does nothing without the callback.
+int cardlua_item_sizes(cardlua_host *host, const double *state, const long *counts, long sections,
+                       double *sizes);
+
+/// Calls `name`(section, layout) for every section in one protected call: for
+/// "insetForSection" 4 numbers per section (top, left, bottom, right) to `out`; for
+/// "referenceSizeForHeader" / "referenceSizeForFooter" 2 (width, height).
+int cardlua_section_metrics(cardlua_host *host, const double *state, const char *name, long sections,
+                            double *out);
+
 #endif

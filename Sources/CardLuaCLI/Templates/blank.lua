@@ -43,9 +43,34 @@ function targetContentOffset(proposedContentOffset, velocity, layout)
   return proposedContentOffset
 end
 
+-- Optional, as UICollectionViewDelegateFlowLayout (uncomment to use): a size per card,
+-- insets and header/footer sizes per section. Sections come from `--items 5,8,3`;
+-- layout.collectionView.numberOfSections and layout.collectionView:numberOfItems(section)
+-- say how many. The indexPath table is reused from card to card: don't keep it.
+-- function sizeForItem(indexPath, layout)
+--   return CGSizeMake(100 + 20 * (indexPath.item % 3), 150)
+-- end
+-- function insetForSection(section, layout)
+--   return UIEdgeInsetsMake(10, 20, 10, 20)         -- top, left, bottom, right
+-- end
+-- function referenceSizeForHeader(section, layout)
+--   return CGSizeMake(0, 40)                         -- the height counts when vertical
+-- end
+-- function referenceSizeForFooter(section, layout)
+--   return CGSizeMake(0, 0)                          -- 0: no footer
+-- end
+
+-- Right to left (`--rtl`, or `rtl = true` in a scenario): a horizontal flow mirrors and
+-- starts at its largest offset; layout.collectionView.effectiveUserInterfaceLayoutDirection
+-- says which. In prepare, `layout.flipsHorizontallyInOppositeLayoutDirection = false`
+-- keeps it left to right. Bounce flags, in prepare:
+--   layout.collectionView.bounces = false                 -- stop dead at the edges
+--   layout.collectionView.alwaysBounceHorizontal = true   -- drag even when it all fits
+
 -- Named scenarios, run with `cardlua run FILE --scenario fling`:
 -- scenarios = {
 --   fling = { viewport = "414x736", items = 10, steps = { { jump = 200 }, { wait = 0.2 }, { fling = 2 } } },
+--   sections = { items = { 5, 8, 3 }, rtl = true, steps = { { scrollToItem = { item = 2, section = 1 } } } },
 -- }
 
 -- Tweakables: numbers to try out without editing, with `cardlua run FILE --param rotate=50`

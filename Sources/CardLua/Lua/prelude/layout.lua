@@ -152,7 +152,9 @@ function I.readLayout(l)
   if type(inset) ~= "table" then fail("layout.sectionInset must be { top, left, bottom, right }") end
   local top, left = nonNegative(inset.top or 0, "layout.sectionInset.top"), nonNegative(inset.left or 0, "layout.sectionInset.left")
   local bottom, right = nonNegative(inset.bottom or 0, "layout.sectionInset.bottom"), nonNegative(inset.right or 0, "layout.sectionInset.right")
-  local ls = nonNegative(l.minimumLineSpacing, "layout.minimumLineSpacing")
+  -- Any finite line spacing: a negative one overlaps the lines (covers), as UIKit allows.
+  local ls = l.minimumLineSpacing
+  if not isnumber(ls) then fail("layout.minimumLineSpacing must be a finite number (got " .. tostring(ls) .. ")") end
   local is = nonNegative(l.minimumInteritemSpacing, "layout.minimumInteritemSpacing")
   local hw, hh = sizeOf(l.headerReferenceSize, "layout.headerReferenceSize", true)
   local fw, fh = sizeOf(l.footerReferenceSize, "layout.footerReferenceSize", true)

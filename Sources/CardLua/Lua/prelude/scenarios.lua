@@ -30,6 +30,24 @@ local function names(t)
   return out
 end
 
+-- A scenario's items as a list of whole numbers (items per section), checked: at most
+-- MAX_ITEMS in all, read by index (never by a __len).
+function I.sectionCounts(items, where)
+  local counts, total, i = {}, 0, 1
+  while true do
+    local n = rawget(items, i)
+    if n == nil then break end
+    if not isnumber(n) or n < 0 or n ~= floor(n) then
+      fail(where .. "items[" .. i .. "] must be a whole number of zero or more (got " .. tostring(n) .. ")")
+    end
+    total = total + n
+    if total > MAX_ITEMS then fail(where .. "items: more than " .. MAX_ITEMS .. " items in all") end
+    counts[i] = n
+    i = i + 1
+  end
+  return counts
+end
+
 function I.scenarioNames()
   local s = rawget(G, "scenarios")
   if type(s) ~= "table" then return "" end
@@ -51,10 +69,14 @@ function I.scenario(name)
   local out = {}
   out[1], out[2] = viewportOf(s.viewport, where)
   local items = s.items
-  if items ~= nil and (not isnumber(items) or items < 0 or items ~= floor(items) or items > MAX_ITEMS) then
-    fail(where .. "items must be a whole number from 0 to " .. MAX_ITEMS .. " (got " .. tostring(items) .. ")")
+  if type(items) == "table" then
+    I.sectionCounts(items, where)  -- checked here; I.scenarioSections hands them over
+    items = nil
+  elseif items ~= nil and (not isnumber(items) or items < 0 or items ~= floor(items) or items > MAX_ITEMS) then
+    fail(where .. "items must be a whole number from 0 to " .. MAX_ITEMS .. ", or a list like { 5, 8, 3 } (got " .. tostring(items) .. ")")
   end
   out[3] = items or NOT_SET
+  if s.rtl ~= nil and type(s.rtl) ~= "boolean" then fail(where .. "rtl must be true or false (got " .. tostring(s.rtl) .. ")") end
   local fps = s.fps
   if fps ~= nil and (not isnumber(fps) or fps <= 0) then fail(where .. "fps must be a positive number (got " .. tostring(fps) .. ")") end
   out[4] = fps or NOT_SET
@@ -84,8 +106,13 @@ function I.scenario(name)
     if kind == "resize" then
       a, b = viewportOf(v, at .. "resize: ")
     elseif kind == "scrollToItem" then
-      if not isnumber(v) or v < 0 or v ~= floor(v) or v > MAX_ITEMS then fail(at .. "scrollToItem must be an item number (got " .. tostring(v) .. ")") end
       local section = step.section
+      if type(v) == "table" then  -- { item = 7, section = 1 }
+        if section ~= nil then fail(at .. "give the section once: scrollToItem = { item = …, section = … } or section = …") end
+        v, section = v.item, v.section
+        if v == nil then fail(at .. "scrollToItem = { item = …, section = … } needs an item") end
+      end
+      if not isnumber(v) or v < 0 or v ~= floor(v) or v > MAX_ITEMS then fail(at .. "scrollToItem must be an item number, or { item = …, section = … } (got " .. tostring(v) .. ")") end
       if section ~= nil and (not isnumber(section) or section < 0 or section ~= floor(section) or section > MAX_ITEMS) then
         fail(at .. "section must be a section number, 0 or more (got " .. tostring(section) .. ")")
       end
@@ -108,3 +135,17 @@ function I.scenario(name)
   return out
 end
 
+
+-- What a scenario says about the layout beyond I.scenario's numbers: rtl (1, 0, or NaN
+-- when not set), then the section count (NaN when items is not a list) and the counts.
+function I.scenarioSections(name)
+  local s = rawget(G, "scenarios")[name]
+  local out = { NOT_SET, NOT_SET }
+  if s.rtl ~= nil then out[1] = s.rtl and 1 or 0 end
+  if type(s.items) == "table" then
+    local counts = I.sectionCounts(s.items, "scenario '" .. name .. "': ")
+    out[2] = #counts
+    for i = 1, #counts do out[2 + i] = counts[i] end
+  end
+  return out
+end

@@ -1,0 +1,210 @@
+// Sections and sizes: the item counts handed to the script, and the
+// UICollectionViewDelegateFlowLayout callbacks (sizeForItem, insetForSection,
+// referenceSizeForHeader/Footer) called for every item or section in ONE protected call
+// each, writing numbers into a buffer the caller owns. See README.md in this folder.
+#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L  // clock_gettime in strict C modes
+#endif
+#include "CLuaShims.h"
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+/// The arguments of the call under way (an entry point stores them, its protected body
+/// reads them; one call at a time per thread, as for every entry point).
+static _Thread_local struct {
+    const long *counts;
+    long sections;
+    double *out;
+    const char *name;
+} args;
+
+/// A per-call time limit covers this many items of a sizing call: the clock starts again
+/// after each block (a million items need far more than one callback's two seconds, and
+/// each item's work is bounded by the budget anyway); the run's limit bounds the whole.
+#define ITEMS_PER_CLOCK 10000
+
+static int body_set_counts(lua_State *L) {
+    luaL_checkstack(L, BODY_STACK, "cardlua");
+    cardlua_host *h = host_of(L);
+    push_internal(L, h, "setItemCounts");
+    lua_createtable(L, args.sections > 0 && args.sections < 1 << 24 ? (int)args.sections : 0, 0);
+    for (long s = 0; s < args.sections; s++) {
+        lua_pushinteger(L, (lua_Integer)(args.counts[s] > 0 ? args.counts[s] : 0));
+        lua_rawseti(L, -2, (lua_Integer)s + 1);
+    }
+    lua_call(L, 1, 0);
+    return 0;
+}
+
+int cardlua_set_item_counts(cardlua_host *h, const long *counts, long sections) {
+    args.counts = counts;
+    args.sections = sections;
+    h->callback = NULL;
+    h->callback_line = 1;
+    int status = run_protected(h, body_set_counts);
+    args.counts = NULL;
+    return status;
+}
+
+/// `what` (the result at index r) as a finite number of at most MAX_MAGNITUDE, positive
+/// (`positive`) or zero or more; raises a one-line error naming the field.
+static double size_number(lua_State *L, int r, const char *key, const char *type, const char *where,
+                          int positive) {
+    int t = lua_getfield(L, r, key);
+    if (t != LUA_TNUMBER)
+        luaL_error(L, "%sreturned a %s whose %s is %s; expected a number", where, type, key,
+                   t == LUA_TNIL ? "missing" : luaL_typename(L, -1));
+    double v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    if (v != v || v - v != 0)
+        luaL_error(L, "%sreturned %s = %s", where, key, v != v ? "NaN" : "an infinite number");
+    if (v > MAX_MAGNITUDE || (positive ? !(v > 0) : v < 0)) {
+        char shown[32];  // as the script wrote it: -5, not -5.0 (formatted on this error path only)
+        snprintf(shown, sizeof shown, "%.14g", v);
+        if (v > MAX_MAGNITUDE)
+            luaL_error(L, "%sreturned %s = %s, beyond the largest magnitude allowed (1e15)", where, key, shown);
+        luaL_error(L, "%sreturned %s = %s; it must be %s", where, key, shown, positive ? "positive" : "zero or more");
+    }
+    return v;
+}
+
+/// Checks that the result at r is a table (the value a callback must return).
+static void expect_table(lua_State *L, int r, const char *where, const char *type) {
+    if (lua_type(L, r) != LUA_TTABLE)
+        luaL_error(L, "%sreturned %s; expected a %s", where,
+                   lua_isnil(L, r) ? "nothing" : lua_pushfstring(L, "a %s", luaL_typename(L, r)), type);
+}
+
+static int body_item_sizes(lua_State *L) {
+    luaL_checkstack(L, BODY_STACK, "cardlua");
+    cardlua_host *h = host_of(L);
+    apply_state(L, h);
+    h->callback = "sizeForItem";
+    if (!push_callback(L, h, "sizeForItem")) return 0;
+    int F = lua_gettop(L);
+    // One IndexPath for the whole call, updated in place (documented: not to be kept).
+    push_internal(L, h, "newIndexPath");
+    lua_call(L, 0, 1);
+    int P = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
+    int Lo = lua_gettop(L);
+    lua_pushliteral(L, "section");
+    int KS = lua_gettop(L);
+    lua_pushliteral(L, "item");
+    lua_pushliteral(L, "row");
+    int KI = KS + 1, KR = KS + 2;
+    int base = lua_gettop(L);
+    // Every item's CGSize is garbage at once: the generational collector frees such
+    // young garbage far more cheaply than the incremental one (the state's mode is
+    // restored after the loop; an error ends the run anyway).
+    int previous_mode = lua_gc(L, LUA_GCGEN, 0, 0);
+    long done = 0;
+    char where[64] = "";
+    for (long s = 0; s < args.sections; s++) {
+        long n = args.counts[s] > 0 ? args.counts[s] : 0;
+        lua_pushvalue(L, KS);
+        lua_pushinteger(L, (lua_Integer)s);
+        lua_rawset(L, P);
+        if (args.sections > 1) snprintf(where, sizeof where, "section %ld: ", s);
+        for (long i = 0; i < n; i++, done++) {
+            // The budget is per item (as transform's); the clock per block of items.
+            h->budget_left = h->budget;
+            if (done % ITEMS_PER_CLOCK == 0) h->deadline_ns = 0;
+            h->item_number = i;
+            h->has_item = 1;
+            lua_pushvalue(L, KI);
+            lua_pushinteger(L, (lua_Integer)i);
+            lua_rawset(L, P);
+            lua_pushvalue(L, KR);
+            lua_pushinteger(L, (lua_Integer)i);
+            lua_rawset(L, P);
+            lua_pushvalue(L, F);
+            lua_pushvalue(L, P);
+            lua_pushvalue(L, Lo);
+            lua_call(L, 2, 1);
+            int r = base + 1;
+            expect_table(L, r, where, "CGSize");
+            args.out[2 * done] = size_number(L, r, "width", "CGSize", where, 1);
+            args.out[2 * done + 1] = size_number(L, r, "height", "CGSize", where, 1);
+            lua_settop(L, base);
+        }
+    }
+    if (previous_mode == LUA_GCINC) lua_gc(L, LUA_GCINC, 0, 0, 0);
+    h->has_item = 0;
+    return 0;
+}
+
+int cardlua_item_sizes(cardlua_host *h, const double *state, const long *counts, long sections,
+                       double *sizes) {
+    h->state = state;
+    args.counts = counts;
+    args.sections = sections;
+    args.out = sizes;
+    h->callback = "sizeForItem";
+    h->callback_line = 1;
+    int status = run_protected(h, body_item_sizes);
+    args.counts = NULL;
+    args.out = NULL;
+    h->state = NULL;
+    return status;
+}
+
+static int body_section_metrics(lua_State *L) {
+    luaL_checkstack(L, BODY_STACK, "cardlua");
+    cardlua_host *h = host_of(L);
+    apply_state(L, h);
+    h->callback = args.name;
+    if (!push_callback(L, h, args.name)) return 0;
+    int F = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
+    int Lo = lua_gettop(L);
+    int insets = strcmp(args.name, "insetForSection") == 0;
+    char where[64];
+    for (long s = 0; s < args.sections; s++) {
+        h->budget_left = h->budget;
+        if (s % ITEMS_PER_CLOCK == 0) h->deadline_ns = 0;
+        snprintf(where, sizeof where, "section %ld: ", s);
+        lua_pushvalue(L, F);
+        lua_pushinteger(L, (lua_Integer)s);
+        lua_pushvalue(L, Lo);
+        lua_call(L, 2, 1);
+        int r = Lo + 1;
+        if (insets) {
+            expect_table(L, r, where, "UIEdgeInsets");
+            static const char *const sides[4] = {"top", "left", "bottom", "right"};
+            for (int k = 0; k < 4; k++) {
+                // A missing side is 0, as for layout.sectionInset.
+                lua_getfield(L, r, sides[k]);
+                int missing = lua_isnil(L, -1);
+                lua_pop(L, 1);
+                args.out[4 * s + k] = missing ? 0 : size_number(L, r, sides[k], "UIEdgeInsets", where, 0);
+            }
+        } else {
+            expect_table(L, r, where, "CGSize");
+            args.out[2 * s] = size_number(L, r, "width", "CGSize", where, 0);
+            args.out[2 * s + 1] = size_number(L, r, "height", "CGSize", where, 0);
+        }
+        lua_settop(L, Lo);
+    }
+    return 0;
+}
+
+int cardlua_section_metrics(cardlua_host *h, const double *state, const char *name, long sections,
+                            double *out) {
+    h->state = state;
+    args.name = name;
+    args.sections = sections;
+    args.out = out;
+    h->callback = name;
+    h->callback_line = 1;
+    int status = run_protected(h, body_section_metrics);
+    args.out = NULL;
+    h->state = NULL;
+    return status;
+}
