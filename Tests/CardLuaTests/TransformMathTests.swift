@@ -148,6 +148,7 @@ import Testing
             if r <= 12 then return pick(NUMBERS) end
             return (rand(2001) - 1001) / pick({ 1, 7, 100, 1000 })
           end
+          local function ordinary() return (rand(200001) - 100001) / pick({ 7, 3.3, 1000, 0.013 }) end
           local function fieldValue()
             local r = rand(60)
             if r == 1 then return nil end
@@ -160,8 +161,11 @@ import Testing
             if r == 2 then return setmetatable({ [keys[1]] = 1 }, { __index = function() error("raising index") end }) end
             local t = {}
             for i, k in ipairs(keys) do
-              if rand(4) == 1 then t[k] = identity[i] else t[k] = (rand(40) == 1) and fieldValue() or pick(NUMBERS) end
-              if rand(10) == 1 then t[k] = number() end
+              local r = rand(40)
+              if r == 1 then t[k] = fieldValue()
+              elseif r <= 10 then t[k] = identity[i]
+              elseif r <= 18 then t[k] = pick(NUMBERS)
+              else t[k] = ordinary() end  -- where rounding differs if the order of operations does
             end
             if rand(3) > 1 then setmetatable(t, mt) end
             return t
@@ -173,6 +177,7 @@ import Testing
               local r = rand(25)
               if r == 1 then return pick({ "1", false, {}, true }) end
               if r <= 4 then return pick({ 0, 1, 1.0, 0.0 }) end
+              if r <= 15 then return ordinary() end
               return number()
             elseif kind == "T" then return transformOf(K3, T3MT, ID3)
             elseif kind == "A" then return transformOf(KA, AMT, IDA)
