@@ -482,6 +482,7 @@ static int invert3(lua_State *L) {
         }
         if (nzero(best)) {  // singular: a copy, its fields read again (as the Lua does)
             cell v[16];
+            luaL_checkstack(L, 24, "CATransform3DInvert");  // 16 more values on top of the 16 read
             int copies = lua_gettop(L) + 1;
             for (int k = 0; k < 16; k++) { get_field(L, 1, UV_K3 + k); v[k] = copy_cell(copies + k); }
             push_t3(L, v);
