@@ -277,5 +277,6 @@ extern const char *const SLOT_KEYS[K_COUNT];
 /* limits.c */ int memory_given_up(const cardlua_host *h);
 /* limits.c */ long long monotonic_ns(void);
 /* limits.c */ void reset_budget(cardlua_host *h);
+/* transform_math.c */ int transform_math(lua_State *L);
 
 #endif

@@ -1,0 +1,983 @@
+// CATransform3D and CGAffineTransform math in C (BENCHMARKS.md: interpreted in Lua it was
+// most of an effect's cost). The prelude's Lua versions (transform3d.lua, affine.lua) stay
+// the reference: these functions compute the same values with the same operations in the
+// same order (so the same bits), keep Lua's number subtypes (an integer times an integer
+// is an integer, as in Lua), build the same tables (same keys, same insertion order, same
+// metatables) and report bad arguments through the prelude's own argError (so the same
+// messages at the same line). The prelude installs them (transform_native.lua) when
+// native.transformMath is there; the stock interpreter of `cardlua bench` runs the Lua ones.
+//
+// Everything here runs inside the script's protected call: raising is how errors are
+// reported. Fields are read raw first, then with metamethods only when absent (what
+// `t.m11` does in Lua). Each call charges a flat fee to the budget (allocation is charged
+// by the allocator); a metatable given a __gc field is refused as setmetatable refuses it.
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+// Each product and sum rounded on its own, as Lua's VM does: no fused multiply-add.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+/// Budget units per call: a unit per field built or product summed (the allocation of the
+/// result is charged by the allocator on top).
+#define FEE_3D 16
+#define FEE_CONCAT_3D 64
+#define FEE_INVERT_3D 128
+#define FEE_AFFINE 6
+
+// The closures' upvalues (the same layout for all of them).
+enum {
+    UV_T3 = 1,        /* CATransform3D's metatable */
+    UV_AFFINE,        /* CGAffineTransform's metatable */
+    UV_POINT,         /* CGPoint's metatable */
+    UV_ARGERROR,      /* the prelude's argError(fn, params, kinds, ...) */
+    UV_GC,            /* "__gc" */
+    UV_K3,            /* "m11" … "m44": 16 upvalues */
+    UV_KA = UV_K3 + 16, /* "a", "b", "c", "d", "tx", "ty" */
+    UV_KX = UV_KA + 6,  /* "x" */
+    UV_KY,            /* "y" */
+    UV_NAME,          /* the function's name for messages ("CATransform3DRotate", "t:rotate") */
+    UV_PARAMS,        /* its parameters ("t, angle, x, y, z") */
+    UV_KINDS,         /* argError's kinds ("Tnnnn") */
+    UV_COUNT = UV_KINDS
+};
+#define UP(i) lua_upvalueindex(i)
+
+static const char *const KEYS3[16] = {"m11", "m12", "m13", "m14", "m21", "m22", "m23", "m24",
+                                      "m31", "m32", "m33", "m34", "m41", "m42", "m43", "m44"};
+static const char *const KEYSA[6] = {"a", "b", "c", "d", "tx", "ty"};
+
+// MARK: - Lua numbers: integer or float, with Lua's arithmetic
+
+/// A Lua number with its subtype: arithmetic follows Lua's rules (integers wrap; a float
+/// operand makes a float; `/` is always a float division).
+typedef struct {
+    int isint;
+    lua_Integer i;
+    lua_Number d;
+} lnum;
+
+static inline lnum I_(lua_Integer i) { lnum n = {1, i, 0}; return n; }
+static inline lnum F_(lua_Number d) { lnum n = {0, 0, d}; return n; }
+static inline lua_Number tof(lnum a) { return a.isint ? (lua_Number)a.i : a.d; }
+static inline lnum nmul(lnum a, lnum b) {
+    return a.isint && b.isint ? I_((lua_Integer)((lua_Unsigned)a.i * (lua_Unsigned)b.i)) : F_(tof(a) * tof(b));
+}
+static inline lnum nadd(lnum a, lnum b) {
+    return a.isint && b.isint ? I_((lua_Integer)((lua_Unsigned)a.i + (lua_Unsigned)b.i)) : F_(tof(a) + tof(b));
+}
+static inline lnum nsub(lnum a, lnum b) {
+    return a.isint && b.isint ? I_((lua_Integer)((lua_Unsigned)a.i - (lua_Unsigned)b.i)) : F_(tof(a) - tof(b));
+}
+static inline lnum ndiv(lnum a, lnum b) { return F_(tof(a) / tof(b)); }
+static inline lnum nunm(lnum a) { return a.isint ? I_((lua_Integer)(0u - (lua_Unsigned)a.i)) : F_(-a.d); }
+/// math.abs: an integer stays one (math.mininteger stays itself, as in Lua).
+static inline lnum nabs(lnum a) {
+    return a.isint ? I_(a.i < 0 ? (lua_Integer)(0u - (lua_Unsigned)a.i) : a.i) : F_(fabs(a.d));
+}
+static inline int nzero(lnum a) { return a.isint ? a.i == 0 : a.d == 0; }
+
+/// Whether integer i fits a float exactly (|i| ≤ 2^53), as Lua's l_intfitsf.
+static inline int int_fits_float(lua_Integer i) {
+    return (lua_Unsigned)i + ((lua_Unsigned)1 << 53) <= ((lua_Unsigned)2 << 53);
+}
+/// i < f exactly (Lua's LTintfloat).
+static int lt_int_float(lua_Integer i, lua_Number f) {
+    if (int_fits_float(i)) return (lua_Number)i < f;
+    if (!(f > -9223372036854775808.0)) return 0;        /* f ≤ minint or NaN */
+    if (f >= 9223372036854775808.0) return 1;
+    lua_Number c = ceil(f);
+    return i < (lua_Integer)c;
+}
+/// f < i exactly (Lua's LTfloatint).
+static int lt_float_int(lua_Number f, lua_Integer i) {
+    if (int_fits_float(i)) return f < (lua_Number)i;
+    if (!(f < 9223372036854775808.0)) return 0;          /* f ≥ 2^63 or NaN */
+    if (f < -9223372036854775808.0) return 1;
+    lua_Number fl = floor(f);
+    return (lua_Integer)fl < i;
+}
+/// a < b with Lua's rules for mixed subtypes.
+static int nlt(lnum a, lnum b) {
+    if (a.isint && b.isint) return a.i < b.i;
+    if (!a.isint && !b.isint) return a.d < b.d;
+    return a.isint ? lt_int_float(a.i, b.d) : lt_float_int(a.d, b.i);
+}
+
+static inline void push_num(lua_State *L, lnum n) {
+    if (n.isint) lua_pushinteger(L, n.i); else lua_pushnumber(L, n.d);
+}
+
+// MARK: - Errors
+
+/// Calls the prelude's argError with the function's name, parameters and kinds and its
+/// first `nargs` arguments (nil for absent ones, as the Lua function passes its
+/// parameters): it raises the message the Lua version raises, at the caller's line
+/// (level 3: argError, this function, its caller).
+static int arg_error(lua_State *L, int nargs) {
+    lua_settop(L, nargs);
+    lua_pushvalue(L, UP(UV_ARGERROR));
+    lua_pushvalue(L, UP(UV_NAME));
+    lua_pushvalue(L, UP(UV_PARAMS));
+    lua_pushvalue(L, UP(UV_KINDS));
+    lua_rotate(L, 1, 4);
+    lua_call(L, nargs + 3, 0);
+    return luaL_error(L, "%s: bad arguments", lua_tostring(L, UP(UV_NAME)));  // argError always raises
+}
+
+/// The argument's name in messages: the n-th of the parameters ("t, angle" → "t").
+static void param_name(lua_State *L, int n, char *out, size_t size) {
+    const char *p = lua_tostring(L, UP(UV_PARAMS));
+    out[0] = '\0';
+    for (int k = 1; p && *p; k++) {
+        size_t len = strcspn(p, ", ");
+        if (k == n) {
+            if (len >= size) len = size - 1;
+            memcpy(out, p, len);
+            out[len] = '\0';
+            return;
+        }
+        p += len;
+        p += strspn(p, ", ");
+    }
+}
+
+/// The value at idx as a number for arithmetic, as Lua's arithmetic takes it: a number,
+/// or a string that converts (Lua's string coercion); anything else is an error naming
+/// the field (`CATransform3DRotate: t.m31 is nil, not a number`). `arg` is the argument's
+/// position among the parameters, `field` the key.
+static lnum num_at(lua_State *L, int idx, int arg, const char *field) {
+    int t = lua_type(L, idx);
+    if (t == LUA_TNUMBER) {
+        if (lua_isinteger(L, idx)) return I_(lua_tointeger(L, idx));
+        return F_(lua_tonumber(L, idx));
+    }
+    if (t == LUA_TSTRING) {
+        size_t len;
+        const char *s = lua_tolstring(L, idx, &len);
+        if (lua_stringtonumber(L, s) == len + 1) {
+            lnum n = lua_isinteger(L, -1) ? I_(lua_tointeger(L, -1)) : F_(lua_tonumber(L, -1));
+            lua_pop(L, 1);
+            return n;
+        }
+    }
+    char name[32];
+    param_name(L, arg, name, sizeof name);
+    luaL_error(L, "%s: %s.%s is %s%s, not a number", lua_tostring(L, UP(UV_NAME)), name, field,
+               t == LUA_TNIL ? "" : "a ", t == LUA_TNIL ? "nil" : luaL_typename(L, idx));
+    return I_(0);
+}
+
+// MARK: - Fields and values
+
+/// Pushes t[key] for the key in upvalue `key` (t a table at an absolute index): raw, then
+/// with metamethods when absent, as `t.key` in Lua. Returns its type.
+static int get_field(lua_State *L, int t, int key) {
+    lua_pushvalue(L, UP(key));
+    int type = lua_rawget(L, t);
+    if (type != LUA_TNIL || !lua_getmetatable(L, t)) return type;
+    lua_pop(L, 2);
+    lua_pushvalue(L, UP(key));
+    return lua_gettable(L, t);
+}
+
+/// Whether the value at idx is a table whose field (upvalue `key`) is not nil: the
+/// prelude's `type(t) == "table" and t.m11 ~= nil`.
+static int is_kind(lua_State *L, int idx, int key) {
+    if (lua_type(L, idx) != LUA_TTABLE) return 0;
+    int present = get_field(L, idx, key) != LUA_TNIL;
+    lua_pop(L, 1);
+    return present;
+}
+
+/// Pushes the first n fields of the table at t (m11…m44, in order); returns the index of
+/// the first.
+static int push_fields3(lua_State *L, int t, int n) {
+    luaL_checkstack(L, 24, "CATransform3D");
+    int first = lua_gettop(L) + 1;
+    for (int k = 0; k < n; k++) get_field(L, t, UV_K3 + k);
+    return first;
+}
+
+/// Pushes the 6 fields of the table at t (a b c d tx ty); returns the index of the first.
+static int push_fieldsA(lua_State *L, int t) {
+    luaL_checkstack(L, 12, "CGAffineTransform");
+    int first = lua_gettop(L) + 1;
+    for (int k = 0; k < 6; k++) get_field(L, t, UV_KA + k);
+    return first;
+}
+
+/// Sets the metatable in upvalue `mt` on the table on top, refusing one with a __gc field
+/// (setmetatable's rule in the sandbox: a finalizer would run outside the limits).
+static void set_metatable(lua_State *L, int mt) {
+    lua_pushvalue(L, UP(mt));
+    lua_pushvalue(L, UP(UV_GC));
+    if (lua_rawget(L, -2) != LUA_TNIL)
+        luaL_error(L, "setmetatable: __gc metamethods are not allowed in cardlua scripts "
+                      "(a finalizer runs outside the limits)");
+    lua_pop(L, 1);
+    lua_setmetatable(L, -2);
+}
+
+/// One value of a new transform: a number, or a copy of a stack slot (the Lua versions
+/// copy some fields as they are, whatever they hold).
+typedef struct {
+    int slot;  /* a stack index to copy, or 0 for `n` */
+    lnum n;
+} cell;
+
+static inline cell num_cell(lnum n) { cell c = {0, n}; return c; }
+static inline cell float_cell(lua_Number d) { cell c = {0, F_(d)}; return c; }
+static inline cell int_cell(lua_Integer i) { cell c = {0, I_(i)}; return c; }
+static inline cell copy_cell(int slot) { cell c = {slot, I_(0)}; return c; }
+
+static inline void push_cell(lua_State *L, cell c) {
+    if (c.slot) lua_pushvalue(L, c.slot); else push_num(L, c.n);
+}
+
+/// Pushes a new CATransform3D: the table the prelude's constructor builds (the same keys
+/// inserted in the same order, so `pairs` sees the same order), with its metatable.
+static void push_t3(lua_State *L, const cell v[16]) {
+    lua_createtable(L, 0, 16);
+    for (int k = 0; k < 16; k++) {
+        lua_pushvalue(L, UP(UV_K3 + k));
+        push_cell(L, v[k]);
+        lua_rawset(L, -3);
+    }
+    set_metatable(L, UV_T3);
+}
+
+/// Pushes a new CATransform3D of 16 floats (the hot path: no cells).
+static void push_t3_floats(lua_State *L, const lua_Number v[12], int copies) {
+    lua_createtable(L, 0, 16);
+    for (int k = 0; k < 12; k++) {
+        lua_pushvalue(L, UP(UV_K3 + k));
+        lua_pushnumber(L, v[k]);
+        lua_rawset(L, -3);
+    }
+    for (int k = 12; k < 16; k++) {  // m41…m44: copied as they are
+        lua_pushvalue(L, UP(UV_K3 + k));
+        lua_pushvalue(L, copies + k - 12);
+        lua_rawset(L, -3);
+    }
+    set_metatable(L, UV_T3);
+}
+
+static void push_affine(lua_State *L, const cell v[6]) {
+    lua_createtable(L, 0, 6);
+    for (int k = 0; k < 6; k++) {
+        lua_pushvalue(L, UP(UV_KA + k));
+        push_cell(L, v[k]);
+        lua_rawset(L, -3);
+    }
+    set_metatable(L, UV_AFFINE);
+}
+
+static void push_identity3(lua_State *L) {
+    cell v[16];
+    for (int k = 0; k < 16; k++) v[k] = int_cell(k % 5 == 0 ? 1 : 0);
+    push_t3(L, v);
+}
+
+/// Whether the value at idx is nil or absent (the Lua versions' `extra ~= nil`).
+static inline int none(lua_State *L, int idx) { return lua_type(L, idx) <= LUA_TNIL; }
+static inline int is_number(lua_State *L, int idx) { return lua_type(L, idx) == LUA_TNUMBER; }
+static inline lnum arg_num(lua_State *L, int idx) {
+    return lua_isinteger(L, idx) ? I_(lua_tointeger(L, idx)) : F_(lua_tonumber(L, idx));
+}
+
+// MARK: - CATransform3D
+
+/// CATransform3DIdentity and the other fresh values, for _G's __index: the identities
+/// here, anything else to the prelude's function (upvalue UV_KINDS; UV_NAME and
+/// UV_PARAMS hold the two names).
+static int globals_index(lua_State *L) {
+    if (lua_rawequal(L, 2, UP(UV_NAME))) {
+        shims_charge(L, FEE_3D);
+        push_identity3(L);
+        return 1;
+    }
+    if (lua_rawequal(L, 2, UP(UV_PARAMS))) {
+        shims_charge(L, FEE_AFFINE);
+        cell v[6] = {int_cell(1), int_cell(0), int_cell(0), int_cell(1), int_cell(0), int_cell(0)};
+        push_affine(L, v);
+        return 1;
+    }
+    lua_pushvalue(L, UP(UV_KINDS));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/// The identity (the prelude's identity3D, for the host's attributes.transform3D).
+static int identity3(lua_State *L) {
+    lua_settop(L, 0);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_3D);
+    push_identity3(L);
+    return 1;
+}
+
+/// CATransform3DRotate(t, angle, x, y, z) and t:rotate: rotation · t, as rotator() in
+/// transform3d.lua (the principal axes with the zero terms left out, the general axis
+/// normalised unless it is a unit one; a zero or infinite axis: a copy).
+static int rotate3(lua_State *L) {
+    lua_settop(L, 6);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_3D);
+    if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !none(L, 6)) return arg_error(L, 6);
+    int a = push_fields3(L, 1, 12);  // a11…a34; m41…m44 are read after the arithmetic (as in Lua)
+    if (!is_number(L, 3) || !is_number(L, 4) || !is_number(L, 5)) return arg_error(L, 6);
+    lua_Number x = lua_tonumber(L, 3), y = lua_tonumber(L, 4), z = lua_tonumber(L, 5);
+    lua_Number angle = lua_tonumber(L, 2);
+    lua_Number m[12], s11[12];
+    int axis = 0;  // 1 x, 2 y, 3 z: a principal axis
+    if (x == 0) {
+        if (z == 0 && y == 1) axis = 2;
+        else if (y == 0 && z == 1) axis = 3;
+    } else if (x == 1 && y == 0 && z == 0) {
+        axis = 1;
+    }
+    if (axis) {
+        for (int k = 0; k < 12; k++) s11[k] = tof(num_at(L, a + k, 1, KEYS3[k]));
+        lua_Number c = cos(angle), s = sin(angle);
+        lua_Number r = c + (1 - c);
+        const lua_Number *a1 = s11, *a2 = s11 + 4, *a3 = s11 + 8;
+        for (int k = 0; k < 4; k++) {
+            if (axis == 2) {
+                m[k] = c * a1[k] - s * a3[k];
+                m[4 + k] = r * a2[k];
+                m[8 + k] = s * a1[k] + c * a3[k];
+            } else if (axis == 3) {
+                m[k] = c * a1[k] + s * a2[k];
+                m[4 + k] = c * a2[k] - s * a1[k];
+                m[8 + k] = r * a3[k];
+            } else {
+                m[k] = r * a1[k];
+                m[4 + k] = c * a2[k] + s * a3[k];
+                m[8 + k] = c * a3[k] - s * a2[k];
+            }
+        }
+        int copies = lua_gettop(L) + 1;
+        for (int k = 12; k < 16; k++) get_field(L, 1, UV_K3 + k);
+        push_t3_floats(L, m, copies);
+        return 1;
+    }
+    // The general axis: len = x·x + y·y + z·z in Lua's arithmetic (integers stay integers).
+    lnum nx = arg_num(L, 3), ny = arg_num(L, 4), nz = arg_num(L, 5);
+    lnum len2 = nadd(nadd(nmul(nx, nx), nmul(ny, ny)), nmul(nz, nz));
+    lua_Number len = (len2.isint ? len2.i == 1 : len2.d == 1) ? 1.0 : sqrt(tof(len2));
+    if (!(len > 0) || len == HUGE_VAL) {
+        cell v[16];
+        for (int k = 0; k < 12; k++) v[k] = copy_cell(a + k);
+        int copies = lua_gettop(L) + 1;
+        for (int k = 12; k < 16; k++) { get_field(L, 1, UV_K3 + k); v[k] = copy_cell(copies + k - 12); }
+        push_t3(L, v);
+        return 1;
+    }
+    for (int k = 0; k < 12; k++) s11[k] = tof(num_at(L, a + k, 1, KEYS3[k]));
+    x = x / len; y = y / len; z = z / len;
+    lua_Number c = cos(angle), s = sin(angle);
+    lua_Number k1 = 1 - c;
+    lua_Number r[9] = {
+        c + x * x * k1, x * y * k1 + z * s, x * z * k1 - y * s,
+        x * y * k1 - z * s, c + y * y * k1, y * z * k1 + x * s,
+        x * z * k1 + y * s, y * z * k1 - x * s, c + z * z * k1,
+    };
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++)
+            m[i * 4 + j] = r[i * 3] * s11[j] + r[i * 3 + 1] * s11[4 + j] + r[i * 3 + 2] * s11[8 + j];
+    int copies = lua_gettop(L) + 1;
+    for (int k = 12; k < 16; k++) get_field(L, 1, UV_K3 + k);
+    push_t3_floats(L, m, copies);
+    return 1;
+}
+
+/// CATransform3DScale(t, sx, sy, sz) and t:scale: scale · t.
+static int scale3(lua_State *L) {
+    lua_settop(L, 5);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_3D);
+    if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
+        return arg_error(L, 5);
+    int a = push_fields3(L, 1, 16);
+    lnum f[3] = {arg_num(L, 2), arg_num(L, 3), arg_num(L, 4)};
+    cell v[16];
+    for (int k = 0; k < 12; k++) v[k] = num_cell(nmul(f[k / 4], num_at(L, a + k, 1, KEYS3[k])));
+    for (int k = 12; k < 16; k++) v[k] = copy_cell(a + k);
+    push_t3(L, v);
+    return 1;
+}
+
+/// CATransform3DTranslate(t, tx, ty, tz) and t:translate: translation · t.
+static int translate3(lua_State *L) {
+    lua_settop(L, 5);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_3D);
+    if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
+        return arg_error(L, 5);
+    int a = push_fields3(L, 1, 16);
+    lnum tx = arg_num(L, 2), ty = arg_num(L, 3), tz = arg_num(L, 4);
+    cell v[16];
+    for (int k = 0; k < 12; k++) v[k] = copy_cell(a + k);
+    for (int j = 0; j < 4; j++) {
+        lnum sum = nadd(nmul(tx, num_at(L, a + j, 1, KEYS3[j])), nmul(ty, num_at(L, a + 4 + j, 1, KEYS3[4 + j])));
+        sum = nadd(sum, nmul(tz, num_at(L, a + 8 + j, 1, KEYS3[8 + j])));
+        v[12 + j] = num_cell(nadd(sum, num_at(L, a + 12 + j, 1, KEYS3[12 + j])));
+    }
+    push_t3(L, v);
+    return 1;
+}
+
+/// CATransform3DConcat(a, b) and t:concat: a · b.
+static int concat3(lua_State *L) {
+    lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_CONCAT_3D);
+    if (lua_type(L, 1) != LUA_TTABLE || lua_type(L, 2) != LUA_TTABLE || !is_kind(L, 1, UV_K3) ||
+        !is_kind(L, 2, UV_K3) || !none(L, 3))
+        return arg_error(L, 3);
+    int a = push_fields3(L, 1, 16), b = push_fields3(L, 2, 16);
+    lnum na[16], nb[16];
+    for (int k = 0; k < 16; k++) na[k] = num_at(L, a + k, 1, KEYS3[k]);
+    for (int k = 0; k < 16; k++) nb[k] = num_at(L, b + k, 2, KEYS3[k]);
+    cell v[16];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            lnum sum = nadd(nmul(na[i * 4], nb[j]), nmul(na[i * 4 + 1], nb[4 + j]));
+            sum = nadd(sum, nmul(na[i * 4 + 2], nb[8 + j]));
+            v[i * 4 + j] = num_cell(nadd(sum, nmul(na[i * 4 + 3], nb[12 + j])));
+        }
+    push_t3(L, v);
+    return 1;
+}
+
+/// CATransform3DInvert(t) and t:invert: Gauss–Jordan with partial pivoting, as
+/// invert3D; a singular t comes back as a copy.
+static int invert3(lua_State *L) {
+    lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_INVERT_3D);
+    if (!is_kind(L, 1, UV_K3) || !none(L, 2)) return arg_error(L, 2);
+    int f = push_fields3(L, 1, 16);
+    // A value is converted when the elimination first uses it (as Lua's arithmetic would
+    // fail there, and a singular t, returned before, may hold anything): src holds the
+    // slot of a value not converted yet, swapped with its row.
+    lnum a[4][4], inv[4][4];
+    int src[4][4];
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            src[r][c] = f + r * 4 + c;
+            inv[r][c] = I_(r == c ? 1 : 0);
+        }
+#define A(r, c) (src[r][c] ? (a[r][c] = num_at(L, src[r][c], 1, KEYS3[src[r][c] - f]), src[r][c] = 0, a[r][c]) : a[r][c])
+    for (int c = 0; c < 4; c++) {
+        int pivot = c;
+        lnum best = nabs(A(c, c));
+        for (int r = c + 1; r < 4; r++) {
+            lnum v = nabs(A(r, c));
+            if (nlt(best, v)) { pivot = r; best = v; }
+        }
+        if (nzero(best)) {  // singular: a copy, its fields read again (as the Lua does)
+            cell v[16];
+            luaL_checkstack(L, 24, "CATransform3DInvert");  // 16 more values on top of the 16 read
+            int copies = lua_gettop(L) + 1;
+            for (int k = 0; k < 16; k++) { get_field(L, 1, UV_K3 + k); v[k] = copy_cell(copies + k); }
+            push_t3(L, v);
+            return 1;
+        }
+        for (int k = 0; k < 4; k++) {
+            lnum t = a[c][k]; a[c][k] = a[pivot][k]; a[pivot][k] = t;
+            int s = src[c][k]; src[c][k] = src[pivot][k]; src[pivot][k] = s;
+            t = inv[c][k]; inv[c][k] = inv[pivot][k]; inv[pivot][k] = t;
+        }
+        lnum p = A(c, c);
+        for (int k = 0; k < 4; k++) { a[c][k] = ndiv(A(c, k), p); inv[c][k] = ndiv(inv[c][k], p); }
+        for (int r = 0; r < 4; r++) {
+            if (r == c) continue;
+            lnum fr = A(r, c);
+            if (nzero(fr)) continue;
+            for (int k = 0; k < 4; k++) {
+                a[r][k] = nsub(A(r, k), nmul(fr, a[c][k]));
+                inv[r][k] = nsub(inv[r][k], nmul(fr, inv[c][k]));
+            }
+        }
+    }
+#undef A
+    cell v[16];
+    for (int k = 0; k < 16; k++) v[k] = num_cell(inv[k / 4][k % 4]);
+    push_t3(L, v);
+    return 1;
+}
+
+/// Whether the fields of the tables at i and j are equal (Lua's ==), in order, stopping
+/// at the first difference, as equal3D.
+static int equal_fields(lua_State *L, int i, int j, int key, int n) {
+    for (int k = 0; k < n; k++) {
+        get_field(L, i, key + k);
+        get_field(L, j, key + k);
+        int eq = lua_compare(L, -2, -1, LUA_OPEQ);
+        lua_pop(L, 2);
+        if (!eq) return 0;
+    }
+    return 1;
+}
+
+/// Whether field (upvalue key) of the table at t equals the integer v (Lua's ==).
+/// (t may be any value, as in the methods, which check nothing: `t[key]` with metamethods.)
+static int field_is(lua_State *L, int t, int key, lua_Integer v) {
+    if (lua_type(L, t) == LUA_TTABLE) {
+        get_field(L, t, key);
+    } else {
+        lua_pushvalue(L, UP(key));
+        lua_gettable(L, t);
+    }
+    lua_pushinteger(L, v);
+    int eq = lua_compare(L, -2, -1, LUA_OPEQ);
+    lua_pop(L, 2);
+    return eq;
+}
+
+static int is_identity_fields3(lua_State *L, int t) {
+    for (int k = 0; k < 16; k++)
+        if (!field_is(L, t, UV_K3 + k, k % 5 == 0 ? 1 : 0)) return 0;
+    return 1;
+}
+
+/// CATransform3DIsIdentity(t).
+static int is_identity3(lua_State *L) {
+    lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    if (!is_kind(L, 1, UV_K3) || !none(L, 2)) return arg_error(L, 2);
+    shims_charge(L, FEE_3D);
+    lua_pushboolean(L, is_identity_fields3(L, 1));
+    return 1;
+}
+
+/// t:isIdentity(): as the Lua method, no argument checks (equal3D(t, identity3D())).
+static int is_identity3_method(lua_State *L) {
+    lua_settop(L, 1);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_3D);
+    lua_pushboolean(L, is_identity_fields3(L, 1));
+    return 1;
+}
+
+/// CATransform3DEqualToTransform(a, b).
+static int equal3(lua_State *L) {
+    lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    if (lua_type(L, 1) != LUA_TTABLE || lua_type(L, 2) != LUA_TTABLE || !is_kind(L, 1, UV_K3) ||
+        !is_kind(L, 2, UV_K3) || !none(L, 3))
+        return arg_error(L, 3);
+    shims_charge(L, FEE_3D);
+    lua_pushboolean(L, equal_fields(L, 1, 2, UV_K3, 16));
+    return 1;
+}
+
+/// CATransform3D's __eq (two tables: no argument checks, as equal3D).
+static int eq3_metamethod(lua_State *L) {
+    lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_3D);
+    lua_pushboolean(L, equal_fields(L, 1, 2, UV_K3, 16));
+    return 1;
+}
+
+/// CATransform3DMakeTranslation(tx, ty, tz).
+static int make_translation3(lua_State *L) {
+    lua_settop(L, 4);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_3D);
+    if (!is_number(L, 1) || !is_number(L, 2) || !is_number(L, 3) || !none(L, 4)) return arg_error(L, 4);
+    cell v[16];
+    for (int k = 0; k < 16; k++) v[k] = int_cell(k % 5 == 0 ? 1 : 0);
+    v[12] = copy_cell(1); v[13] = copy_cell(2); v[14] = copy_cell(3);
+    push_t3(L, v);
+    return 1;
+}
+
+/// CATransform3DMakeScale(sx, sy, sz).
+static int make_scale3(lua_State *L) {
+    lua_settop(L, 4);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_3D);
+    if (!is_number(L, 1) || !is_number(L, 2) || !is_number(L, 3) || !none(L, 4)) return arg_error(L, 4);
+    cell v[16];
+    for (int k = 0; k < 16; k++) v[k] = int_cell(k == 15 ? 1 : 0);
+    v[0] = copy_cell(1); v[5] = copy_cell(2); v[10] = copy_cell(3);
+    push_t3(L, v);
+    return 1;
+}
+
+/// CATransform3DMakeRotation(angle, x, y, z): rotation3x3 (always normalised); a zero
+/// or infinite axis gives the identity.
+static int make_rotation3(lua_State *L) {
+    lua_settop(L, 5);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_3D);
+    if (!is_number(L, 1) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
+        return arg_error(L, 5);
+    lnum nx = arg_num(L, 2), ny = arg_num(L, 3), nz = arg_num(L, 4);
+    lua_Number len = sqrt(tof(nadd(nadd(nmul(nx, nx), nmul(ny, ny)), nmul(nz, nz))));
+    if (!(len > 0) || len == HUGE_VAL) {
+        push_identity3(L);
+        return 1;
+    }
+    lua_Number x = tof(nx) / len, y = tof(ny) / len, z = tof(nz) / len;
+    lua_Number angle = lua_tonumber(L, 1);
+    lua_Number c = cos(angle), s = sin(angle);
+    lua_Number k1 = 1 - c;
+    lua_Number r[9] = {
+        c + x * x * k1, x * y * k1 + z * s, x * z * k1 - y * s,
+        x * y * k1 - z * s, c + y * y * k1, y * z * k1 + x * s,
+        x * z * k1 + y * s, y * z * k1 - x * s, c + z * z * k1,
+    };
+    cell v[16];
+    for (int k = 0; k < 16; k++) v[k] = int_cell(k == 15 ? 1 : 0);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) v[i * 4 + j] = float_cell(r[i * 3 + j]);
+    push_t3(L, v);
+    return 1;
+}
+
+/// CATransform3DMakeAffineTransform(t): the affine transform as a 3D one.
+static int make_affine3(lua_State *L) {
+    lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_3D);
+    if (!is_kind(L, 1, UV_KA) || !none(L, 2)) return arg_error(L, 2);
+    int f = push_fieldsA(L, 1);
+    cell v[16];
+    for (int k = 0; k < 16; k++) v[k] = int_cell(k == 10 || k == 15 ? 1 : 0);
+    v[0] = copy_cell(f); v[1] = copy_cell(f + 1); v[4] = copy_cell(f + 2); v[5] = copy_cell(f + 3);
+    v[12] = copy_cell(f + 4); v[13] = copy_cell(f + 5);
+    push_t3(L, v);
+    return 1;
+}
+
+/// CATransform3DGetAffineTransform(t): m11 m12 m21 m22 m41 m42.
+static int get_affine3(lua_State *L) {
+    lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_AFFINE);
+    if (!is_kind(L, 1, UV_K3) || !none(L, 2)) return arg_error(L, 2);
+    static const int from[6] = {0, 1, 4, 5, 12, 13};
+    int first = lua_gettop(L) + 1;
+    cell v[6];
+    for (int k = 0; k < 6; k++) { get_field(L, 1, UV_K3 + from[k]); v[k] = copy_cell(first + k); }
+    push_affine(L, v);
+    return 1;
+}
+
+/// CATransform3DIsAffine(t): the 3D fields, in the Lua version's order, stopping early.
+static int is_affine3(lua_State *L) {
+    lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    if (!is_kind(L, 1, UV_K3) || !none(L, 2)) return arg_error(L, 2);
+    shims_charge(L, FEE_AFFINE);
+    static const int fields[10] = {2, 3, 6, 7, 8, 9, 10, 11, 14, 15};
+    int affine = 1;
+    for (int k = 0; k < 10 && affine; k++)
+        affine = field_is(L, 1, UV_K3 + fields[k], fields[k] == 10 || fields[k] == 15 ? 1 : 0);
+    lua_pushboolean(L, affine);
+    return 1;
+}
+
+// MARK: - CGAffineTransform
+
+/// t1 · t2 for the six numbers of each (concatAffine's formulas, in its order).
+static void concat_affine(const lnum p[6], const lnum q[6], cell out[6]) {
+    out[0] = num_cell(nadd(nmul(p[0], q[0]), nmul(p[1], q[2])));
+    out[1] = num_cell(nadd(nmul(p[0], q[1]), nmul(p[1], q[3])));
+    out[2] = num_cell(nadd(nmul(p[2], q[0]), nmul(p[3], q[2])));
+    out[3] = num_cell(nadd(nmul(p[2], q[1]), nmul(p[3], q[3])));
+    out[4] = num_cell(nadd(nadd(nmul(p[4], q[0]), nmul(p[5], q[2])), q[4]));
+    out[5] = num_cell(nadd(nadd(nmul(p[4], q[1]), nmul(p[5], q[3])), q[5]));
+}
+
+/// The six numbers of the affine transform at t (argument number `arg`).
+static void affine_numbers(lua_State *L, int t, int arg, lnum out[6]) {
+    int f = push_fieldsA(L, t);
+    for (int k = 0; k < 6; k++) out[k] = num_at(L, f + k, arg, KEYSA[k]);
+}
+
+/// CGAffineTransformScale(t, sx, sy) and t:scale: concatAffine(affine(sx, 0, 0, sy, 0, 0), t).
+static int scale_affine(lua_State *L) {
+    lua_settop(L, 4);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_AFFINE);
+    if (!is_kind(L, 1, UV_KA) || !is_number(L, 2) || !is_number(L, 3) || !none(L, 4)) return arg_error(L, 4);
+    lnum p[6] = {arg_num(L, 2), I_(0), I_(0), arg_num(L, 3), I_(0), I_(0)}, q[6];
+    affine_numbers(L, 1, 1, q);
+    cell v[6];
+    concat_affine(p, q, v);
+    push_affine(L, v);
+    return 1;
+}
+
+/// CGAffineTransformRotate(t, angle) and t:rotate: concatAffine(rotationAffine(angle), t).
+static int rotate_affine(lua_State *L) {
+    lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_AFFINE);
+    if (!is_kind(L, 1, UV_KA) || !is_number(L, 2) || !none(L, 3)) return arg_error(L, 3);
+    lua_Number angle = lua_tonumber(L, 2);
+    lua_Number c = cos(angle), s = sin(angle);
+    lnum p[6] = {F_(c), F_(s), F_(-s), F_(c), I_(0), I_(0)}, q[6];
+    affine_numbers(L, 1, 1, q);
+    cell v[6];
+    concat_affine(p, q, v);
+    push_affine(L, v);
+    return 1;
+}
+
+/// CGAffineTransformTranslate(t, tx, ty) and t:translate: concatAffine(affine(1, 0, 0, 1, tx, ty), t).
+static int translate_affine(lua_State *L) {
+    lua_settop(L, 4);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_AFFINE);
+    if (!is_kind(L, 1, UV_KA) || !is_number(L, 2) || !is_number(L, 3) || !none(L, 4)) return arg_error(L, 4);
+    lnum p[6] = {I_(1), I_(0), I_(0), I_(1), arg_num(L, 2), arg_num(L, 3)}, q[6];
+    affine_numbers(L, 1, 1, q);
+    cell v[6];
+    concat_affine(p, q, v);
+    push_affine(L, v);
+    return 1;
+}
+
+/// CGAffineTransformConcat(t1, t2) and t:concat.
+static int concat_affine_fn(lua_State *L) {
+    lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_AFFINE);
+    if (lua_type(L, 1) != LUA_TTABLE || lua_type(L, 2) != LUA_TTABLE || !is_kind(L, 1, UV_KA) ||
+        !is_kind(L, 2, UV_KA) || !none(L, 3))
+        return arg_error(L, 3);
+    lnum p[6], q[6];
+    affine_numbers(L, 1, 1, p);
+    affine_numbers(L, 2, 2, q);
+    cell v[6];
+    concat_affine(p, q, v);
+    push_affine(L, v);
+    return 1;
+}
+
+/// CGAffineTransformInvert(t) and t:invert (invertAffine: a singular t is copied).
+static int invert_affine(lua_State *L) {
+    lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_AFFINE);
+    if (!is_kind(L, 1, UV_KA) || !none(L, 2)) return arg_error(L, 2);
+    int f = push_fieldsA(L, 1);
+    lnum a = num_at(L, f, 1, "a"), b = num_at(L, f + 1, 1, "b");
+    lnum c = num_at(L, f + 2, 1, "c"), d = num_at(L, f + 3, 1, "d");
+    lnum det = nsub(nmul(a, d), nmul(b, c));
+    cell v[6];
+    if (nzero(det)) {  // singular: a copy (tx and ty as they are)
+        for (int k = 0; k < 6; k++) v[k] = copy_cell(f + k);
+    } else {
+        lnum tx = num_at(L, f + 4, 1, "tx"), ty = num_at(L, f + 5, 1, "ty");
+        v[0] = num_cell(ndiv(d, det));
+        v[1] = num_cell(ndiv(nunm(b), det));
+        v[2] = num_cell(ndiv(nunm(c), det));
+        v[3] = num_cell(ndiv(a, det));
+        v[4] = num_cell(ndiv(nsub(nmul(c, ty), nmul(d, tx)), det));
+        v[5] = num_cell(ndiv(nsub(nmul(b, tx), nmul(a, ty)), det));
+    }
+    push_affine(L, v);
+    return 1;
+}
+
+static int is_identity_fieldsA(lua_State *L, int t) {
+    static const lua_Integer id[6] = {1, 0, 0, 1, 0, 0};
+    for (int k = 0; k < 6; k++)
+        if (!field_is(L, t, UV_KA + k, id[k])) return 0;
+    return 1;
+}
+
+/// CGAffineTransformIsIdentity(t).
+static int is_identity_affine(lua_State *L) {
+    lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    if (!is_kind(L, 1, UV_KA) || !none(L, 2)) return arg_error(L, 2);
+    shims_charge(L, FEE_AFFINE);
+    lua_pushboolean(L, is_identity_fieldsA(L, 1));
+    return 1;
+}
+
+/// t:isIdentity() for an affine transform.
+static int is_identity_affine_method(lua_State *L) {
+    lua_settop(L, 1);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_AFFINE);
+    lua_pushboolean(L, is_identity_fieldsA(L, 1));
+    return 1;
+}
+
+/// CGAffineTransformEqualToTransform(a, b).
+static int equal_affine(lua_State *L) {
+    lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    if (lua_type(L, 1) != LUA_TTABLE || lua_type(L, 2) != LUA_TTABLE || !is_kind(L, 1, UV_KA) ||
+        !is_kind(L, 2, UV_KA) || !none(L, 3))
+        return arg_error(L, 3);
+    shims_charge(L, FEE_AFFINE);
+    lua_pushboolean(L, equal_fields(L, 1, 2, UV_KA, 6));
+    return 1;
+}
+
+/// CGAffineTransform's __eq.
+static int eq_affine_metamethod(lua_State *L) {
+    lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_AFFINE);
+    lua_pushboolean(L, equal_fields(L, 1, 2, UV_KA, 6));
+    return 1;
+}
+
+/// CGAffineTransformMake(a, b, c, d, tx, ty).
+static int make_affine(lua_State *L) {
+    lua_settop(L, 7);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_AFFINE);
+    for (int k = 1; k <= 6; k++)
+        if (!is_number(L, k)) return arg_error(L, 7);
+    if (!none(L, 7)) return arg_error(L, 7);
+    cell v[6];
+    for (int k = 0; k < 6; k++) v[k] = copy_cell(k + 1);
+    push_affine(L, v);
+    return 1;
+}
+
+/// CGAffineTransformMakeScale(sx, sy).
+static int make_scale_affine(lua_State *L) {
+    lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_AFFINE);
+    if (!is_number(L, 1) || !is_number(L, 2) || !none(L, 3)) return arg_error(L, 3);
+    cell v[6] = {copy_cell(1), int_cell(0), int_cell(0), copy_cell(2), int_cell(0), int_cell(0)};
+    push_affine(L, v);
+    return 1;
+}
+
+/// CGAffineTransformMakeRotation(angle): (cos, sin, −sin, cos, 0, 0).
+static int make_rotation_affine(lua_State *L) {
+    lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_AFFINE);
+    if (!is_number(L, 1) || !none(L, 2)) return arg_error(L, 2);
+    lua_Number angle = lua_tonumber(L, 1);
+    lua_Number c = cos(angle), s = sin(angle);
+    cell v[6] = {float_cell(c), float_cell(s), float_cell(-s), float_cell(c), int_cell(0), int_cell(0)};
+    push_affine(L, v);
+    return 1;
+}
+
+/// CGAffineTransformMakeTranslation(tx, ty).
+static int make_translation_affine(lua_State *L) {
+    lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_AFFINE);
+    if (!is_number(L, 1) || !is_number(L, 2) || !none(L, 3)) return arg_error(L, 3);
+    cell v[6] = {int_cell(1), int_cell(0), int_cell(0), int_cell(1), copy_cell(1), copy_cell(2)};
+    push_affine(L, v);
+    return 1;
+}
+
+/// CGPointApplyAffineTransform(p, t): (a·x + c·y + tx, b·x + d·y + ty) as a CGPoint.
+static int apply_affine(lua_State *L) {
+    lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_AFFINE);
+    if (lua_type(L, 1) != LUA_TTABLE || lua_type(L, 2) != LUA_TTABLE || !is_kind(L, 1, UV_KX) ||
+        !is_kind(L, 2, UV_KA) || !none(L, 3))
+        return arg_error(L, 3);
+    lnum t[6];
+    affine_numbers(L, 2, 2, t);
+    get_field(L, 1, UV_KX);
+    get_field(L, 1, UV_KY);
+    lnum x = num_at(L, -2, 1, "x"), y = num_at(L, -1, 1, "y");
+    lnum px = nadd(nadd(nmul(t[0], x), nmul(t[2], y)), t[4]);
+    lnum py = nadd(nadd(nmul(t[1], x), nmul(t[3], y)), t[5]);
+    lua_createtable(L, 0, 2);
+    lua_pushvalue(L, UP(UV_KX)); push_num(L, px); lua_rawset(L, -3);
+    lua_pushvalue(L, UP(UV_KY)); push_num(L, py); lua_rawset(L, -3);
+    set_metatable(L, UV_POINT);
+    return 1;
+}
+
+// MARK: - Installing them
+
+typedef struct {
+    const char *name;    /* the key in the table transform_math returns */
+    lua_CFunction f;
+    const char *params;  /* argError's parameters ("" when unused) */
+    const char *kinds;
+} math_function;
+
+/// Every function, by the name the prelude installs it under ("T3:rotate" is the
+/// CATransform3D method `rotate`, "A:rotate" the CGAffineTransform one). The message
+/// name is the key, or "t:rotate" for a method.
+static const math_function FUNCTIONS[] = {
+    {"CATransform3DMakeTranslation", make_translation3, "tx, ty, tz", "nnn"},
+    {"CATransform3DMakeScale", make_scale3, "sx, sy, sz", "nnn"},
+    {"CATransform3DMakeRotation", make_rotation3, "angle, x, y, z", "nnnn"},
+    {"CATransform3DRotate", rotate3, "t, angle, x, y, z", "Tnnnn"},
+    {"CATransform3DScale", scale3, "t, sx, sy, sz", "Tnnn"},
+    {"CATransform3DTranslate", translate3, "t, tx, ty, tz", "Tnnn"},
+    {"CATransform3DConcat", concat3, "a, b", "TT"},
+    {"CATransform3DInvert", invert3, "t", "T"},
+    {"CATransform3DIsIdentity", is_identity3, "t", "T"},
+    {"CATransform3DEqualToTransform", equal3, "a, b", "TT"},
+    {"CATransform3DMakeAffineTransform", make_affine3, "t", "A"},
+    {"CATransform3DGetAffineTransform", get_affine3, "t", "T"},
+    {"CATransform3DIsAffine", is_affine3, "t", "T"},
+    {"T3:rotate", rotate3, "self, angle, x, y, z", "Tnnnn"},
+    {"T3:scale", scale3, "self, sx, sy, sz", "Tnnn"},
+    {"T3:translate", translate3, "self, tx, ty, tz", "Tnnn"},
+    {"T3:concat", concat3, "self, other", "TT"},
+    {"T3:invert", invert3, "t", "T"},
+    {"T3:isIdentity", is_identity3_method, "self", "T"},
+    {"T3:__eq", eq3_metamethod, "", ""},
+    {"identity3D", identity3, "", ""},
+    {"CGAffineTransformMake", make_affine, "a, b, c, d, tx, ty", "nnnnnn"},
+    {"CGAffineTransformMakeScale", make_scale_affine, "sx, sy", "nn"},
+    {"CGAffineTransformMakeRotation", make_rotation_affine, "angle", "n"},
+    {"CGAffineTransformMakeTranslation", make_translation_affine, "tx, ty", "nn"},
+    {"CGAffineTransformScale", scale_affine, "t, sx, sy", "Ann"},
+    {"CGAffineTransformRotate", rotate_affine, "t, angle", "An"},
+    {"CGAffineTransformTranslate", translate_affine, "t, tx, ty", "Ann"},
+    {"CGAffineTransformConcat", concat_affine_fn, "t1, t2", "AA"},
+    {"CGAffineTransformInvert", invert_affine, "t", "A"},
+    {"CGAffineTransformIsIdentity", is_identity_affine, "t", "A"},
+    {"CGAffineTransformEqualToTransform", equal_affine, "a, b", "AA"},
+    {"CGPointApplyAffineTransform", apply_affine, "p, t", "PA"},
+    {"A:scale", scale_affine, "self, sx, sy", "Ann"},
+    {"A:rotate", rotate_affine, "self, angle", "An"},
+    {"A:translate", translate_affine, "self, tx, ty", "Ann"},
+    {"A:concat", concat_affine_fn, "self, other", "AA"},
+    {"A:invert", invert_affine, "t", "A"},
+    {"A:isIdentity", is_identity_affine_method, "self", "A"},
+    {"A:__eq", eq_affine_metamethod, "", ""},
+};
+
+/// Pushes the shared upvalues (UV_T3 … UV_KY) from the arguments of transform_math.
+static void push_shared(lua_State *L) {
+    for (int k = 1; k <= 4; k++) lua_pushvalue(L, k);  // T3, Affine, Point, argError
+    lua_pushliteral(L, "__gc");
+    for (int k = 0; k < 16; k++) lua_pushstring(L, KEYS3[k]);
+    for (int k = 0; k < 6; k++) lua_pushstring(L, KEYSA[k]);
+    lua_pushliteral(L, "x");
+    lua_pushliteral(L, "y");
+}
+
+/// native.transformMath(T3, Affine, Point, argError, globalsIndex) → a table of the C
+/// functions by name (FUNCTIONS), plus "globalsIndex": _G's __index, which makes the two
+/// identities here and hands any other name to the given Lua function. Called once, by
+/// the prelude (transform_native.lua).
+int transform_math(lua_State *L) {
+    for (int k = 1; k <= 3; k++) luaL_checktype(L, k, LUA_TTABLE);
+    luaL_checktype(L, 4, LUA_TFUNCTION);
+    luaL_checktype(L, 5, LUA_TFUNCTION);
+    lua_settop(L, 5);
+    luaL_checkstack(L, UV_COUNT + 8, "transformMath");
+    size_t n = sizeof FUNCTIONS / sizeof FUNCTIONS[0];
+    lua_createtable(L, 0, (int)n + 1);
+    int result = lua_gettop(L);
+    for (size_t i = 0; i < n; i++) {
+        const math_function *m = &FUNCTIONS[i];
+        push_shared(L);
+        const char *colon = strchr(m->name, ':');
+        if (colon) lua_pushfstring(L, "t%s", colon); else lua_pushstring(L, m->name);
+        lua_pushstring(L, m->params);
+        lua_pushstring(L, m->kinds);
+        lua_pushcclosure(L, m->f, UV_COUNT);
+        lua_setfield(L, result, m->name);
+    }
+    push_shared(L);
+    lua_pushliteral(L, "CATransform3DIdentity");
+    lua_pushliteral(L, "CGAffineTransformIdentity");
+    lua_pushvalue(L, 5);
+    lua_pushcclosure(L, globals_index, UV_COUNT);
+    lua_setfield(L, result, "globalsIndex");
+    return 1;
+}

@@ -1,0 +1,31 @@
+-- MARK: The transform math in C ------------------------------------------------------
+
+-- transform3d.lua and affine.lua define the CATransform3D and CGAffineTransform math in
+-- Lua; in a cardlua state the same names are then served by C functions
+-- (Sources/CLuaShims/transform_math.c) that compute the same values with the same
+-- operations in the same order, build the same tables with the same metatables, and
+-- report bad arguments through argError: only faster (BENCHMARKS.md). The Lua
+-- definitions stay the reference, and what the stock interpreter runs in `cardlua bench`
+-- (it has no native.transformMath).
+if native.transformMath then
+  local C = native.transformMath(T3, Affine, Point, argError, getmetatable(G).__index)
+  for _, name in ipairs({
+    "CATransform3DMakeTranslation", "CATransform3DMakeScale", "CATransform3DMakeRotation",
+    "CATransform3DRotate", "CATransform3DScale", "CATransform3DTranslate", "CATransform3DConcat",
+    "CATransform3DInvert", "CATransform3DIsIdentity", "CATransform3DEqualToTransform",
+    "CATransform3DMakeAffineTransform", "CATransform3DGetAffineTransform", "CATransform3DIsAffine",
+    "CGAffineTransformMake", "CGAffineTransformMakeScale", "CGAffineTransformMakeRotation",
+    "CGAffineTransformMakeTranslation", "CGAffineTransformScale", "CGAffineTransformRotate",
+    "CGAffineTransformTranslate", "CGAffineTransformConcat", "CGAffineTransformInvert",
+    "CGAffineTransformIsIdentity", "CGAffineTransformEqualToTransform", "CGPointApplyAffineTransform",
+  }) do
+    G[name] = C[name]
+  end
+  for _, method in ipairs({ "rotate", "scale", "translate", "concat", "invert", "isIdentity" }) do
+    T3methods[method] = C["T3:" .. method]
+    AffineMethods[method] = C["A:" .. method]
+  end
+  T3.__eq, Affine.__eq = C["T3:__eq"], C["A:__eq"]
+  identity3D = C.identity3D  -- attributes.transform3D's fresh identity (I.identity3D)
+  getmetatable(G).__index = C.globalsIndex  -- CATransform3DIdentity and the other fresh values
+end

@@ -1,0 +1,243 @@
+import CardLayout
+import CardLua
+import CardLuaTestSupport
+import Foundation
+import Testing
+
+/// The transform math in C (Sources/CLuaShims/transform_math.c) against the prelude's Lua
+/// versions, which stay the reference (the stock interpreter runs them): the same values
+/// (bit for bit, with the same integer or float subtypes; a NaN's sign bit aside), the same tables (the same keys and
+/// metatable), the same argument messages; and no crash on
+/// hostile arguments (wrong types, NaN, missing fields, metatables that raise).
+@Suite struct TransformMathTests {
+    static let seed = FuzzTests.seed % 1_000_000
+    static let cases = Int(FuzzTests.environment["CARDLUA_FUZZ_TRANSFORMS"] ?? "") ?? 4000
+
+    /// Every call of the program below, in cardlua (the C functions) and in the stock
+    /// interpreter (the prelude's Lua functions), leaves the same digest.
+    @Test(.enabled(if: FuzzTests.stockLua != nil, "needs the lua5.4 interpreter"))
+    func cFunctionsAgreeWithTheLuaReference() throws {
+        let program = Self.program(seed: Self.seed, cases: Self.cases)
+        let script = program + "\nlocal digest, count = run()\nfunction transform(a) a.zIndex = digest; a.alpha = count % 1000 / 1000 end\n"
+        let outcome = Safety.run(script, name: "math.lua",
+                                 limits: ScriptLimits(maxInstructions: 2_000_000_000, maxMemory: 256 << 20, maxTime: 60))
+        #expect(outcome.error == nil, "\(outcome.error?.message ?? "")")
+        let ours = outcome.items.first.map { ($0.zIndex, Int(($0.alpha * 1000).rounded())) }
+
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let prelude = try TestSupport.write(Benchmark.preludeSource, named: "prelude.lua", in: directory)
+        let stock = try FuzzTests.runStockLua("""
+        assert(loadfile(\(Self.luaString(prelude)), "t"))({
+          query = function() return {} end, attributesIndex = function() end, attributesNewindex = rawset })
+        """ + "\n" + program + "\nlocal digest, count = run()\nprint(digest, count % 1000)\n")
+        let parts = stock.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        #expect(parts.count == 2, "stock lua5.4 printed: \(stock)")
+        if let ours, parts.count == 2 {
+            #expect(ours.0 == parts[0] && ours.1 == parts[1],
+                    "the C transform math differs from the Lua reference (seed \(Self.seed)): print the lines of TransformMathTests.program on both sides")
+        }
+    }
+
+    /// A few values worked out by hand, through the C functions.
+    @Test func handComputedValues() {
+        Self.check("""
+        local t = CATransform3DIdentity
+        local ok = math.type(t.m11) == "integer" and t.m11 == 1 and t.m12 == 0
+        t.m34 = 1 / 600
+        ok = ok and CATransform3DIdentity.m34 == 0                -- the identity never changes
+        local r = CATransform3DRotate(CATransform3DIdentity, math.pi / 2, 0, 1, 0)
+        ok = ok and math.abs(r.m13 + 1) < 1e-15 and math.abs(r.m31 - 1) < 1e-15 and r.m22 == 1
+        local s = CATransform3DScale(CATransform3DIdentity, 2, 3, 4)
+        ok = ok and math.type(s.m11) == "integer" and s.m11 == 2 and s.m22 == 3 and s.m33 == 4 and s.m44 == 1
+        local m = CATransform3DTranslate(CATransform3DMakeScale(2, 2, 2), 1, 2, 3)
+        ok = ok and m.m41 == 2 and m.m42 == 4 and m.m43 == 6
+        local i = CATransform3DInvert(CATransform3DMakeScale(2, 4, 8))
+        ok = ok and i.m11 == 0.5 and i.m22 == 0.25 and i.m33 == 0.125 and math.type(i.m44) == "float"
+        ok = ok and CATransform3DIsIdentity(CATransform3DConcat(CATransform3DMakeTranslation(5, 6, 7),
+                                                                 CATransform3DMakeTranslation(-5, -6, -7)))
+        local a = CGAffineTransformScale(CGAffineTransformMakeTranslation(10, 20), 2, 3)
+        ok = ok and a.a == 2 and a.d == 3 and a.tx == 10 and a.ty == 20 and math.type(a.a) == "integer"
+        local p = CGPointApplyAffineTransform(CGPointMake(1, 1), a)
+        ok = ok and p.x == 12 and p.y == 23 and getmetatable(p) == getmetatable(CGPointMake(0, 0))
+        ok = ok and getmetatable(r) == getmetatable(CATransform3DIdentity) and r == r:concat(CATransform3DIdentity)
+        ok = ok and CGAffineTransformInvert(CGAffineTransformMakeScale(0, 1)).a == 0   -- singular: a copy
+        local keys = {}
+        for k in pairs(CATransform3DMakeRotation(1, 1, 1, 1)) do keys[#keys + 1] = k end
+        ok = ok and #keys == 16
+        attributes.alpha = ok and 1 or 0
+        """)
+    }
+
+    /// Wrong arguments give the prelude's messages, at the caller's line; fields that are
+    /// not numbers are named.
+    @Test func badArgumentsAreReportedAtTheCallersLine() {
+        let cases: [(String, String)] = [
+            ("CATransform3DRotate(CATransform3DIdentity, 0.3)", "CATransform3DRotate: expected (t, angle, x, y, z); x is missing"),
+            ("CATransform3DIdentity:rotate(0.3, 0, 1)", "t:rotate: expected (angle, x, y, z); z is missing"),
+            ("CGAffineTransformScale({}, 1, 1)", "CGAffineTransformScale: expected a CGAffineTransform as t, got a table without .a (CGAffineTransformScale(t, sx, sy))"),
+            ("CATransform3DConcat(CATransform3DIdentity, 5)", "CATransform3DConcat: expected a CATransform3D as b, got a number (CATransform3DConcat(a, b))"),
+            ("CATransform3DScale({ m11 = 1 }, 1, 1, 1)", "CATransform3DScale: t.m12 is nil, not a number"),
+            ("CATransform3DRotate({ m11 = 1, m12 = {} }, 1, 0, 1, 0)", "CATransform3DRotate: t.m12 is a table, not a number"),
+            ("CATransform3DIdentity:concat(setmetatable({ m11 = 1 }, { __index = function() error('no field') end }))", "no field"),
+        ]
+        for (call, message) in cases {
+            let outcome = Safety.run("function transform(attributes)\n  local t = \(call)\nend\n")
+            #expect(outcome.failure.message.hasPrefix("hostile.lua:2: transform: item 0: "), "\(call): \(outcome.failure.message)")
+            #expect(outcome.failure.message.contains(message), "\(call): \(outcome.failure.message)")
+        }
+    }
+
+    /// A metatable a script gave __gc is refused, as setmetatable refuses it.
+    @Test func gcOnTheTransformMetatableIsRefused() {
+        let outcome = Safety.run("""
+        function transform(attributes)
+          getmetatable(CATransform3DIdentity).__gc = function() while true do end end
+          local t = CATransform3DMakeScale(1, 1, 1)
+        end
+        """)
+        #expect(outcome.failure.message.contains("__gc metamethods are not allowed"))
+    }
+
+    /// The calls are charged to the budget: a loop of them ends at it.
+    @Test func callsAreCharged() {
+        let outcome = Safety.run("""
+        function transform(attributes)
+          local t = CATransform3DIdentity
+          while true do local e = CATransform3DEqualToTransform(t, t) end
+        end
+        """, limits: ScriptLimits(maxInstructions: 1_000_000, maxTime: 30))
+        #expect(outcome.failure.kind == .limit)
+        #expect(outcome.failure.message.contains("exceeded the instruction budget of 1000000 instructions"))
+    }
+
+    static func check(_ body: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let outcome = Safety.run("function transform(attributes, layout)\n\(body)\nend\n")
+        #expect(outcome.error == nil, "\(outcome.error?.message ?? "")", sourceLocation: sourceLocation)
+        #expect(outcome.items.first?.alpha == 1, sourceLocation: sourceLocation)
+    }
+
+    static func luaString(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// A Lua program whose `run()` calls the transform functions `cases` times with random
+    /// arguments (from a fixed seed) and returns a digest of every result (each field's
+    /// subtype and exact bits, the keys, the metatable) or error (the
+    /// message of an argument error, without its position; "error" for any other), and the
+    /// number of calls. Field values are numbers, convertible strings, nil, other
+    /// types, and tables whose metatable raises.
+    static func program(seed: UInt64, cases: Int) -> String {
+        """
+        local seed, cases = \(seed), \(cases)
+        local function run()
+          local s = seed
+          local function rand(n) s = s * 6364136223846793005 + 1442695040888963407; return (s >> 33) % n + 1 end
+          local function pick(list) return list[rand(#list)] end
+          local NUMBERS = { 0, 1, -1, 2, 3, 0.5, -0.0, 0.0, 0.1, 1e300, -1e300, 1/0, -1/0, 0/0, 1e-320,
+            math.maxinteger, math.mininteger, 2^53 + 1, 9007199254740993, 1e15, 1 / 600, -2.5, 4294967296 }
+          local T3MT, AMT = getmetatable(CATransform3DIdentity), getmetatable(CGAffineTransformIdentity)
+          local T3M, AM = T3MT.__index, AMT.__index
+          local K3 = { "m11", "m12", "m13", "m14", "m21", "m22", "m23", "m24", "m31", "m32", "m33", "m34", "m41", "m42", "m43", "m44" }
+          local KA = { "a", "b", "c", "d", "tx", "ty" }
+          local raising = setmetatable({}, { __index = function() error("raising index") end })
+          local function number()
+            local r = rand(20)
+            if r == 1 then return pick({ "2", "0x10", " 3 ", "x", "" }) end
+            if r == 2 then return pick({ true, {}, "1e2" }) end
+            if r <= 12 then return pick(NUMBERS) end
+            return (rand(2001) - 1001) / pick({ 1, 7, 100, 1000 })
+          end
+          local function ordinary() return (rand(200001) - 100001) / pick({ 7, 3.3, 1000, 0.013 }) end
+          local function fieldValue()
+            local r = rand(60)
+            if r == 1 then return nil end
+            if r == 2 then return pick({ "2", "-1.5", "x", {} }) end
+            return number()
+          end
+          local function transformOf(keys, mt, identity)
+            local r = rand(30)
+            if r == 1 then return pick({ 5, "t", false, {}, raising }) end
+            if r == 2 then return setmetatable({ [keys[1]] = 1 }, { __index = function() error("raising index") end }) end
+            local t = {}
+            for i, k in ipairs(keys) do
+              local r = rand(40)
+              if r == 1 then t[k] = fieldValue()
+              elseif r <= 10 then t[k] = identity[i]
+              elseif r <= 18 then t[k] = pick(NUMBERS)
+              else t[k] = ordinary() end  -- where rounding differs if the order of operations does
+            end
+            if rand(3) > 1 then setmetatable(t, mt) end
+            return t
+          end
+          local ID3 = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }
+          local IDA = { 1, 0, 0, 1, 0, 0 }
+          local function arg(kind)
+            if kind == "n" then
+              local r = rand(25)
+              if r == 1 then return pick({ "1", false, {}, true }) end
+              if r <= 4 then return pick({ 0, 1, 1.0, 0.0 }) end
+              if r <= 15 then return ordinary() end
+              return number()
+            elseif kind == "T" then return transformOf(K3, T3MT, ID3)
+            elseif kind == "A" then return transformOf(KA, AMT, IDA)
+            else return rand(10) == 1 and pick({ 3, {} }) or CGPointMake(pick(NUMBERS), pick(NUMBERS))
+            end
+          end
+          local FUNCTIONS = {
+            { "CATransform3DMakeTranslation", "nnn" }, { "CATransform3DMakeScale", "nnn" },
+            { "CATransform3DMakeRotation", "nnnn" }, { "CATransform3DRotate", "Tnnnn" },
+            { "CATransform3DScale", "Tnnn" }, { "CATransform3DTranslate", "Tnnn" }, { "CATransform3DConcat", "TT" },
+            { "CATransform3DInvert", "T" }, { "CATransform3DIsIdentity", "T" }, { "CATransform3DEqualToTransform", "TT" },
+            { "CATransform3DMakeAffineTransform", "A" }, { "CATransform3DGetAffineTransform", "T" },
+            { "CATransform3DIsAffine", "T" }, { "CGAffineTransformMake", "nnnnnn" }, { "CGAffineTransformMakeScale", "nn" },
+            { "CGAffineTransformMakeRotation", "n" }, { "CGAffineTransformMakeTranslation", "nn" },
+            { "CGAffineTransformScale", "Ann" }, { "CGAffineTransformRotate", "An" }, { "CGAffineTransformTranslate", "Ann" },
+            { "CGAffineTransformConcat", "AA" }, { "CGAffineTransformInvert", "A" }, { "CGAffineTransformIsIdentity", "A" },
+            { "CGAffineTransformEqualToTransform", "AA" }, { "CGPointApplyAffineTransform", "PA" },
+            { T3M.rotate, "Tnnnn" }, { T3M.scale, "Tnnn" }, { T3M.translate, "Tnnn" }, { T3M.concat, "TT" },
+            { T3M.invert, "T" }, { T3M.isIdentity, "T" }, { AM.scale, "Ann" }, { AM.rotate, "An" },
+            { AM.translate, "Ann" }, { AM.concat, "AA" }, { AM.invert, "A" }, { AM.isIdentity, "A" },
+            { function(a, b) return a == b end, "TT" }, { function(a, b) return a == b end, "AA" },
+            { function() return CATransform3DIdentity end, "" }, { function() return CGAffineTransformIdentity end, "" },
+          }
+          local function show(v)
+            local t = type(v)
+            if t == "number" then
+              if v ~= v then return "nan" end  -- (its sign bit is not fixed by C or by Lua's VM)
+              return math.type(v) == "integer" and ("i" .. tostring(v)) or ("f" .. string.format("%a", v))
+            elseif t == "table" then
+              local parts, mt = {}, getmetatable(v)
+              parts[1] = mt == T3MT and "T3" or mt == AMT and "A" or mt == getmetatable(CGPointMake(0, 0)) and "P" or tostring(mt ~= nil)
+              local keys = {}
+              for k in next, v do keys[#keys + 1] = tostring(k) end
+              table.sort(keys)  -- (pairs order depends on the state's string hash seed)
+              for _, k in ipairs(keys) do
+                local x = v[k]
+                parts[#parts + 1] = k .. "=" .. (type(x) == "table" and "table" or show(x))
+              end
+              return "{" .. table.concat(parts, ",") .. "}"
+            end
+            return t .. ":" .. tostring(v)
+          end
+          local digest, count = 0, 0
+          for _ = 1, cases do
+            local entry = pick(FUNCTIONS)
+            local fn = type(entry[1]) == "string" and _G[entry[1]] or entry[1]
+            local args, n = {}, #entry[2]
+            for i = 1, n do args[i] = arg(entry[2]:sub(i, i)) end
+            if rand(12) == 1 then n = n + 1; args[n] = pick({ 1, false }) end
+            if rand(12) == 1 and n > 0 then args[n] = nil; n = n - 1 end
+            local ok, result = pcall(fn, table.unpack(args, 1, n))
+            local line
+            if ok then line = show(result)
+            elseif type(result) == "string" and result:find(": expected ") then line = "E" .. result:gsub("^[^:]*:%d+: ", "")
+            else line = "E" end
+            count = count + 1
+            for i = 1, #line do digest = (digest * 31 + line:byte(i)) % 2147483647 end
+          end
+          return digest, count
+        end
+        """
+    }
+}
