@@ -172,7 +172,7 @@ function CGAffineTransform:isIdentity() end
 ---@field decelerationRate "normal"|"fast"|number velocity kept per millisecond (0.998, 0.99)
 ---@field isPagingEnabled boolean rest on multiples of the viewport
 ---@field time number seconds since the scenario began
----@field wraps boolean the items repeat endlessly along the scroll axis (no edges; offsets unbounded)
+---@field wraps boolean the items repeat endlessly along the scroll axis, one period = first to last item + minimumLineSpacing (no edges, no rubber band; offsets and proposals unbounded; the rect query returns every repetition, an item may come twice) (default false)
 ---@field flipsHorizontallyInOppositeLayoutDirection boolean mirror the horizontal flow right to left (default true)
 local UICollectionViewFlowLayout = {}
 ---The base, untransformed attributes meeting rect (what `super` returns).
@@ -195,6 +195,34 @@ function UICollectionViewFlowLayout:layoutAttributesForElementsInRect(rect) end
 function UICollectionViewFlowLayout:targetContentOffsetForProposedContentOffset(proposedContentOffset, velocity) end
 ---Does nothing: cardlua lays out again whenever it needs to.
 function UICollectionViewFlowLayout:invalidateLayout() end
+
+---Facing and appearance (contract v2; `CALayer` names), on `attributes` in transform and
+---on the tables the element query returns. Reading one gives what was set, or its default.
+---@class UICollectionViewLayoutAttributes
+---@field isDoubleSided boolean false: not drawn while its back faces the viewer (default true)
+---@field cornerRadius number points, ≥ 0 (default 0)
+---@field shadowOpacity number 0…1 (default 0: no shadow)
+---@field shadowRadius number points, ≥ 0 (default 3)
+---@field shadowOffset CGSize points (default 0 × −3)
+---@field backgroundColor string? "#rrggbb" (default none)
+---@field blurRadius number points, ≥ 0 (default 0: no blur)
+
+---Any item's base attributes, on screen or not (`layoutAttributesForItem(at:)`); an index
+---path outside the layout is an error.
+---@param indexPath IndexPath
+---@return UICollectionViewLayoutAttributes
+function UICollectionViewFlowLayout:layoutAttributesForItem(indexPath) end
+---The same as `layoutAttributesForItem` (the Objective-C name).
+---@param indexPath IndexPath
+---@return UICollectionViewLayoutAttributes
+function UICollectionViewFlowLayout:layoutAttributesForItemAtIndexPath(indexPath) end
+
+---The layout's own element query (UIKit's override of `layoutAttributesForElements(in:)`),
+---called once per frame with the visible rect: return the elements to show — copies from
+---`layout:layoutAttributesForElements(rect)` and `layout:layoutAttributesForItem(…)`,
+---changed as you like. `transform`, if defined, then runs on each of them.
+---@type fun(rect: CGRect, layout: UICollectionViewFlowLayout): UICollectionViewLayoutAttributes[]
+layoutAttributesForElements = nil
 
 ---The collection view's sections (`UICollectionView`).
 ---@class UICollectionView
@@ -226,6 +254,20 @@ referenceSizeForHeader = nil
 ---`layout.footerReferenceSize`.
 ---@type fun(section: integer, layout: UICollectionViewFlowLayout): CGSize
 referenceSizeForFooter = nil
+
+---@class cardlua.Param
+---@field value number the value to start with (and to use unless overridden)
+---@field min number the smallest value an override or a slider may set
+---@field max number the largest value an override or a slider may set
+---@field step? number the step of the slider in `cardlua play`
+
+---Tweakables: numbers to tweak from outside the script, with `--param rotate=50` (run,
+---watch, check, play) or the sliders of `cardlua play`. Declare each one as
+---`rotate = { value = 35, min = 0, max = 90, step = 1 }`; inside the callbacks
+---`params.rotate` is then the NUMBER in use (not the table). Read params inside the
+---callbacks: a value copied at the script's top level keeps the declaration.
+---@type table<string, number|cardlua.Param>?
+params = nil
 
 ---A point.
 ---@param x number
@@ -570,6 +612,12 @@ CGPointZero = nil
 ---@type CGSize
 CGSizeZero = nil
 
+---An item's index path (`IndexPath(item:section:)`), 0-based; section defaults to 0.
+---@param item integer
+---@param section integer?
+---@return IndexPath
+function IndexPath(item, section) end
+
 ---Called on first layout and whenever the viewport size changes (`prepare()`): set the
 ---flow properties here.
 ---@type fun(layout: UICollectionViewFlowLayout)
@@ -593,7 +641,8 @@ targetContentOffset = nil
 ---@field scrollToItem? integer centre this item, animated
 ---@field section? integer the item's section (scrollToItem)
 ---@field resize? string|CGSize a new viewport ("320x568"); prepare runs again
----@field duration? number seconds (drag, scrollToItem)
+---@field autoplay? number seconds between advances to the next item (FSPagerView's automaticSlidingInterval), for `duration` seconds
+---@field duration? number seconds (drag, scrollToItem, autoplay)
 
 ---@class cardlua.Scenario
 ---@field viewport? string|CGSize like "414x736"
