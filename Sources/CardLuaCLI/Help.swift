@@ -104,12 +104,13 @@ enum Help {
     static let new = """
     cardlua new — start an effect script
 
-    USAGE: cardlua new FILE [--from blank|lol|card-scale|photo-browser]
+    USAGE: cardlua new FILE [--from NAME]
 
     Writes a commented starter script that runs as it is, and a .luarc.json beside it
     that points the Lua language server at the cardlua definitions (cardlua.d.lua,
     written next to it). Without --from: blank, all three callbacks doing what UIKit
-    does; the others are the seed ports in scripts/. Never overwrites the script or a
+    does; the others are the ports in scripts/ (the three seeds, and stacked-deck,
+    paging-layout and wrap-carousel, which use contract v2). Never overwrites the script or a
     .luarc.json; brings a cardlua.d.lua that cardlua wrote up to date.
 
     \(OptionTable.help(OptionTable.new))

@@ -2,7 +2,8 @@ import Foundation
 
 /// The starter scripts of `cardlua new`.
 ///
-/// `lol`, `card-scale` and `photo-browser` are the shipped `scripts/*.lua` themselves,
+/// `lol`, `card-scale`, `photo-browser` and the contract-v2 examples `stacked-deck`,
+/// `paging-layout` and `wrap-carousel` are the shipped `scripts/*.lua` themselves,
 /// embedded at build time (Templates/embed.list); `blank` has every callback doing
 /// what UIKit does. `script(named:fileName:)` puts a header for newcomers on top and
 /// `---@param` annotations on the callbacks, for the Lua language server.
@@ -19,6 +20,10 @@ enum Templates {
         Template(name: "lol", body: lolTemplate),
         Template(name: "card-scale", body: cardScaleTemplate),
         Template(name: "photo-browser", body: photoBrowserTemplate),
+        // Contract v2: the layout's own element query, and a layout that wraps.
+        Template(name: "stacked-deck", body: stackedDeckTemplate),
+        Template(name: "paging-layout", body: pagingLayoutTemplate),
+        Template(name: "wrap-carousel", body: wrapCarouselTemplate),
     ]
 
     static func named(_ name: String) -> Template? { all.first { $0.name == name } }

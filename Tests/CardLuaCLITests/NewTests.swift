@@ -4,7 +4,8 @@ import Testing
 
 /// `cardlua new`, end to end.
 @Suite struct NewTests {
-    static let templates = ["blank", "lol", "card-scale", "photo-browser"]
+    static let templates = ["blank", "lol", "card-scale", "photo-browser", "stacked-deck", "paging-layout",
+                            "wrap-carousel"]
 
     /// Each template: the script runs and checks clean as written, and the editor files
     /// come with it.
@@ -38,7 +39,7 @@ import Testing
 
     /// The templates are the shipped scripts (embedded from scripts/ at build time), with
     /// a header and `---@` annotations added.
-    @Test(arguments: ["lol", "card-scale", "photo-browser"])
+    @Test(arguments: ["lol", "card-scale", "photo-browser", "stacked-deck", "paging-layout", "wrap-carousel"])
     func theExampleTemplatesAreTheShippedScripts(_ template: String) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
