@@ -303,7 +303,8 @@ def main():
 
         # 9. Tweakables: a save that declares params shows a slider; moving it runs the
         # script again with the new value (the drawn transforms change, the offset stays);
-        # Copy params gives the --param line; a bad value is refused with the reason.
+        # Copy params gives the params block (the panel shows the --param line); a bad value
+        # is refused with the reason.
         s = settled()
         kept, version = s["contentOffset"]["x"], s["scriptVersion"]
         tweak = re.sub(r"local ROTATE = [^\n]*", "params = { rotate = { value = 35, min = 0, max = 90, step = 1 } }", original)
@@ -329,7 +330,10 @@ def main():
               "%s offset %s (kept %s)" % (s["params"], s["contentOffset"], kept))
         driver.find_element("id", "copyparams").click()
         line = driver.execute_script("return document.getElementById('paramsline').textContent")
-        check("Copy params: --param rotate=80", line == "--param rotate=80", repr(line))
+        check("the panel shows the run options: --param rotate=80", line == "--param rotate=80", repr(line))
+        block = driver.execute_script("return document.getElementById('copyparams').dataset.copied")
+        check("Copy params copies the params block with the new value",
+              block == "params = {\n  rotate = { value = 80, min = 0, max = 90, step = 1 },\n}\n", repr(block))
         refused = driver.execute_async_script("""
           var done = arguments[0];
           fetch('/params', { method: 'POST', headers: { 'Content-Type': 'application/json' },

@@ -87,6 +87,19 @@
     });
     $("paramsline").textContent = parts.join(" ");
   }
+  // The script's `params = { … }` block with the sliders' values, ready to paste over the
+  // declaration (min, max and step as declared).
+  function luaNumber(x) { return x === 0 ? "0" : String(x); }
+  function paramsBlock() {
+    var lines = ["params = {"];
+    Array.prototype.forEach.call($("sliders").querySelectorAll("input"), function (el) {
+      var entry = "value = " + luaNumber(+el.value) + ", min = " + luaNumber(+el.min) + ", max = " + luaNumber(+el.max);
+      if (el.step !== "any") { entry += ", step = " + luaNumber(+el.step); }
+      lines.push("  " + el.dataset.name + " = { " + entry + " },");
+    });
+    lines.push("}");
+    return lines.join("\n") + "\n";
+  }
   function sliders(params) {
     var key = JSON.stringify(params.map(function (p) { return [p.name, p.min, p.max, p.step]; }));
     $("params").hidden = !params.length;
@@ -325,7 +338,8 @@
     enqueue({ path: "/record", body: {}, done: function (a) { $("recorded").value = a.lua; } });
   });
   $("copyparams").addEventListener("click", function () {
-    var text = $("paramsline").textContent;
+    var text = paramsBlock();
+    $("copyparams").dataset.copied = text;  // what went to the clipboard (read by the browser tests)
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(text).catch(function () {});
     } else {
