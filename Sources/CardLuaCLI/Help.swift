@@ -33,7 +33,8 @@ enum Help {
     USAGE: cardlua run SCRIPT [options]
 
     Without --offset, --fling or --scenario, runs the built-in demo: a sweep across the
-    first three items, a fling that snaps, and a fast fling to the end that bounces.
+    first three items, a fling that snaps, and a fast fling to the end that bounces (a
+    layout that wraps: flings across the seam both ways; right to left: towards the left).
 
     \(runOptions)
 
