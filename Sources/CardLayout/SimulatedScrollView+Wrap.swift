@@ -51,12 +51,7 @@ extension SimulatedScrollView {
            let base = layout.layoutAttributesForItem(at: old.indexPath) {
             repetition = ((old.centre - axis.value(of: base.center)) / period).rounded()
         }
-        let prepared = try Self.prepare(effect: effect, configuration: configuration, viewportSize: size,
-                                        numberOfItems: numberOfItems, scenarioName: scenarioName)
-        self.configuration = prepared.configuration
-        self.viewportSize = size
-        self.layout = prepared.layout
-        self.contentSize = layout.collectionViewContentSize
+        try prepareAgain(for: size)
         guard let old, let attributes = layout.layoutAttributesForItem(at: old.indexPath) else {
             return ScrollPhysics.clamp(offset, to: range)
         }

@@ -204,18 +204,23 @@ struct SimulatedScrollView {
         return ScrollPhysics.clamp(centred, to: range)
     }
 
-    /// A new viewport: `prepare` again (on the current configuration, as UIKit's layout
-    /// object keeps its properties), a new layout. Returns the offset that keeps the item
-    /// centred at `offset` centred (clamped).
-    mutating func resize(to size: Size, from offset: Double) throws -> Double {
-        if layout.wraps { return try resizeWrapped(to: size, from: offset) }
-        let centred = itemNearestCentre(offset: offset)
+    /// `prepare` at the viewport `size` (on the current configuration, as UIKit's layout
+    /// object keeps its properties) and the layout it gives, adopted.
+    mutating func prepareAgain(for size: Size) throws {
         let prepared = try Self.prepare(effect: effect, configuration: configuration, viewportSize: size,
                                         numberOfItems: numberOfItems, scenarioName: scenarioName)
         self.configuration = prepared.configuration
         self.viewportSize = size
         self.layout = prepared.layout
         self.contentSize = layout.collectionViewContentSize
+    }
+
+    /// A new viewport: ``prepareAgain(for:)``. Returns the offset that keeps the item
+    /// centred at `offset` centred (clamped).
+    mutating func resize(to size: Size, from offset: Double) throws -> Double {
+        if layout.wraps { return try resizeWrapped(to: size, from: offset) }
+        let centred = itemNearestCentre(offset: offset)
+        try prepareAgain(for: size)
         var target = ScrollPhysics.clamp(offset, to: range)
         if let centred, let attributes = layout.layoutAttributesForItem(at: centred) {
             target = ScrollPhysics.clamp(axis.value(of: attributes.center) - extent / 2, to: range)
