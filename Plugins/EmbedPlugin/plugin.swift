@@ -26,14 +26,21 @@ struct EmbedPlugin: BuildToolPlugin {
         }
     }
 
-    /// The files `list` names (every word after an entry's first that is not a comment).
+    /// The files `list` names (every word after an entry's first that is not a comment);
+    /// a folder (`…/`) stands for itself, so that adding or removing a file reruns the
+    /// command, and for each of its `.lua` files.
     static func files(in list: URL, root: URL) -> [URL] {
         guard let text = try? String(contentsOf: list, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").flatMap { line -> [URL] in
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let first = words.first, !first.hasPrefix("#") else { return [] }
             let continued = line.first == " " || line.first == "\t"
-            return words.dropFirst(continued ? 0 : 1).map { root.appendingPathComponent(String($0)) }
+            return words.dropFirst(continued ? 0 : 1).flatMap { word -> [URL] in
+                let url = root.appendingPathComponent(String(word))
+                guard word.hasSuffix("/") else { return [url] }
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+                return [url] + names.filter { $0.hasSuffix(".lua") }.map { url.appendingPathComponent($0) }
+            }
         }
     }
 }

@@ -106,13 +106,16 @@ enum Help {
     cardlua new — start an effect script
 
     USAGE: cardlua new FILE [--from NAME]
+           cardlua new --list
 
     Writes a commented starter script that runs as it is, and a .luarc.json beside it
     that points the Lua language server at the cardlua definitions (cardlua.d.lua,
     written next to it). Without --from: blank, all three callbacks doing what UIKit
-    does; the others are the ports in scripts/ (the three seeds, and stacked-deck,
-    paging-layout and wrap-carousel, which use contract v2). Never overwrites the script or a
-    .luarc.json; brings a cardlua.d.lua that cardlua wrote up to date.
+    does. NAME is one of the seeds (lol, card-scale, photo-browser), the contract-v2
+    examples (stacked-deck, paging-layout, wrap-carousel) or a catalogue effect: the
+    field's carousels ported faithfully (icarousel-coverflow, fspager-ferris-wheel, …);
+    --list prints them all. Never overwrites the script or a .luarc.json; brings a
+    cardlua.d.lua that cardlua wrote up to date.
 
     \(OptionTable.help(OptionTable.new))
     """

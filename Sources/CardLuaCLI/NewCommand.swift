@@ -6,16 +6,33 @@ import Darwin
 import CardLua
 import Foundation
 
-/// `cardlua new FILE [--from lol|card-scale|photo-browser|blank]`: writes a starter script
+/// `cardlua new FILE [--from NAME]`, `cardlua new --list`: writes a starter script
 /// that runs as it is, the LuaCATS definitions (`cardlua.d.lua`) beside it, and a
 /// `.luarc.json` pointing the Lua language server at them. Never overwrites the script or
 /// a `.luarc.json`; refreshes a `cardlua.d.lua` that cardlua wrote.
 enum NewCommand {
     static let definitionsFileName = "cardlua.d.lua"
 
+    /// `new --list`: every template, one line each — its name, what it looks like and
+    /// where it comes from — in aligned columns.
+    static func listing() -> String {
+        let width = Templates.all.map(\.name.count).max() ?? 0
+        return Templates.all.map { template in
+            template.name + String(repeating: " ", count: width - template.name.count) + "  "
+                + template.summary + "  (" + template.source + ")\n"
+        }.joined()
+    }
+
     static func main(_ words: [String]) throws -> Int32 {
         let arguments = try Arguments(words, command: "new")
         if CardLuaCommand.printedHelp(arguments, command: "new") { return 0 }
+        if arguments.flags.contains("list") {
+            if let extra = arguments.positional.first {
+                throw UsageError("unexpected argument '\(extra)' (--list takes no file)", command: "new")
+            }
+            Console.out(listing())
+            return 0
+        }
         guard let path = arguments.positional.first else {
             throw UsageError("missing the file to write (cardlua new FILE)", command: "new")
         }
@@ -25,8 +42,9 @@ enum NewCommand {
         let templateName = arguments.values["from"] ?? "blank"
         guard let template = Templates.named(templateName) else {
             let names = Templates.all.map(\.name)
-            var message = "--from: no template '\(templateName)' (there are \(names.joined(separator: ", ")))"
+            var message = "--from: no template '\(templateName)'"
             if let guess = Arguments.closest(to: templateName, in: Set(names)) { message += "; did you mean '\(guess)'?" }
+            message += " (cardlua new --list shows all \(names.count))"
             throw UsageError(message, command: "new")
         }
 

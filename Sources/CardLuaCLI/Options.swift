@@ -96,8 +96,9 @@ enum OptionTable {
     /// `new`.
     static let new: [OptionSpec] = [
         OptionSpec(name: "from", value: "NAME",
-                   summary: "the template: " + Templates.all.map(\.name).joined(separator: " | "),
+                   summary: "the template or catalogue effect to start from (see --list)",
                    defaultText: Templates.all[0].name),
+        OptionSpec(name: "list", summary: "print every NAME with what it looks like and its source"),
     ]
 
     /// `types`.

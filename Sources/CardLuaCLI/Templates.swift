@@ -3,28 +3,44 @@ import Foundation
 /// The starter scripts of `cardlua new`.
 ///
 /// `lol`, `card-scale`, `photo-browser` and the contract-v2 examples `stacked-deck`,
-/// `paging-layout` and `wrap-carousel` are the shipped `scripts/*.lua` themselves,
-/// embedded at build time (Templates/embed.list); `blank` has every callback doing
-/// what UIKit does. `script(named:fileName:)` puts a header for newcomers on top and
+/// `paging-layout` and `wrap-carousel` are the shipped `scripts/*.lua` themselves, and
+/// the catalogue's ports are `scripts/effects/*.lua`, all embedded at build time
+/// (Templates/embed.list); `blank` has every callback doing what UIKit does. `script(named:fileName:)` puts a header for newcomers on top and
 /// `---@param` annotations on the callbacks, for the Lua language server.
 enum Templates {
     /// A starter script: its name for `--from`, and its text.
     struct Template {
         var name: String
         var body: String
+        /// One line: what it looks like.
+        var summary: String
+        /// Where it comes from: the library it ports (the catalogue's group), or cardlua.
+        var source: String
     }
 
-    /// Every template, the default (`blank`) first.
+    /// The group of the seeds and of cardlua's own examples.
+    static let seedSource = "cardlua's seeds"
+    static let exampleSource = "cardlua's examples"
+
+    /// Every template: the default (`blank`) first, then the seeds and the contract-v2
+    /// examples in scripts/, then the catalogue (scripts/effects/).
     static let all: [Template] = [
-        Template(name: "blank", body: blankTemplate),
-        Template(name: "lol", body: lolTemplate),
-        Template(name: "card-scale", body: cardScaleTemplate),
-        Template(name: "photo-browser", body: photoBrowserTemplate),
+        Template(name: "blank", body: blankTemplate,
+                 summary: "every callback doing what UIKit does, with commented examples", source: exampleSource),
+        Template(name: "lol", body: lolTemplate,
+                 summary: "League of Legends skin picker: cards turn about y, up to 35°", source: seedSource),
+        Template(name: "card-scale", body: cardScaleTemplate,
+                 summary: "cards scale by cos(distance / width · π/4)", source: seedSource),
+        Template(name: "photo-browser", body: photoBrowserTemplate,
+                 summary: "photos shrink linearly away from the centre, paging", source: seedSource),
         // Contract v2: the layout's own element query, and a layout that wraps.
-        Template(name: "stacked-deck", body: stackedDeckTemplate),
-        Template(name: "paging-layout", body: pagingLayoutTemplate),
-        Template(name: "wrap-carousel", body: wrapCarouselTemplate),
-    ]
+        Template(name: "stacked-deck", body: stackedDeckTemplate,
+                 summary: "passed cards stay pinned in a stack (own element query)", source: exampleSource),
+        Template(name: "paging-layout", body: pagingLayoutTemplate,
+                 summary: "every frame is the visible rect; cards move themselves", source: exampleSource),
+        Template(name: "wrap-carousel", body: wrapCarouselTemplate,
+                 summary: "the cards repeat endlessly both ways (layout.wraps)", source: exampleSource),
+    ] + Catalogue.effects.map { Template(name: $0.name, body: $0.text, summary: $0.summary, source: $0.library) }
 
     static func named(_ name: String) -> Template? { all.first { $0.name == name } }
 
