@@ -130,7 +130,7 @@ static int body_setup(lua_State *L) {
     // The prelude gets the native functions it needs and returns its internals.
     if (luaL_loadbufferx(L, prelude, prelude_length, PRELUDE_CHUNKNAME, "t") != LUA_OK)
         return lua_error(L);
-    lua_createtable(L, 0, 5);
+    lua_createtable(L, 0, 6);
     lua_pushcfunction(L, native_query);
     lua_setfield(L, -2, "query");
     lua_pushcfunction(L, attributes_index);
@@ -141,6 +141,8 @@ static int body_setup(lua_State *L) {
     lua_setfield(L, -2, "item");
     lua_pushcfunction(L, transform_math);  // the transform math in C (transform_math.c)
     lua_setfield(L, -2, "transformMath");
+    lua_pushcfunction(L, geometry_makers);  // CGPointMake … UIEdgeInsetsMake in C (geometry_native.c)
+    lua_setfield(L, -2, "geometryMakers");
     lua_call(L, 1, 1);
     if (!lua_istable(L, -1)) return luaL_error(L, "the prelude returned no internals");
     if (!attribute_slots_match()) return luaL_error(L, "the attribute key lists disagree (attributes.c)");

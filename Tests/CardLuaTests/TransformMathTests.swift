@@ -4,7 +4,8 @@ import CardLuaTestSupport
 import Foundation
 import Testing
 
-/// The transform math in C (Sources/CLuaShims/transform_math.c) against the prelude's Lua
+/// The transform math and the geometry constructors in C (Sources/CLuaShims/transform_math.c,
+/// geometry_native.c) against the prelude's Lua
 /// versions, which stay the reference (the stock interpreter runs them): the same values
 /// (bit for bit, with the same integer or float subtypes; a NaN's sign bit aside), the same tables (the same keys and
 /// metatable), the same argument messages; and no crash on
@@ -80,6 +81,8 @@ import Testing
             ("CATransform3DScale({ m11 = 1 }, 1, 1, 1)", "CATransform3DScale: t.m12 is nil, not a number"),
             ("CATransform3DRotate({ m11 = 1, m12 = {} }, 1, 0, 1, 0)", "CATransform3DRotate: t.m12 is a table, not a number"),
             ("CATransform3DIdentity:concat(setmetatable({ m11 = 1 }, { __index = function() error('no field') end }))", "no field"),
+            ("CGSizeMake(1)", "CGSizeMake: expected (width, height); height is missing"),
+            ("CGRectMake(0, 0, 10, '5')", "CGRectMake: expected (x, y, width, height); height is a string, not a number"),
         ]
         for (call, message) in cases {
             let outcome = Safety.run("function transform(attributes)\n  local t = \(call)\nend\n")
@@ -195,6 +198,7 @@ import Testing
             { "CGAffineTransformScale", "Ann" }, { "CGAffineTransformRotate", "An" }, { "CGAffineTransformTranslate", "Ann" },
             { "CGAffineTransformConcat", "AA" }, { "CGAffineTransformInvert", "A" }, { "CGAffineTransformIsIdentity", "A" },
             { "CGAffineTransformEqualToTransform", "AA" }, { "CGPointApplyAffineTransform", "PA" },
+            { "CGPointMake", "nn" }, { "CGSizeMake", "nn" }, { "CGRectMake", "nnnn" }, { "UIEdgeInsetsMake", "nnnn" },
             { T3M.rotate, "Tnnnn" }, { T3M.scale, "Tnnn" }, { T3M.translate, "Tnnn" }, { T3M.concat, "TT" },
             { T3M.invert, "T" }, { T3M.isIdentity, "T" }, { AM.scale, "Ann" }, { AM.rotate, "An" },
             { AM.translate, "Ann" }, { AM.concat, "AA" }, { AM.invert, "A" }, { AM.isIdentity, "A" },

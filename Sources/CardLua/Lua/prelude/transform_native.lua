@@ -29,3 +29,13 @@ if native.transformMath then
   identity3D = C.identity3D  -- attributes.transform3D's fresh identity (I.identity3D)
   getmetatable(G).__index = C.globalsIndex  -- CATransform3DIdentity and the other fresh values
 end
+
+-- The geometry constructors likewise (Sources/CLuaShims/geometry_native.c): the same
+-- tables with the same metatables and the same argError messages, without the Lua call
+-- frame (a `sizeForItem` builds one CGSize per item).
+if native.geometryMakers then
+  local C = native.geometryMakers(Point, Size, Rect, Insets, argError)
+  for _, name in ipairs({ "CGPointMake", "CGSizeMake", "CGRectMake", "UIEdgeInsetsMake" }) do
+    G[name] = C[name]
+  end
+end
