@@ -29,9 +29,10 @@ enum CardLuaCommand {
             case "check": return try CheckCommand.main(rest)
             case "new": return try NewCommand.main(rest)
             case "play": return try PlayCommand.main(rest)
+            case "gallery": return try GalleryCommand.main(rest)
             default:
                 var message = "unknown command '\(first)'"
-                let commands: Set<String> = ["run", "watch", "play", "check", "new", "types", "bench"]
+                let commands: Set<String> = ["run", "watch", "play", "check", "new", "gallery", "types", "bench"]
                 if let guess = Arguments.closest(to: first, in: commands) { message += " (did you mean '\(guess)'?)" }
                 throw UsageError(message)
             }

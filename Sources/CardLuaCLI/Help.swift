@@ -14,6 +14,7 @@ enum Help {
       play SCRIPT [options]     live playground in the browser: drag, flick, edit, record
       check SCRIPT              load and exercise every callback; report problems
       new FILE [--from NAME]    start an effect script (plus editor definitions)
+      gallery -o FILE           one page with every catalogue effect playing its demo
       types                     print the LuaCATS definitions of the script API
       bench SCRIPT              per-item and per-frame cost, side by side
 
@@ -120,6 +121,27 @@ enum Help {
     \(OptionTable.help(OptionTable.new))
     """
 
+    static let gallery = """
+    cardlua gallery — every effect of the catalogue, playing side by side
+
+    USAGE: cardlua gallery [-o FILE] [--only NAME[,NAME…]] [--fps N]
+
+    Runs the built-in demo of every effect `cardlua new --list` names (the seeds, the
+    contract-v2 examples and the catalogue's ports of iCarousel, AnimatedCollectionView-
+    Layout, CollectionViewPagingLayout, FSPagerView, Gemini and others) and writes one
+    self-contained HTML page: a small viewport per effect, grouped by source, each
+    playing its demo in a loop. Click one (or Tab to it and press Enter) for its full
+    preview: full size, play/pause, a scrubber, ←/→ to step, and the `cardlua new` line
+    that starts a script from it; Esc closes it. page.html#NAME opens NAME's preview.
+    With -o, says on standard error how big the page is and which demo was slowest.
+
+    \(OptionTable.help(OptionTable.gallery))
+
+    EXAMPLES:
+      cardlua gallery -o gallery.html
+      cardlua gallery --only icarousel-coverflow,fspager-ferris-wheel -o two.html
+    """
+
     static let types = """
     cardlua types — print the LuaCATS definitions of the script API
 
@@ -160,6 +182,7 @@ enum Help {
         case "play": play
         case "check": check
         case "new": new
+        case "gallery": gallery
         case "types": types
         case "bench": bench
         default: nil

@@ -101,6 +101,14 @@ enum OptionTable {
         OptionSpec(name: "list", summary: "print every NAME with what it looks like and its source"),
     ]
 
+    /// `gallery`.
+    static let gallery: [OptionSpec] = [
+        OptionSpec(name: "o", aliases: ["output"], value: "FILE", summary: "write the page there instead of standard output"),
+        OptionSpec(name: "only", value: "NAME[,NAME…]", summary: "just these effects, in this order (names from new --list)"),
+        OptionSpec(name: "fps", value: "N", summary: "frames per second of the demos",
+                   defaultText: number(GalleryCommand.defaultFramesPerSecond)),
+    ]
+
     /// `types`.
     static let types: [OptionSpec] = [
         OptionSpec(name: "o", aliases: ["output"], value: "FILE", summary: "write there instead of standard output"),
@@ -139,6 +147,7 @@ enum OptionTable {
         case "check": check
         case "play": play
         case "new": new
+        case "gallery": gallery
         case "types": types
         case "bench": bench
         default: []

@@ -16,6 +16,8 @@ enum Templates {
         var summary: String
         /// Where it comes from: the library it ports (the catalogue's group), or cardlua.
         var source: String
+        /// The whole `Source:` line of a catalogue script (library, version, file), or `source`.
+        var sourceLine: String = ""
     }
 
     /// The group of the seeds and of cardlua's own examples.
@@ -40,7 +42,9 @@ enum Templates {
                  summary: "every frame is the visible rect; cards move themselves", source: exampleSource),
         Template(name: "wrap-carousel", body: wrapCarouselTemplate,
                  summary: "the cards repeat endlessly both ways (layout.wraps)", source: exampleSource),
-    ] + Catalogue.effects.map { Template(name: $0.name, body: $0.text, summary: $0.summary, source: $0.library) }
+    ] + Catalogue.effects.map {
+        Template(name: $0.name, body: $0.text, summary: $0.summary, source: $0.library, sourceLine: $0.source)
+    }
 
     static func named(_ name: String) -> Template? { all.first { $0.name == name } }
 

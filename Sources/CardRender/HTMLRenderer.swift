@@ -212,9 +212,12 @@ public enum HTMLRenderer {
     /// followed by its appearance (``appearanceJSON(_:size:)``) only when it has one; a
     /// frame with headers or footers also has `"s": [[kind (0 header, 1 footer), section,
     /// left, top, width, height], …]`.
+    ///
+    /// `number` writes every number (the preview: ``RenderSupport/exact(_:)``, which reads
+    /// back exactly; the gallery: six significant digits, a third of the size).
     static func timelineJSON(_ timeline: Timeline, items: [CardIndexPath], start: Int,
-                             reloadStampFile: String?) -> String {
-        let n = RenderSupport.exact
+                             reloadStampFile: String?,
+                             number n: (Double) -> String = RenderSupport.exact) -> String {
         var slot: [CardIndexPath: Int] = [:]
         for (k, p) in items.enumerated() where slot[p] == nil { slot[p] = k }
         var out = "{\"script\":\(RenderSupport.jsonString(timeline.scriptName))"

@@ -1,0 +1,86 @@
+import CardLayout
+import CardLua
+import CardRender
+import Foundation
+
+/// `cardlua gallery [-o FILE] [--only NAME,…] [--fps N]`: every effect of `new --list`
+/// (the seeds, the examples and the catalogue; not the blank template) runs its demo,
+/// and one self-contained page shows them all playing side by side (GalleryRenderer).
+enum GalleryCommand {
+    static let defaultFramesPerSecond = 30.0
+
+    static func main(_ words: [String]) throws -> Int32 {
+        let arguments = try Arguments(words, command: "gallery")
+        if CardLuaCommand.printedHelp(arguments, command: "gallery") { return 0 }
+        if let extra = arguments.positional.first {
+            throw UsageError("unexpected argument '\(extra)' (the gallery takes no script; see --only)", command: "gallery")
+        }
+        let templates = try selection(arguments.values["only"])
+        var fps = defaultFramesPerSecond
+        if let text = arguments.values["fps"] {
+            guard let value = Double(text), value.isFinite, value >= 1, value <= 240 else {
+                throw UsageError("--fps: expected a number of frames per second from 1 to 240, got '\(text)'", command: "gallery")
+            }
+            fps = value
+        }
+
+        var entries: [GalleryEntry] = []
+        var slowest: (name: String, seconds: Double) = ("", 0)
+        for template in templates {
+            let started = Date()
+            let timeline: Timeline
+            do {
+                let effect = try LuaEffect(source: template.body, chunkName: "\(template.name).lua",
+                                           limits: ScriptLimits(maxRunTime: ScriptLimits.defaultRunTime))
+                let thinner = TimelineThinner()
+                try ScenarioRunner(effect: effect, scriptName: "\(template.name).lua")
+                    .runDemo(framesPerSecond: fps, into: thinner)
+                guard let thinned = thinner.timeline else { throw CommandFailure("\(template.name).lua: the demo made no timeline") }
+                timeline = thinned
+            } catch let error as ScriptError {
+                throw CommandFailure("cardlua: \(error.message)", details: error.details)
+            } catch let error as CommandFailure {
+                throw error
+            } catch {
+                throw CommandFailure("cardlua: \(template.name).lua: \(error)")
+            }
+            let seconds = Date().timeIntervalSince(started)
+            if seconds > slowest.seconds { slowest = (template.name, seconds) }
+            entries.append(GalleryEntry(name: template.name, summary: template.summary,
+                                        source: template.sourceLine, group: template.source, timeline: timeline))
+        }
+        let page = GalleryRenderer.render(entries)
+        if let path = arguments.values["o"], path != "-" {
+            do { try writeAtomically(page, to: path) } catch { throw CommandFailure("cardlua: \(error)") }
+            let size = ByteCountFormatter.string(fromByteCount: Int64(page.utf8.count), countStyle: .file)
+            Console.error("wrote \(path): \(entries.count) effects, \(size); slowest demo \(slowest.name), "
+                          + "\(Int((slowest.seconds * 1000).rounded())) ms")
+        } else {
+            Console.out(page)
+        }
+        return 0
+    }
+
+    /// The templates `--only` names (comma-separated, in its order), or every one but blank.
+    static func selection(_ only: String?) throws(UsageError) -> [Templates.Template] {
+        guard let only else {
+            // The catalogue first (what the gallery is for), then the seeds and the examples.
+            let shown = Templates.all.filter { $0.name != "blank" }
+            let ours = [Templates.seedSource, Templates.exampleSource]
+            return shown.filter { !ours.contains($0.source) } + shown.filter { ours.contains($0.source) }
+        }
+        var chosen: [Templates.Template] = []
+        for name in only.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            guard let template = Templates.named(name) else {
+                var message = "--only: no effect '\(name)'"
+                if let guess = Arguments.closest(to: name, in: Set(Templates.all.map(\.name))) {
+                    message += "; did you mean '\(guess)'?"
+                }
+                throw UsageError(message + " (cardlua new --list shows them all)", command: "gallery")
+            }
+            chosen.append(template)
+        }
+        if chosen.isEmpty { throw UsageError("--only: name at least one effect", command: "gallery") }
+        return chosen
+    }
+}

@@ -1,0 +1,110 @@
+import CardLayout
+import Foundation
+
+/// One effect of the gallery: what it is called and where it comes from, and its demo.
+public struct GalleryEntry: Sendable {
+    /// The name for `cardlua new --from`.
+    public var name: String
+    /// One line: what it looks like.
+    public var summary: String
+    /// Where it comes from (library, version, file).
+    public var source: String
+    /// The group it is shown in (the library).
+    public var group: String
+    /// Its demo run.
+    public var timeline: Timeline
+
+    public init(name: String, summary: String, source: String, group: String, timeline: Timeline) {
+        self.name = name
+        self.summary = summary
+        self.source = source
+        self.group = group
+        self.timeline = timeline
+    }
+}
+
+/// The gallery: one self-contained page (inline CSS and JavaScript, every demo embedded,
+/// nothing fetched) with every effect playing its demo in a small viewport, side by
+/// side, grouped by library in the order given; a click (or Enter) opens that effect's
+/// full preview over the page — full size, with play/pause, a scrubber, ←/→ stepping and
+/// the `cardlua new` line to start from it; Escape closes it.
+///
+/// Cards are drawn as in ``HTMLRenderer``: a `<div>` per card at its untransformed frame
+/// minus the content offset, `transform: matrix3d(…)` about its centre, painted by
+/// `z-index` with ties in index-path order, and left out when hidden, behind the eye or
+/// turned away while single-sided (the flags Swift decides). The demos' numbers are
+/// written to six significant digits (a hundredth of a point at the largest offsets),
+/// which keeps a gallery of fifty demos to a few megabytes.
+public enum GalleryRenderer {
+    /// The page.
+    public static func render(_ entries: [GalleryEntry], title: String = "cardlua gallery") -> String {
+        var groups: [(name: String, entries: [Int])] = []
+        for (k, entry) in entries.enumerated() {
+            if let g = groups.firstIndex(where: { $0.name == entry.group }) {
+                groups[g].entries.append(k)
+            } else {
+                groups.append((entry.group, [k]))
+            }
+        }
+        let x = RenderSupport.escapeXML
+        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        out += "<meta name=\"viewport\" content=\"width=device-width\">\n<meta name=\"generator\" content=\"cardlua\">\n"
+        out += "<title>\(x(title))</title>\n<style>\n" + css + "</style>\n</head>\n<body>\n"
+        out += "<header><h1>\(x(title))</h1><p>\(entries.count) effects from \(groups.count) sources, "
+        out += "each playing cardlua's demo (a sweep, a fling that snaps, a fling to the end). "
+        out += "Click one for its full preview; start from it with "
+        out += "<code>cardlua new fx.lua --from NAME</code>.</p></header>\n"
+        for group in groups {
+            out += "<section><h2>\(x(group.name))</h2>\n<div class=\"grid\">\n"
+            for k in group.entries {
+                let entry = entries[k]
+                out += "<figure class=\"tile\" id=\"\(x(entry.name))\" data-k=\"\(k)\" tabindex=\"0\" role=\"button\""
+                out += " aria-label=\"\(x(entry.name)): \(x(entry.summary))\">"
+                out += "<div class=\"stage\"></div><figcaption><b>\(x(entry.name))</b><span>\(x(entry.summary))</span>"
+                out += "</figcaption></figure>\n"
+            }
+            out += "</div></section>\n"
+        }
+        out += "<div id=\"overlay\" hidden><div id=\"panel\"><div id=\"big\"></div><div id=\"side\">"
+        out += "<h2 id=\"name\"></h2><p id=\"summary\"></p><p class=\"dim\" id=\"source\"></p>"
+        out += "<p><code id=\"start\"></code></p>"
+        out += "<div class=\"row\"><button id=\"play\" type=\"button\" title=\"play / pause (space)\">❚❚</button>"
+        out += "<input id=\"scrub\" type=\"range\" min=\"0\" value=\"0\" step=\"1\" aria-label=\"frame\"></div>"
+        out += "<p id=\"info\"></p><p class=\"dim\">space play/pause · ←/→ step (shift ×10) · Esc close</p>"
+        out += "<button id=\"close\" type=\"button\">close</button></div></div></div>\n"
+        out += "<script type=\"application/json\" id=\"gallery\">[\n"
+        out += entries.map(entryJSON).joined(separator: ",\n")
+        out += "\n]</script>\n<script>\n" + galleryScript + "</script>\n</body>\n</html>\n"
+        return out
+    }
+
+    /// One entry's data: its names, and its demo in the preview's format
+    /// (``HTMLRenderer/timelineJSON(_:items:start:reloadStampFile:number:)``) plus each
+    /// card's colours.
+    static func entryJSON(_ entry: GalleryEntry) -> String {
+        let items = HTMLRenderer.cardSlots(entry.timeline.frames)
+        let colours = items.map { "[\"\(Palette.fill(for: $0).hex)\",\"\(Palette.stroke(for: $0).hex)\"]" }
+        let j = RenderSupport.jsonString
+        return "{\"name\":\(j(entry.name)),\"summary\":\(j(entry.summary)),\"source\":\(j(entry.source)),"
+            + "\"colours\":[\(colours.joined(separator: ","))],\"timeline\":"
+            + HTMLRenderer.timelineJSON(entry.timeline, items: items, start: 0, reloadStampFile: nil, number: short)
+            + "}"
+    }
+
+    /// A number to six significant digits, without trailing zeros (`0.002`, `1234.57`, `-0` as `0`).
+    static func short(_ x: Double) -> String {
+        guard x.isFinite else { return "0" }
+        var s = String(format: "%.6g", x)
+        if s.contains("e") { return s }
+        if s.contains(".") {
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+        }
+        return s == "-0" ? "0" : s
+    }
+
+    static let css = RenderSupport.filling(galleryStyleTemplate, with: [
+        "page": Palette.page.hex, "caption": Palette.caption.hex, "background": Palette.background.hex,
+        "viewportOutline": Palette.viewportOutline.hex, "label": Palette.label.hex,
+    ])
+}
