@@ -186,8 +186,21 @@
     requestAnimationFrame(tick);
   }
   requestAnimationFrame(tick);
-  if (location.hash.length > 1) {
+
+  // For tests and the curious: what is showing.
+  window.cardluaGallery = {
+    state: function () {
+      return {
+        open: open ? $("name").textContent : null, playing: playing, frame: open ? open.current : null,
+        tiles: tiles.map(function (v) { return v.current; })
+      };
+    }
+  };
+  // page.html#NAME opens NAME's preview (on load, and when the address changes).
+  function openFromAddress() {
     var wanted = decodeURIComponent(location.hash.slice(1));
     tiles.forEach(function (v) { if (G[+v.figure.dataset.k].name === wanted) { show(+v.figure.dataset.k, v.figure); } });
   }
+  window.addEventListener("hashchange", openFromAddress);
+  if (location.hash.length > 1) { openFromAddress(); }
 })();
