@@ -22,7 +22,28 @@ static _Thread_local struct {
     long sections;
     double *out;
     const char *name;
+    // The call being read back, for the return-line probe: the callback's slot, and its
+    // first argument's slot (sizeForItem's IndexPath) or, when 0, the section number.
+    int probe_function, probe_argument;
+    long probe_section;
 } args;
+
+/// Before a bad result is reported: calls the callback again, as it was called, with a
+/// return hook (note_return_line, attributes.c), so that the error names the line of its
+/// `return` rather than of `function`. An error path only.
+static void find_return_line(lua_State *L) {
+    cardlua_host *h = host_of(L);
+    if (args.probe_function <= 0) return;
+    int F = args.probe_function;
+    lua_pushvalue(L, F);
+    if (args.probe_argument > 0) lua_pushvalue(L, args.probe_argument);
+    else lua_pushinteger(L, (lua_Integer)args.probe_section);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
+    h->transform_slot = lua_gettop(L) - 2;
+    note_return_line(L, h);
+    h->transform_slot = 0;
+    lua_pop(L, 3);
+}
 
 /// A per-call time limit covers this many items of a sizing call: the clock starts again
 /// after each block (a million items need far more than one callback's two seconds, and
@@ -57,14 +78,19 @@ int cardlua_set_item_counts(cardlua_host *h, const long *counts, long sections) 
 static double size_number(lua_State *L, int r, const char *key, const char *type, const char *where,
                           int positive) {
     int t = lua_getfield(L, r, key);
-    if (t != LUA_TNUMBER)
+    if (t != LUA_TNUMBER) {
+        find_return_line(L);
         luaL_error(L, "%sreturned a %s whose %s is %s; expected a number", where, type, key,
                    t == LUA_TNIL ? "missing" : luaL_typename(L, -1));
+    }
     double v = lua_tonumber(L, -1);
     lua_pop(L, 1);
-    if (v != v || v - v != 0)
+    if (v != v || v - v != 0) {
+        find_return_line(L);
         luaL_error(L, "%sreturned %s = %s", where, key, v != v ? "NaN" : "an infinite number");
+    }
     if (v > MAX_MAGNITUDE || (positive ? !(v > 0) : v < 0)) {
+        find_return_line(L);
         char shown[32];  // as the script wrote it: -5, not -5.0 (formatted on this error path only)
         snprintf(shown, sizeof shown, "%.14g", v);
         if (v > MAX_MAGNITUDE)
@@ -76,9 +102,11 @@ static double size_number(lua_State *L, int r, const char *key, const char *type
 
 /// Checks that the result at r is a table (the value a callback must return).
 static void expect_table(lua_State *L, int r, const char *where, const char *type) {
-    if (lua_type(L, r) != LUA_TTABLE)
+    if (lua_type(L, r) != LUA_TTABLE) {
+        find_return_line(L);
         luaL_error(L, "%sreturned %s; expected a %s", where,
                    lua_isnil(L, r) ? "nothing" : lua_pushfstring(L, "a %s", luaL_typename(L, r)), type);
+    }
 }
 
 static int body_item_sizes(lua_State *L) {
@@ -100,6 +128,8 @@ static int body_item_sizes(lua_State *L) {
     lua_pushliteral(L, "row");
     int KI = KS + 1, KR = KS + 2;
     int base = lua_gettop(L);
+    args.probe_function = F;
+    args.probe_argument = P;
     // Every item's CGSize is garbage at once: the generational collector frees such
     // young garbage far more cheaply than the incremental one (the state's mode is
     // restored after the loop; an error ends the run anyway).
@@ -137,6 +167,7 @@ static int body_item_sizes(lua_State *L) {
     }
     if (previous_mode == LUA_GCINC) lua_gc(L, LUA_GCINC, 0, 0, 0);
     h->has_item = 0;
+    args.probe_function = 0;
     return 0;
 }
 
@@ -149,6 +180,7 @@ int cardlua_item_sizes(cardlua_host *h, const double *state, const long *counts,
     h->callback = "sizeForItem";
     h->callback_line = 1;
     int status = run_protected(h, body_item_sizes);
+    args.probe_function = 0;
     args.counts = NULL;
     args.out = NULL;
     h->state = NULL;
@@ -166,7 +198,10 @@ static int body_section_metrics(lua_State *L) {
     int Lo = lua_gettop(L);
     int insets = strcmp(args.name, "insetForSection") == 0;
     char where[64];
+    args.probe_function = F;
+    args.probe_argument = 0;
     for (long s = 0; s < args.sections; s++) {
+        args.probe_section = s;
         h->budget_left = h->budget;
         if (s % ITEMS_PER_CLOCK == 0) h->deadline_ns = 0;
         snprintf(where, sizeof where, "section %ld: ", s);
@@ -204,6 +239,7 @@ int cardlua_section_metrics(cardlua_host *h, const double *state, const char *na
     h->callback = name;
     h->callback_line = 1;
     int status = run_protected(h, body_section_metrics);
+    args.probe_function = 0;
     args.out = NULL;
     h->state = NULL;
     return status;

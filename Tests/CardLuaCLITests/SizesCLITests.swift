@@ -96,7 +96,7 @@ import Testing
         end
         """)
         #expect(bad.status == 1)
-        #expect(bad.stdout.contains("effect.lua:2: sizeForItem: item 4: returned height = 0; it must be positive"),
+        #expect(bad.stdout.contains("effect.lua:3: sizeForItem: item 4: returned height = 0; it must be positive"),
                 "\(bad.stdout)")
     }
 }

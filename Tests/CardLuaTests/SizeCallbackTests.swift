@@ -113,28 +113,28 @@ import Testing
 
     @Test func badSizesAreOneLineErrors() throws {
         let prefix = "function prepare(layout) layout.scrollDirection = \"horizontal\" end\n"
-        // Line 2 defines sizeForItem: the value is checked after it returned.
+        // Line 2 defines sizeForItem; a bad value is reported at the line of its `return`.
         let word = try #require(Self.failure(prefix + "function sizeForItem(ip)\n  return 'big'\nend", [3]))
-        #expect(word.message == "test.lua:2: sizeForItem: item 0: returned a string; expected a CGSize")
+        #expect(word.message == "test.lua:3: sizeForItem: item 0: returned a string; expected a CGSize")
         let negative = try #require(Self.failure(prefix + """
         function sizeForItem(ip)
           if ip.section == 1 and ip.item == 2 then return CGSizeMake(-5, 10) end
           return CGSizeMake(10, 10)
         end
         """, [3, 4]))
-        #expect(negative.message == "test.lua:2: sizeForItem: item 2: section 1: returned width = -5; it must be positive")
+        #expect(negative.message == "test.lua:3: sizeForItem: item 2: section 1: returned width = -5; it must be positive")
         #expect(negative.callback == "sizeForItem" && negative.item == 2)
         let nan = try #require(Self.failure(prefix + "function sizeForItem(ip)\n  return { width = 1, height = 0/0 }\nend", [1]))
-        #expect(nan.message == "test.lua:2: sizeForItem: item 0: returned height = NaN")
+        #expect(nan.message == "test.lua:3: sizeForItem: item 0: returned height = NaN")
         let missing = try #require(Self.failure(prefix + "function sizeForItem(ip)\n  return { width = 1 }\nend", [1]))
-        #expect(missing.message == "test.lua:2: sizeForItem: item 0: returned a CGSize whose height is missing; expected a number")
+        #expect(missing.message == "test.lua:3: sizeForItem: item 0: returned a CGSize whose height is missing; expected a number")
         // An error inside the callback keeps its own line.
         let inside = try #require(Self.failure(prefix + "function sizeForItem(ip)\n  return ip.nothing.width\nend", [1]))
         #expect(inside.message.hasPrefix("test.lua:3: sizeForItem: item 0: "))
         let inset = try #require(Self.failure(prefix + "function insetForSection(s)\n  if s == 1 then return end\n  return UIEdgeInsetsMake(0, 0, 0, 0)\nend", [1, 1]))
-        #expect(inset.message == "test.lua:2: insetForSection: section 1: returned nothing; expected a UIEdgeInsets")
+        #expect(inset.message == "test.lua:3: insetForSection: section 1: returned nothing; expected a UIEdgeInsets")
         let footer = try #require(Self.failure(prefix + "function referenceSizeForFooter(s)\n  return CGSizeMake(-1, 0)\nend", [1]))
-        #expect(footer.message == "test.lua:2: referenceSizeForFooter: section 0: returned width = -1; it must be zero or more")
+        #expect(footer.message == "test.lua:3: referenceSizeForFooter: section 0: returned width = -1; it must be zero or more")
         // numberOfItems outside the sections, at the line that asked.
         let outside = try #require(Self.failure("function prepare(layout)\n  local n = layout.collectionView:numberOfItems(3)\nend", [5, 8, 3]))
         #expect(outside.message == "test.lua:2: prepare: numberOfItems: no section 3 (the collection view has 3 sections: 0 to 2)")
