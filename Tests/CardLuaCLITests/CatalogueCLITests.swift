@@ -71,6 +71,15 @@ import Testing
         }
     }
 
+    /// The README's catalogue table names every effect (and so stays true as ports are added).
+    @Test func theReadmeNamesEveryEffect() throws {
+        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for name in Self.names {
+            #expect(readme.contains("`\(name)`"), "README.md does not name \(name)")
+        }
+        #expect(!readme.contains("{{"), "a placeholder is left in README.md")
+    }
+
     @Test func aNearMissIsSuggested() throws {
         let result = try CLI.run(["new", "fx.lua", "--from", "line-layot"])
         #expect(result.status == 2)
