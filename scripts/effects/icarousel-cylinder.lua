@@ -156,16 +156,21 @@ local function circularCarouselItemCount(n, bounds)
   return math.min(n, math.floor(count))   -- stored in an NSInteger: the fraction is dropped
 end
 
-local function numberOfVisibleItems(n, bounds)
-  return circularCarouselItemCount(n, bounds)
-end
-
-local function transformForItemViewWithOffset(offset, n, bounds)
+-- The drum's count and radius, once per frame.
+local function carouselGeometry(n, bounds)
   local count = circularCarouselItemCount(n, bounds)
   local radius = params.radius
   if radius == 0 then radius = math.max(0.01, ITEM_WIDTH * params.spacing / 2 / math.tan(params.arc / 2 / count)) end
-  local angle = offset / count * params.arc
-  local t = CATransform3DTranslate(baseTransform(), 0, 0, -radius)
+  return { count = count, radius = radius }
+end
+
+local function numberOfVisibleItems(drum)
+  return drum.count
+end
+
+local function transformForItemViewWithOffset(offset, base, drum)
+  local radius, angle = drum.radius, offset / drum.count * params.arc
+  local t = CATransform3DTranslate(base, 0, 0, -radius)
   t = CATransform3DRotate(t, angle, 0, 1, 0)
   return CATransform3DTranslate(t, 0, 0, radius + 0.01)
 end
@@ -184,23 +189,25 @@ function layoutAttributesForElements(rect, layout)
     scrollOffset = math.max(-BOUNCE_DISTANCE, math.min(math.max(n - 1, 0) + BOUNCE_DISTANCE, scrollOffset))
   end
   local current = clampedIndex(round(scrollOffset), n, wrap)
-  local visible = math.min(MAX_VISIBLE_ITEMS, numberOfVisibleItems(n, bounds))
+  local geometry = carouselGeometry(n, bounds)
+  local visible = math.min(MAX_VISIBLE_ITEMS, numberOfVisibleItems(geometry, bounds))
   if params.visibleItems > 0 then visible = params.visibleItems end
   visible = math.floor(math.max(0, math.min(visible, n)))
   local first = current - visible // 2
   if not wrap then first = math.max(0, math.min(n - visible, first)) end
+  local base = baseTransform()
+  local center = CGPointMake(bounds.midX, bounds.midY)     -- every card at the bounds' centre
   local cards, currentX = {}, 0
   for i = 0, visible - 1 do
     local index = clampedIndex(first + i, n, wrap)
     local offset = offsetForItem(index, scrollOffset, n, wrap)
     local alpha = alphaForItemWithOffset(offset)
     if alpha ~= 0 then
-      local t = transformForItemViewWithOffset(offset, n, bounds)
-      local attributes = layout:layoutAttributesForItem(IndexPath(index, 0))
-      attributes.center = CGPointMake(bounds.midX, bounds.midY)
-      attributes.transform3D = t
-      attributes.alpha = alpha
-      attributes.hidden = params.showBackfaces == 0 and t.m33 <= 0
+      local t = transformForItemViewWithOffset(offset, base, geometry)
+      local attributes = {                                 -- the item's own size, moved to the centre
+        indexPath = IndexPath(index, 0), center = center, transform3D = t, alpha = alpha,
+        hidden = params.showBackfaces == 0 and t.m33 <= 0,  -- transformItemView's backface rule
+      }
       local x = t.m11 + t.m21 + t.m31 + t.m41
       if index == current then currentX = x end
       elements[#elements + 1] = attributes

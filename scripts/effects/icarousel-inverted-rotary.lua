@@ -157,18 +157,23 @@ local function circularCarouselItemCount(n, bounds)
   return math.min(n, math.floor(count))   -- stored in an NSInteger: the fraction is dropped
 end
 
-local function numberOfVisibleItems(n, bounds)
-  return math.ceil(circularCarouselItemCount(n, bounds) / 2)
-end
-
-local function transformForItemViewWithOffset(offset, n, bounds)
+-- The ring's count and radius, once per frame.
+local function carouselGeometry(n, bounds)
   local count = circularCarouselItemCount(n, bounds)
   local half = ITEM_WIDTH * params.spacing / 2
   local radius = params.radius
   if radius == 0 then radius = math.max(half, half / math.tan(params.arc / 2 / count)) end
-  local angle = offset / count * params.arc
+  return { count = count, radius = radius }
+end
+
+local function numberOfVisibleItems(ring)
+  return math.ceil(ring.count / 2)
+end
+
+local function transformForItemViewWithOffset(offset, base, ring)
+  local radius, angle = ring.radius, offset / ring.count * params.arc
   radius, angle = -radius, -angle
-  return CATransform3DTranslate(baseTransform(), radius * math.sin(angle), 0, radius * math.cos(angle) - radius)
+  return CATransform3DTranslate(base, radius * math.sin(angle), 0, radius * math.cos(angle) - radius)
 end
 
 -- loadUnloadViews + transformItemView + depthSortViews, once per frame.
@@ -185,23 +190,25 @@ function layoutAttributesForElements(rect, layout)
     scrollOffset = math.max(-BOUNCE_DISTANCE, math.min(math.max(n - 1, 0) + BOUNCE_DISTANCE, scrollOffset))
   end
   local current = clampedIndex(round(scrollOffset), n, wrap)
-  local visible = math.min(MAX_VISIBLE_ITEMS, numberOfVisibleItems(n, bounds))
+  local geometry = carouselGeometry(n, bounds)
+  local visible = math.min(MAX_VISIBLE_ITEMS, numberOfVisibleItems(geometry, bounds))
   if params.visibleItems > 0 then visible = params.visibleItems end
   visible = math.floor(math.max(0, math.min(visible, n)))
   local first = current - visible // 2
   if not wrap then first = math.max(0, math.min(n - visible, first)) end
+  local base = baseTransform()
+  local center = CGPointMake(bounds.midX, bounds.midY)     -- every card at the bounds' centre
   local cards, currentX = {}, 0
   for i = 0, visible - 1 do
     local index = clampedIndex(first + i, n, wrap)
     local offset = offsetForItem(index, scrollOffset, n, wrap)
     local alpha = alphaForItemWithOffset(offset)
     if alpha ~= 0 then
-      local t = transformForItemViewWithOffset(offset, n, bounds)
-      local attributes = layout:layoutAttributesForItem(IndexPath(index, 0))
-      attributes.center = CGPointMake(bounds.midX, bounds.midY)
-      attributes.transform3D = t
-      attributes.alpha = alpha
-      attributes.hidden = params.showBackfaces == 0 and t.m33 <= 0
+      local t = transformForItemViewWithOffset(offset, base, geometry)
+      local attributes = {                                 -- the item's own size, moved to the centre
+        indexPath = IndexPath(index, 0), center = center, transform3D = t, alpha = alpha,
+        hidden = params.showBackfaces == 0 and t.m33 <= 0,  -- transformItemView's backface rule
+      }
       local x = t.m11 + t.m21 + t.m31 + t.m41
       if index == current then currentX = x end
       elements[#elements + 1] = attributes

@@ -157,24 +157,25 @@ local function circularCarouselItemCount(n, bounds)
   return math.min(n, math.floor(count))   -- stored in an NSInteger: the fraction is dropped
 end
 
-local function wheelRadius(count)
-  if params.radius ~= 0 then return params.radius end
-  return ITEM_WIDTH * params.spacing * count / params.arc
-end
-
-local function numberOfVisibleItems(n, bounds)
+-- The wheel's count, radius and step angle, once per frame.
+local function carouselGeometry(n, bounds)
   local count = circularCarouselItemCount(n, bounds)
-  if wheelRadius(count) - ITEM_WIDTH / 2 < math.min(bounds.width, bounds.height) / 2 then return count end
-  return math.ceil(count / 2) + 1
-end
-
-local function transformForItemViewWithOffset(offset, n, bounds)
-  local count = circularCarouselItemCount(n, bounds)
-  local radius = wheelRadius(count)
+  local radius = params.radius
+  if radius == 0 then radius = ITEM_WIDTH * params.spacing * count / params.arc end
   local angle = params.angle
   if angle == 0 then angle = params.arc / count end
+  return { count = count, radius = radius, angle = angle }
+end
+
+local function numberOfVisibleItems(wheel, bounds)
+  if wheel.radius - ITEM_WIDTH / 2 < math.min(bounds.width, bounds.height) / 2 then return wheel.count end
+  return math.ceil(wheel.count / 2) + 1
+end
+
+local function transformForItemViewWithOffset(offset, base, wheel)
+  local radius, angle = wheel.radius, wheel.angle
   radius, angle = -radius, -angle
-  local t = CATransform3DTranslate(baseTransform(), 0, radius, 0)
+  local t = CATransform3DTranslate(base, 0, radius, 0)
   t = CATransform3DRotate(t, angle * offset, 0, 0, 1)
   return CATransform3DTranslate(t, 0, -radius, offset * 0.01)
 end
@@ -193,23 +194,25 @@ function layoutAttributesForElements(rect, layout)
     scrollOffset = math.max(-BOUNCE_DISTANCE, math.min(math.max(n - 1, 0) + BOUNCE_DISTANCE, scrollOffset))
   end
   local current = clampedIndex(round(scrollOffset), n, wrap)
-  local visible = math.min(MAX_VISIBLE_ITEMS, numberOfVisibleItems(n, bounds))
+  local geometry = carouselGeometry(n, bounds)
+  local visible = math.min(MAX_VISIBLE_ITEMS, numberOfVisibleItems(geometry, bounds))
   if params.visibleItems > 0 then visible = params.visibleItems end
   visible = math.floor(math.max(0, math.min(visible, n)))
   local first = current - visible // 2
   if not wrap then first = math.max(0, math.min(n - visible, first)) end
+  local base = baseTransform()
+  local center = CGPointMake(bounds.midX, bounds.midY)     -- every card at the bounds' centre
   local cards, currentX = {}, 0
   for i = 0, visible - 1 do
     local index = clampedIndex(first + i, n, wrap)
     local offset = offsetForItem(index, scrollOffset, n, wrap)
     local alpha = alphaForItemWithOffset(offset)
     if alpha ~= 0 then
-      local t = transformForItemViewWithOffset(offset, n, bounds)
-      local attributes = layout:layoutAttributesForItem(IndexPath(index, 0))
-      attributes.center = CGPointMake(bounds.midX, bounds.midY)
-      attributes.transform3D = t
-      attributes.alpha = alpha
-      attributes.hidden = params.showBackfaces == 0 and t.m33 <= 0
+      local t = transformForItemViewWithOffset(offset, base, geometry)
+      local attributes = {                                 -- the item's own size, moved to the centre
+        indexPath = IndexPath(index, 0), center = center, transform3D = t, alpha = alpha,
+        hidden = params.showBackfaces == 0 and t.m33 <= 0,  -- transformItemView's backface rule
+      }
       local x = t.m11 + t.m21 + t.m31 + t.m41
       if index == current then currentX = x end
       elements[#elements + 1] = attributes

@@ -137,12 +137,16 @@ local function baseTransform()
   return CATransform3DTranslate(t, -params.viewpointOffsetX, -params.viewpointOffsetY, 0)
 end
 
+local function carouselGeometry()
+  return {}
+end
+
 local function numberOfVisibleItems(_, bounds)
   return math.ceil(bounds.width / (ITEM_WIDTH * params.spacing)) + 2
 end
 
-local function transformForItemViewWithOffset(offset)
-  return CATransform3DTranslate(baseTransform(), offset * ITEM_WIDTH * params.spacing, 0, 0)
+local function transformForItemViewWithOffset(offset, base)
+  return CATransform3DTranslate(base, offset * ITEM_WIDTH * params.spacing, 0, 0)
 end
 
 -- loadUnloadViews + transformItemView + depthSortViews, once per frame.
@@ -159,23 +163,25 @@ function layoutAttributesForElements(rect, layout)
     scrollOffset = math.max(-BOUNCE_DISTANCE, math.min(math.max(n - 1, 0) + BOUNCE_DISTANCE, scrollOffset))
   end
   local current = clampedIndex(round(scrollOffset), n, wrap)
-  local visible = math.min(MAX_VISIBLE_ITEMS, numberOfVisibleItems(n, bounds))
+  local geometry = carouselGeometry(n, bounds)
+  local visible = math.min(MAX_VISIBLE_ITEMS, numberOfVisibleItems(geometry, bounds))
   if params.visibleItems > 0 then visible = params.visibleItems end
   visible = math.floor(math.max(0, math.min(visible, n)))
   local first = current - visible // 2
   if not wrap then first = math.max(0, math.min(n - visible, first)) end
+  local base = baseTransform()
+  local center = CGPointMake(bounds.midX, bounds.midY)     -- every card at the bounds' centre
   local cards, currentX = {}, 0
   for i = 0, visible - 1 do
     local index = clampedIndex(first + i, n, wrap)
     local offset = offsetForItem(index, scrollOffset, n, wrap)
     local alpha = alphaForItemWithOffset(offset)
     if alpha ~= 0 then
-      local t = transformForItemViewWithOffset(offset, n, bounds)
-      local attributes = layout:layoutAttributesForItem(IndexPath(index, 0))
-      attributes.center = CGPointMake(bounds.midX, bounds.midY)
-      attributes.transform3D = t
-      attributes.alpha = alpha
-      attributes.hidden = params.showBackfaces == 0 and t.m33 <= 0
+      local t = transformForItemViewWithOffset(offset, base, geometry)
+      local attributes = {                                 -- the item's own size, moved to the centre
+        indexPath = IndexPath(index, 0), center = center, transform3D = t, alpha = alpha,
+        hidden = params.showBackfaces == 0 and t.m33 <= 0,  -- transformItemView's backface rule
+      }
       local x = t.m11 + t.m21 + t.m31 + t.m41
       if index == current then currentX = x end
       elements[#elements + 1] = attributes
