@@ -25,6 +25,8 @@
 -- round(proposed/pitch); then clamped to 0 … contentWidth − pitch. The library's default
 -- is 1; the example's value for this transformer is kept (the param decelerationDistance).
 -- isInfinite is off (the library's default; the example turns it on): no wrap.
+-- The pager here is the whole viewport (414 × 736 by default, portrait); the example's
+-- pager is a 375 × 193 band (Main.storyboard): `--viewport 375x193` shows its shape.
 -- Item size: the example's, 220 × 170 points (params itemWidth, itemHeight).
 -- coverFlow: q = clamp(−p, −1, 1), rotation = sin(q·π/2)·π/4·1.5 about y,
 -- translationZ = −pitch·0.5·|q|; transform = identity with m34 −0.002, then

@@ -25,6 +25,8 @@
 -- round(proposed/pitch); then clamped to 0 … contentWidth − pitch. The library's default
 -- is 1; the example's value for this transformer is kept (the param decelerationDistance).
 -- isInfinite is off (the library's default; the example turns it on): no wrap.
+-- The pager here is the whole viewport (414 × 736 by default, portrait); the example's
+-- pager is a 375 × 193 band (Main.storyboard): `--viewport 375x193` shows its shape.
 -- Item size: FSPagerView.automaticSize (the pager's size: full pages), as the example
 -- sets for this transformer (params itemWidthRatio, itemHeightRatio = 1). The pager's own
 -- interitemSpacing (default 0) is used: this transformer does not propose one.

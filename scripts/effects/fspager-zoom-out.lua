@@ -25,6 +25,8 @@
 -- round(proposed/pitch); then clamped to 0 … contentWidth − pitch. The library's default
 -- is 1; the example's value for this transformer is kept (the param decelerationDistance).
 -- isInfinite is off (the library's default; the example turns it on): no wrap.
+-- The pager here is the whole viewport (414 × 736 by default, portrait); the example's
+-- pager is a 375 × 193 band (Main.storyboard): `--viewport 375x193` shows its shape.
 -- Item size: FSPagerView.automaticSize (the pager's size: full pages), as the example
 -- sets for this transformer (params itemWidthRatio, itemHeightRatio = 1). The pager's own
 -- interitemSpacing (default 0) is used: this transformer does not propose one.
@@ -33,8 +35,10 @@
 --   transform a = d = s, tx = p < 0 ? horzMargin − 2·vertMargin : −horzMargin + 2·vertMargin
 --   alpha = minimumAlpha + (s − minimumScale)/(1 − minimumScale)·(1 − minimumAlpha)
 -- beyond: identity, alpha 0. (Android's ZoomOutPageTransformer, which this follows, has
--- vertMargin / 2 where FSPagerView has vertMargin·2; the port keeps FSPagerView's.) The
--- zIndex stays the layout's.
+-- vertMargin / 2 where FSPagerView has vertMargin·2; the port keeps FSPagerView's. On the
+-- example's wide pager the two nearly cancel; on a tall pager 2·vertMargin wins and the
+-- shrunk pages move apart, leaving a wide gap: that is the source's formula.) The zIndex
+-- stays the layout's.
 
 params = {
   itemWidthRatio = { value = 1, min = 0.1, max = 1, step = 0.05 },   -- itemSize.width / pager width
