@@ -1,4 +1,4 @@
--- animated-cube: full pages fold round the edge they share, like the faces of a turning cube
+-- animated-cube: full pages fold round their shared edge like the faces of a turning cube
 -- Source: AnimatedCollectionViewLayout, 1.1.0 (f6d163d), Sources/…/Animators/CubeAttributesAnimator.swift
 --
 -- Files: Sources/AnimatedCollectionViewLayout/{AnimatedCollectionViewLayout.swift, Animators/…}.

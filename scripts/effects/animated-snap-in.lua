@@ -1,4 +1,4 @@
--- animated-snap-in: a grid of tiles; the column coming in from the right grows and fades in
+-- animated-snap-in: a grid of tiles; the column coming in from the right grows, fading in
 -- Source: AnimatedCollectionViewLayout, 1.1.0 (f6d163d), Sources/…/Animators/SnapInAttributesAnimator.swift
 --
 -- Files: Sources/AnimatedCollectionViewLayout/{AnimatedCollectionViewLayout.swift, Animators/…}.

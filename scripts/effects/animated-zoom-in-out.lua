@@ -1,4 +1,4 @@
--- animated-zoom-in-out: full pages; the page leaving to the left shrinks as the next covers it
+-- animated-zoom-in-out: full pages; the one leaving shrinks as the next slides over it
 -- Source: AnimatedCollectionViewLayout, 1.1.0 (f6d163d), Sources/…/Animators/ZoomInOutAttributesAnimator.swift
 --
 -- Files: Sources/AnimatedCollectionViewLayout/{AnimatedCollectionViewLayout.swift, Animators/…}.

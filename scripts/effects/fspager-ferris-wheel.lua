@@ -1,4 +1,4 @@
--- fspager-ferris-wheel: cards ride the top of a wheel turning below them, side ones tilted out
+-- fspager-ferris-wheel: cards ride the rim of a wheel turning below them, tilting out
 -- Source: FSPagerView, 0.8.3 (f90ab7d), Sources/FSPageViewTransformer.swift, ferrisWheel
 --
 -- Files: Sources/FSPageViewLayout.swift (the layout), Sources/FSPageViewTransformer.swift

@@ -1,4 +1,4 @@
--- fspager-inverted-ferris-wheel: cards ride the bottom of a wheel turning above them, a smile
+-- fspager-inverted-ferris-wheel: cards hang from the rim of a wheel turning above them
 -- Source: FSPagerView, 0.8.3 (f90ab7d), Sources/FSPageViewTransformer.swift, invertedFerrisWheel
 --
 -- Files: Sources/FSPageViewLayout.swift (the layout), Sources/FSPageViewTransformer.swift

@@ -1,4 +1,4 @@
--- fspager-zoom-out: full pages shrink to 0.85 and fade as they slide away (Android's ZoomOut)
+-- fspager-zoom-out: full pages shrink to 0.85 and fade as they slide away
 -- Source: FSPagerView, 0.8.3 (f90ab7d), Sources/FSPageViewTransformer.swift, zoomOut
 --
 -- Files: Sources/FSPageViewLayout.swift (the layout), Sources/FSPageViewTransformer.swift
