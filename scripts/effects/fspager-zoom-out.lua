@@ -67,6 +67,9 @@ function prepare(layout)
   layout.sectionInset = UIEdgeInsetsMake(vertical, leading, vertical, leading)
   layout.minimumLineSpacing = params.interitemSpacing  -- proposedInteritemSpacing()
   layout.decelerationRate = UIScrollViewDecelerationRateFast
+  -- A plain UICollectionViewLayout: it does not mirror right to left (UIKit's default
+  -- for that class, unlike the flow layout's).
+  layout.flipsHorizontallyInOppositeLayoutDirection = false
 end
 
 -- FSPagerViewLayout.layoutAttributesForElements(in:), with its base zIndex.
