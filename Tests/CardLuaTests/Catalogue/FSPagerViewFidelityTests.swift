@@ -249,4 +249,64 @@ import Testing
             })
         }
     }
+
+    // MARK: paging: FSPagerViewLayout.targetContentOffset
+
+    /// The source's rule, given the release: decelerationDistance 0 (automatic) rounds
+    /// the proposal to a pitch, biased 0.35 of a pitch along a fling of |v| ≥ 0.3 pt/ms;
+    /// N ≥ 1 goes from the offset at release to the next pitch (ceil / floor, N − 1 more),
+    /// or rounds the proposal when slower; then 0 … contentWidth − pitch.
+    static func target(proposed: Double, velocity: Double, current: Double, pitch: Double,
+                       distance: Int, contentWidth: Double) -> Double {
+        var target: Double
+        if distance == 0 {
+            target = abs(velocity) >= 0.3
+                ? (proposed / pitch + 0.35 * (velocity >= 0 ? 1 : -1)).rounded() * pitch
+                : (proposed / pitch).rounded() * pitch
+        } else if velocity >= 0.3 {
+            target = (current / pitch + Double(distance - 1)).rounded(.up) * pitch
+        } else if velocity <= -0.3 {
+            target = (current / pitch - Double(distance - 1)).rounded(.down) * pitch
+        } else {
+            target = (proposed / pitch).rounded() * pitch
+        }
+        return min(contentWidth - pitch, max(0, target))
+    }
+
+    /// Releases at `offset` with each velocity; the port's target must be the source's
+    /// for the proposal cardlua's physics made, and the content must rest there.
+    static func expectPaging(_ name: String, offset: Double, velocities: [Double], pitch: Double, distance: Int,
+                             contentWidth: Double, params: [String: Double] = [:]) throws {
+        for velocity in velocities {
+            let effect = try CatalogueHarness.effect(name, params: params)
+            let timeline = try ScenarioRunner(effect: effect, scriptName: "\(name).lua")
+                .run(Scenario(name: "paging", viewportSize: viewport, numberOfItems: [20],
+                              steps: [.jump(offset: offset), .fling(velocity: velocity)]))
+            let snap = try #require(timeline.snaps.first)
+            let want = target(proposed: snap.proposedContentOffset.x, velocity: velocity, current: offset,
+                              pitch: pitch, distance: distance, contentWidth: contentWidth)
+            #expect(abs(snap.targetContentOffset.x - want) < 1e-9, "\(name) v \(velocity): target")
+            #expect(abs((timeline.frames.last?.contentOffset.x ?? .nan) - want) < 1e-6, "\(name) v \(velocity): rest")
+        }
+    }
+
+    @Test func pagingAutomatic() throws {
+        // Cover flow: 220-point cards, pitch 220·(1 − sin(3π/16)), the example's automatic distance.
+        let pitch = 220 - 220 * sin(Double.pi * 3 / 16)
+        let contentWidth = (414 - 220) + 20 * 220 + 19 * (pitch - 220)
+        try Self.expectPaging("fspager-coverflow", offset: 3.2 * pitch, velocities: [0.1, -0.2, 0.35, -0.5, 1.5, -2, 30],
+                              pitch: pitch, distance: 0, contentWidth: contentWidth)
+    }
+
+    @Test func pagingOneItem() throws {
+        // Cubic: pitch = 0.9·414, decelerationDistance 1 (the example's): a flick turns one
+        // page from where the finger lifted, however fast; 3 turns three.
+        let pitch = 414 * 0.9
+        let contentWidth = 414 - pitch + 20 * pitch
+        try Self.expectPaging("fspager-cubic", offset: 4.3 * pitch, velocities: [0.1, 0.5, -0.5, 5, -5],
+                              pitch: pitch, distance: 1, contentWidth: contentWidth)
+        try Self.expectPaging("fspager-cubic", offset: 4.3 * pitch, velocities: [5, -5],
+                              pitch: pitch, distance: 3, contentWidth: contentWidth,
+                              params: ["decelerationDistance": 3])
+    }
 }
