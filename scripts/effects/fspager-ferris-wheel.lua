@@ -97,8 +97,9 @@ end
 function targetContentOffset(proposedContentOffset, velocity, layout)
   local pitch = layout.itemSize.width + layout.minimumLineSpacing
   local proposed = proposedContentOffset.x
+  local distance = math.floor(params.decelerationDistance)   -- a UInt in the source
   local target
-  if params.decelerationDistance == 0 then
+  if distance == 0 then
     if ABS(velocity.x) >= 0.3 then
       local vector = velocity.x >= 0 and 1.0 or -1.0
       target = round(proposed / pitch + 0.35 * vector) * pitch
@@ -106,7 +107,7 @@ function targetContentOffset(proposedContentOffset, velocity, layout)
       target = round(proposed / pitch) * pitch
     end
   else
-    local extraDistance = math.max(params.decelerationDistance - 1, 0)
+    local extraDistance = math.max(distance - 1, 0)
     local current = layout.collectionView.contentOffset.x
     if velocity.x >= 0.3 then
       target = math.ceil(current / pitch + extraDistance) * pitch
