@@ -10,7 +10,8 @@
 -- collection view, which is the pager here; w × h: the item). The port gets those frames
 -- from a flow layout: sectionInset (top, L, bottom, L) with top = bottom = (H − h)/2,
 -- minimumLineSpacing = interitemSpacing (negative ones overlap, as here). A transformer
--- proposes its own interitemSpacing, which replaces the pager's.
+-- proposes its own interitemSpacing, which replaces the pager's. (An item wider than the
+-- pager would need a negative L, which sectionInset cannot take: the port uses 0 then.)
 -- Each item's progress, in pitches: position p = (center.x − bounds.midX) / pitch; the
 -- layout gives every item zIndex = numberOfItems − Int(p) (Int truncates toward zero)
 -- before the transformer runs, and the transformer may replace it.
@@ -33,8 +34,9 @@
 --   transform = identity.translatedBy(−p·pitch, ty).rotated(by: rotation)
 --               .translatedBy(0, −ty)
 -- (every card is pulled back to the centre, then turned by p·θ about a hub R above its
--- centre: the cards ride the rim of a wheel, hanging under the hub); zIndex = Int(4 − |p|·10); beyond ±5:
--- identity, zIndex 0. alpha = |p| < 0.5 ? 1 : minimumAlpha (0.6). Proposed
+-- centre: the cards ride the rim of a wheel, hanging under the hub); zIndex = Int(4 − |p|·10);
+-- beyond ±5: identity, zIndex 0 (not hidden: such a card sits in its own slot, far off
+-- screen, and the element query does not return it anyway). alpha = |p| < 0.5 ? 1 : minimumAlpha (0.6). Proposed
 -- interitemSpacing −0.15·w. Only the cards the element query returns are drawn: with the
 -- example's 180-point cards those whose slot is within about half a screen.
 

@@ -10,7 +10,8 @@
 -- collection view, which is the pager here; w × h: the item). The port gets those frames
 -- from a flow layout: sectionInset (top, L, bottom, L) with top = bottom = (H − h)/2,
 -- minimumLineSpacing = interitemSpacing (negative ones overlap, as here). A transformer
--- proposes its own interitemSpacing, which replaces the pager's.
+-- proposes its own interitemSpacing, which replaces the pager's. (An item wider than the
+-- pager would need a negative L, which sectionInset cannot take: the port uses 0 then.)
 -- Each item's progress, in pitches: position p = (center.x − bounds.midX) / pitch; the
 -- layout gives every item zIndex = numberOfItems − Int(p) (Int truncates toward zero)
 -- before the transformer runs, and the transformer may replace it.
