@@ -55,7 +55,7 @@ params = {
   shadowOffsetMinHeight = { value = 2, min = -20, max = 20, step = 1 },
   shadowOffsetMaxWidth = { value = 0, min = -20, max = 20, step = 1 },  -- shadowOffsetMax (0, 6)
   shadowOffsetMaxHeight = { value = 6, min = -20, max = 20, step = 1 },
-  angle = { value = 109.0909090909, min = -360, max = 360, step = 1 },  -- rotation3d, degrees: .pi / 1.65
+  angle = { value = 109.090909090909, min = -360, max = 360, step = 1 },  -- rotation3d, degrees: .pi / 1.65
   minAngle = { value = -60, min = -360, max = 360, step = 1 },  -- -.pi / 3
   maxAngle = { value = 60, min = -360, max = 360, step = 1 },  -- .pi / 3
   rotationX = { value = 0, min = -1, max = 1, step = 0.1 },  -- the axis
@@ -123,7 +123,7 @@ local function applyScaleTransform(attributes, progress, w, h)
   translateX = clamp(translateX, w * o.minTranslationRatioX, w * o.maxTranslationRatioX)
   translateY = clamp(translateY, h * o.minTranslationRatioY, h * o.maxTranslationRatioY)
   local t = CATransform3DScale(CATransform3DMakeTranslation(translateX, translateY, 0), scale, scale, 1)
-  attributes.hidden = scale == 0   -- a view scaled to nothing draws nothing (no label either)
+  if scale == 0 then attributes.hidden = true end   -- a view scaled to nothing draws nothing (no label either)
   -- applyCATransform3D: rotation3d (m34 on the affine transform, the rotation applied first)
   t.m34 = o.m34
   local angle = clamp(o.angle * RADIANS * progress, o.minAngle * RADIANS, o.maxAngle * RADIANS)

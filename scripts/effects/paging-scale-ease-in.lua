@@ -101,7 +101,7 @@ local function applyScaleTransform(attributes, progress, w, h)
   translateX = clamp(translateX, w * o.minTranslationRatioX, w * o.maxTranslationRatioX)
   translateY = clamp(translateY, h * o.minTranslationRatioY, h * o.maxTranslationRatioY)
   local t = CATransform3DScale(CATransform3DMakeTranslation(translateX, translateY, 0), scale, scale, 1)
-  attributes.hidden = scale == 0   -- a view scaled to nothing draws nothing (no label either)
+  if scale == 0 then attributes.hidden = true end   -- a view scaled to nothing draws nothing (no label either)
   attributes.transform3D = t
 end
 

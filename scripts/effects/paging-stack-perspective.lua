@@ -23,7 +23,7 @@
 --   alpha: p ≥ N − 1 fades out over bottomStackAlphaSpeedFactor pages, p < 0 fades in over
 --     topStackAlphaSpeedFactor from p = −1; then, if still visible and p ≥ 0, − p·alphaFactor;
 --     clamped to 0…1 as UIKit draws it
---   angle: p ≤ 0: −min(|p|, 1)·|popAngle| (sign of popAngle); p > 0: the zig-zag
+--   angle: p ≤ 0: −min(|p|, 1)·|popAngle|, negated if popAngle < 0; p > 0: the zig-zag
 --     S − 2·frac(p)·S (S = stackRotateAngel), negated when trunc(p) is even, + (1 − p)·|S|
 --     while p < 1
 --   the view's affine transform: rotate by angle, scale, then translate (tx + xAdj, ty + yAdj)
