@@ -6,15 +6,16 @@
 -- p = index − contentOffset.x / W (in pages); the scroll view pages (isPagingEnabled, as the
 -- example app sets). The window: numberOfVisibleItems cells around round(offset) (the
 -- library's default, nil, shows every cell: params.numberOfVisibleItems = 0). zIndex is
--- StackTransformView's zPosition, −round(p), negated (reverse), ties drawn in index order. The card is the
--- example app's shapes cell (Samples/…/BaseShapeCollectionViewCell.swift): the page inset by
--- 18% of its width left and right and 6% of its height top and bottom (cardMarginX,
--- cardMarginY), centred; the transform is about its centre, and w, h below are its size.
+-- StackTransformView's zPosition, −round(p), negated (reverse), ties drawn in index order.
+-- The card is the example app's shapes cell (Samples/…/BaseShapeCollectionViewCell.swift):
+-- the page inset by 18% of its width left and right and 6% of its height top and bottom
+-- (cardMarginX, cardMarginY), centred; the transform is about its centre, and w, h below
+-- are its size.
 --
 -- StackTransformViewOptions.layout(.reverse) (Lib/Stack/StackTransformViewOptions+Layout.swift),
 -- with the init's defaults for what it leaves out (Lib/Stack/StackTransformViewOptions.swift),
--- each a param below; maxSpacing is nil (no cap on the spacing) and so is maxScale (no upper clamp). The math
--- (Lib/Stack/StackTransformView.swift), with N = maxStackSize and p negated first (reverse):
+-- each a param below; maxSpacing is nil (no cap on the spacing), and so is maxScale (no upper clamp).
+-- The math (Lib/Stack/StackTransformView.swift), with N = maxStackSize and p negated first (reverse):
 --   scale = clamp(1 − p·scaleFactor, minScale, maxScale)
 --   persp = easeOut(clamp(p/N, 0, 1))·perspectiveRatio, easeOut(x) = 1 − log10(10 − 9x)
 --   tx = w·spacingFactor·max(p, 0)·stackPosition.x, ty likewise with h and .y
