@@ -19,6 +19,10 @@
 -- pageSize = itemSize.width + minimumLineSpacing, currentPage = contentOffset.x / pageSize
 -- at the release; |velocity| > 0.2 pt/ms: ceil (forward) or floor (back) of it, else
 -- round(currentPage) (Swift's round: half away from zero); decelerationRate .fast.
+-- A finger always moves the content before a flick, so on iOS currentPage is never a
+-- whole number there; a scenario's `fling` can release exactly on a page, where ceil and
+-- floor would not turn it: the port takes floor + 1 and ceil - 1 (the same everywhere
+-- else), the intent: a flick turns one page.
 -- UIAppearanceAnimatable: alpha (unset = 1: (alpha - 1)|e| + 1), cornerRadius (0 = unset:
 -- the image cell keeps its 5; else radius * |e|), shadowEffect over the cell's black
 -- shadowView (drawn as the palette colour darkened by its alpha; default none).
@@ -177,7 +181,8 @@ function targetContentOffset(proposedContentOffset, velocity, layout)
   local currentPage = layout.collectionView.contentOffset.x / pageSize
   local nextPage
   if math.abs(velocity.x) > 0.2 then
-    nextPage = velocity.x > 0 and math.ceil(currentPage) or math.floor(currentPage)
+    -- ceil/floor, except that a release exactly on a page still turns it (see the header)
+    nextPage = velocity.x > 0 and math.floor(currentPage) + 1 or math.ceil(currentPage) - 1
   elseif currentPage < 0 then
     nextPage = -math.floor(-currentPage + 0.5)
   else
