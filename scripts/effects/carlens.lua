@@ -1,4 +1,4 @@
--- carlens: wide white cards; the centred one slides its card 200 pt down, the others ride up
+-- carlens: the centred card slides down below its header, the side cards ride up
 -- Source: CarLensCollectionViewLayout, e780154 (2019), CarLensCollectionViewLayout/CarLensCollectionViewLayout.swift
 --
 -- The layout (setup, on the first prepare): horizontal; minimumLineSpacing =

@@ -1,4 +1,4 @@
--- gemini-circle-rotation: cards ride the rim of a big wheel, tilting along it as they pass
+-- gemini-circle-rotation: cards ride the rim of a big wheel, tilting as they pass
 -- Source: Gemini, 2484f5c (2020), Gemini/GeminiAnimationModel.swift, circleRotation (CircleRotationViewController)
 --
 -- Gemini is not a layout: GeminiCollectionView.animateVisibleCells(), called from

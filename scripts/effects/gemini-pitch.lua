@@ -1,4 +1,4 @@
--- gemini-pitch: cards tip about the horizontal axis (a pitch) and shrink as they leave the centre
+-- gemini-pitch: cards tip about the horizontal axis, shrinking away from the centre
 -- Source: Gemini, 2484f5c (2020), Gemini/GeminiAnimationModel.swift, pitchRotation (PitchRotationViewController)
 --
 -- Gemini is not a layout: GeminiCollectionView.animateVisibleCells(), called from

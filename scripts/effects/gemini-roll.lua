@@ -1,4 +1,4 @@
--- gemini-roll: cards turn about the vertical axis (a roll) and shrink as they leave the centre
+-- gemini-roll: cards turn about the vertical axis, shrinking away from the centre
 -- Source: Gemini, 2484f5c (2020), Gemini/GeminiAnimationModel.swift, rollRotation (RollRotationViewController)
 --
 -- Gemini is not a layout: GeminiCollectionView.animateVisibleCells(), called from

@@ -1,4 +1,4 @@
--- gemini-yaw: cards spin in the screen's plane (a yaw) and shrink as they leave the centre
+-- gemini-yaw: cards spin in the screen's plane, shrinking away from the centre
 -- Source: Gemini, 2484f5c (2020), Gemini/GeminiAnimationModel.swift, yawRotation (YawRotationViewController)
 --
 -- Gemini is not a layout: GeminiCollectionView.animateVisibleCells(), called from
