@@ -215,4 +215,26 @@ import Testing
             Self.scale($0, down: true)
         }
     }
+
+    /// The example's UICollectionViewPagingFlowLayout (roll, pitch, yaw, scale): page =
+    /// w + spacing (384 for roll); |v| > 0.2 pt/ms turns to ceil/floor of the release's
+    /// page, slower rounds it. A release exactly on a page (only a scenario can do that)
+    /// still turns one page.
+    @Test func pagingFlowLayout() throws {
+        let cases: [([ScenarioStep], Double)] = [
+            ([.jump(offset: 0), .drag(by: 250, duration: 1)], 384),         // 0.25 pt/ms: ceil(0.65)
+            ([.jump(offset: 0), .drag(by: 150, duration: 1)], 0),           // 0.15 pt/ms: round(0.39)
+            ([.jump(offset: 0), .drag(by: 250, duration: 1, velocity: 0.1)], 384), // round(0.65)
+            ([.jump(offset: 768), .drag(by: -100, duration: 0.4)], 384),    // -0.25 pt/ms: floor(1.74)
+            ([.jump(offset: 768), .fling(velocity: 5)], 1152),              // on page 2: the next
+            ([.jump(offset: 768), .fling(velocity: -5)], 384),
+        ]
+        for (steps, target) in cases {
+            let runner = ScenarioRunner(effect: try CatalogueHarness.effect("gemini-roll"), scriptName: "gemini-roll.lua")
+            let timeline = try runner.run(Scenario(name: "paging", steps: steps))
+            let snap = try #require(timeline.snaps.last)
+            #expect(snap.targetContentOffset.x == target, "\(steps)")
+            #expect(timeline.frames.last?.contentOffset.x == target, "\(steps)")
+        }
+    }
 }
