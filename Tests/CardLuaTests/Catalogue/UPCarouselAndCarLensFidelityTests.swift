@@ -89,8 +89,7 @@ import Testing
         for (name, pitch, first) in [("upcarousel", 200.0, 207.0), ("carlens", 374.0, 207.0)] {
             let effect = try CatalogueHarness.effect(name)
             let runner = ScenarioRunner(effect: effect, scriptName: "\(name).lua")
-            let timeline = try runner.run(Scenario(name: "fling", viewportSize: Size(width: Self.width, height: Self.height), numberOfItems: [20],
-                                                   steps: [.jump(offset: 0), .fling(velocity: 20)]))
+            let timeline = try runner.run(Scenario(name: "fling", steps: [.jump(offset: 0), .fling(velocity: 20)]))
             let snap = try #require(timeline.snaps.first)
             let proposed = snap.proposedContentOffset.x
             // The nearest centre to proposed + W/2, by closed form, far beyond the first screen.
