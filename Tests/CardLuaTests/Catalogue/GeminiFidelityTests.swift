@@ -237,4 +237,22 @@ import Testing
             #expect(timeline.frames.last?.contentOffset.x == target, "\(steps)")
         }
     }
+
+    /// UIAppearanceAnimatable: the cube's black shadowView (fadeIn: |e|, fadeOut: 1 − |e|)
+    /// darkens the card's colour; cornerRadius(r) gives r·|e| (unset: the image cell's 5).
+    @Test func appearance() throws {
+        let (atRest, _) = try CatalogueHarness.frame("gemini-cube", offset: 0)
+        #expect(atRest.items[0].appearance?.backgroundColor == nil)                 // fadeIn, e = 0: no shade
+        let (fadedOut, _) = try CatalogueHarness.frame("gemini-cube", offset: 0, params: ["shadowEffect": 4])
+        #expect(fadedOut.items[0].appearance?.backgroundColor?.rgb == 0)            // fadeOut, e = 0: black
+        let (halfway, _) = try CatalogueHarness.frame("gemini-cube", offset: 207)     // e = -0.5 and 0.5
+        for card in halfway.items {
+            let rgb = try #require(card.appearance?.backgroundColor?.rgb)
+            #expect([rgb >> 16, (rgb >> 8) & 0xFF, rgb & 0xFF].allSatisfy { $0 <= 128 }, "half shaded: \(rgb)")
+        }
+        let (rounded, _) = try CatalogueHarness.frame("gemini-roll", offset: 192, params: ["cornerRadius": 20])
+        #expect(rounded.items.map { $0.appearance?.cornerRadius } == [10, 10])      // |e| = 0.5
+        let (cell, _) = try CatalogueHarness.frame("gemini-roll", offset: 192)
+        #expect(cell.items.map { $0.appearance?.cornerRadius } == [5, 5])
+    }
 }
