@@ -16,8 +16,11 @@ enum Templates {
         var summary: String
         /// Where it comes from: the library it ports (the catalogue's group), or cardlua.
         var source: String
-        /// The whole `Source:` line of a catalogue script (library, version, file), or `source`.
-        var sourceLine: String = ""
+        /// The `Source:` line of a catalogue script (library, version, file); nil for ours.
+        var catalogueSource: String? = nil
+
+        /// Where it comes from, as fully as known: the `Source:` line, or `source`.
+        var sourceLine: String { catalogueSource ?? source }
     }
 
     /// The group of the seeds and of cardlua's own examples.
@@ -43,7 +46,7 @@ enum Templates {
         Template(name: "wrap-carousel", body: wrapCarouselTemplate,
                  summary: "the cards repeat endlessly both ways (layout.wraps)", source: exampleSource),
     ] + Catalogue.effects.map {
-        Template(name: $0.name, body: $0.text, summary: $0.summary, source: $0.library, sourceLine: $0.source)
+        Template(name: $0.name, body: $0.text, summary: $0.summary, source: $0.library, catalogueSource: $0.source)
     }
 
     static func named(_ name: String) -> Template? { all.first { $0.name == name } }
