@@ -73,18 +73,11 @@ int cardlua_set_item_counts(cardlua_host *h, const long *counts, long sections) 
     return status;
 }
 
-/// `what` (the result at index r) as a finite number of at most MAX_MAGNITUDE, positive
-/// (`positive`) or zero or more; raises a one-line error naming the field.
-static double size_number(lua_State *L, int r, const char *key, const char *type, const char *where,
-                          int positive) {
-    int t = lua_getfield(L, r, key);
-    if (t != LUA_TNUMBER) {
-        find_return_line(L);
-        luaL_error(L, "%sreturned a %s whose %s is %s; expected a number", where, type, key,
-                   t == LUA_TNIL ? "missing" : luaL_typename(L, -1));
-    }
-    double v = lua_tonumber(L, -1);
-    lua_pop(L, 1);
+/// The number at `idx`, the value of `key` in what the callback returned: finite, of at
+/// most MAX_MAGNITUDE, positive (`positive`) or zero or more; otherwise a one-line error
+/// naming the field, at the callback's `return` line.
+static double checked_number(lua_State *L, int idx, const char *key, const char *where, int positive) {
+    double v = lua_tonumber(L, idx);
     if (v != v || v - v != 0) {
         find_return_line(L);
         luaL_error(L, "%sreturned %s = %s", where, key, v != v ? "NaN" : "an infinite number");
@@ -100,13 +93,61 @@ static double size_number(lua_State *L, int r, const char *key, const char *type
     return v;
 }
 
-/// Checks that the result at r is a table (the value a callback must return).
+/// Field `key` of the table at r (a returned CGSize or UIEdgeInsets), checked as
+/// checked_number does; a field that is missing or not a number is an error naming it.
+static double size_number(lua_State *L, int r, const char *key, const char *type, const char *where,
+                          int positive) {
+    int t = lua_getfield(L, r, key);
+    if (t != LUA_TNUMBER) {
+        find_return_line(L);
+        luaL_error(L, "%sreturned a %s whose %s is %s; expected a number", where, type, key,
+                   t == LUA_TNIL ? "missing" : luaL_typename(L, -1));
+    }
+    double v = checked_number(L, -1, key, where, positive);
+    lua_pop(L, 1);
+    return v;
+}
+
+/// The short form of a result: the callback returned its numbers rather than a value
+/// (`return w, h` for a CGSize, `return top, left, bottom, right` for a UIEdgeInsets), at
+/// r, r + 1, …: each must be a number (a size without a table to build is what makes a
+/// million-item sizeForItem fast; BENCHMARKS.md).
+static void read_numbers(lua_State *L, int r, int count, const char *const keys[], const char *type,
+                         const char *where, int positive, double *out) {
+    for (int k = 0; k < count; k++) {
+        if (lua_type(L, r + k) != LUA_TNUMBER) {
+            find_return_line(L);
+            luaL_error(L, "%sreturned %s as the %s after %d number%s; expected %d numbers (%s) or a %s", where,
+                       lua_isnil(L, r + k) ? "nothing" : lua_pushfstring(L, "a %s", luaL_typename(L, r + k)),
+                       keys[k], k, k == 1 ? "" : "s", count, count == 2 ? "width, height" : "top, left, bottom, right",
+                       type);
+        }
+        out[k] = checked_number(L, r + k, keys[k], where, positive);
+    }
+}
+
+static const char *const SIZE_KEYS[2] = {"width", "height"};
+static const char *const INSET_KEYS[4] = {"top", "left", "bottom", "right"};
+
+/// Checks that the result at r is a table (the value a callback must return, when it does
+/// not return the numbers themselves).
 static void expect_table(lua_State *L, int r, const char *where, const char *type) {
     if (lua_type(L, r) != LUA_TTABLE) {
         find_return_line(L);
         luaL_error(L, "%sreturned %s; expected a %s", where,
                    lua_isnil(L, r) ? "nothing" : lua_pushfstring(L, "a %s", luaL_typename(L, r)), type);
     }
+}
+
+/// A returned size, at r (and r + 1 in the short form): a CGSize or two numbers.
+static void read_size(lua_State *L, int r, const char *where, int positive, double *out) {
+    if (lua_type(L, r) == LUA_TNUMBER) {
+        read_numbers(L, r, 2, SIZE_KEYS, "CGSize", where, positive, out);
+        return;
+    }
+    expect_table(L, r, where, "CGSize");
+    out[0] = size_number(L, r, "width", "CGSize", where, positive);
+    out[1] = size_number(L, r, "height", "CGSize", where, positive);
 }
 
 static int body_item_sizes(lua_State *L) {
@@ -157,11 +198,8 @@ static int body_item_sizes(lua_State *L) {
             lua_pushvalue(L, F);
             lua_pushvalue(L, P);
             lua_pushvalue(L, Lo);
-            lua_call(L, 2, 1);
-            int r = base + 1;
-            expect_table(L, r, where, "CGSize");
-            args.out[2 * done] = size_number(L, r, "width", "CGSize", where, 1);
-            args.out[2 * done + 1] = size_number(L, r, "height", "CGSize", where, 1);
+            lua_call(L, 2, 2);  // a CGSize, or its width and height (the short form)
+            read_size(L, base + 1, where, 1, args.out + 2 * done);
             lua_settop(L, base);
         }
     }
@@ -208,22 +246,21 @@ static int body_section_metrics(lua_State *L) {
         lua_pushvalue(L, F);
         lua_pushinteger(L, (lua_Integer)s);
         lua_pushvalue(L, Lo);
-        lua_call(L, 2, 1);
+        lua_call(L, 2, insets ? 4 : 2);  // a value, or its numbers (the short form)
         int r = Lo + 1;
-        if (insets) {
+        if (insets && lua_type(L, r) == LUA_TNUMBER) {
+            read_numbers(L, r, 4, INSET_KEYS, "UIEdgeInsets", where, 0, args.out + 4 * s);
+        } else if (insets) {
             expect_table(L, r, where, "UIEdgeInsets");
-            static const char *const sides[4] = {"top", "left", "bottom", "right"};
             for (int k = 0; k < 4; k++) {
                 // A missing side is 0, as for layout.sectionInset.
-                lua_getfield(L, r, sides[k]);
+                lua_getfield(L, r, INSET_KEYS[k]);
                 int missing = lua_isnil(L, -1);
                 lua_pop(L, 1);
-                args.out[4 * s + k] = missing ? 0 : size_number(L, r, sides[k], "UIEdgeInsets", where, 0);
+                args.out[4 * s + k] = missing ? 0 : size_number(L, r, INSET_KEYS[k], "UIEdgeInsets", where, 0);
             }
         } else {
-            expect_table(L, r, where, "CGSize");
-            args.out[2 * s] = size_number(L, r, "width", "CGSize", where, 0);
-            args.out[2 * s + 1] = size_number(L, r, "height", "CGSize", where, 0);
+            read_size(L, r, where, 0, args.out + 2 * s);
         }
         lua_settop(L, Lo);
     }

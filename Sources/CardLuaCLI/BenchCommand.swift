@@ -415,50 +415,56 @@ enum BenchCommand {
 
     /// `sizeForItem` from a Lua script (the same sizes as ``variedSize``) against the native
     /// closure: the whole prepare of a per-item layout — the script called for every item
-    /// in one protected call (sizes.c), then the frames — side by side.
+    /// in one protected call (sizes.c), then the frames — side by side. Two scripts: one
+    /// returns a `CGSize` (`CGSizeMake`), one the two numbers (`return w, h`), which builds
+    /// no table per item.
     static func measureSizeForItem(_ options: Options, table: inout BenchTable) {
         let viewport = options.viewport
         let n = options.smoke ? 1_000 : 1_000_000
         let label = options.smoke ? "10^3" : "10^6"
         let repeats = options.smoke ? 1 : max(options.repeats, 3)
-        let source = """
-        function sizeForItem(indexPath, layout)
-          local i = indexPath.item
-          return CGSizeMake(60 + (i * 37) % 97, 60 + (i * 53) % 71)
-        end
-        """
+        let sizes = "local i = indexPath.item\n  local w, h = 60 + (i * 37) % 97, 60 + (i * 53) % 71\n"
+        let scripts: [(form: String, result: String, limitMs: Int)] = [
+            ("CGSizeMake(w, h)", "CGSizeMake(w, h)", 1_000),
+            ("w, h", "w, h", 500),
+        ]
         let configuration = FlowLayoutConfiguration()
-        do {
-            let effect = try LuaEffect(source: source, chunkName: "sizes.lua",
-                                       limits: ScriptLimits(maxRunTime: 0))
-            var prepared = configuration
-            try effect.prepare(&prepared, viewportSize: viewport, numberOfItemsInSections: [n])
-            var failure: Error?
-            let lua = Benchmark.medianOf(repeats: repeats) { () -> Double in
-                Benchmark.cpuTime {
-                    do {
-                        let metrics = try effect.flowLayoutMetrics(configuration: prepared, viewportSize: viewport,
-                                                                   numberOfItems: [n])
-                        consume(FlowLayout(configuration: prepared, viewportSize: viewport,
-                                           numberOfItemsInSections: [n], metrics: metrics))
-                    } catch {
-                        failure = error
+        let native = Benchmark.medianOf(repeats: repeats) { () -> Double in
+            Benchmark.cpuTime {
+                consume(FlowLayout(configuration: configuration, viewportSize: viewport,
+                                   numberOfItemsInSections: [n], sizeForItem: variedSize))
+            }
+        }
+        for script in scripts {
+            let row = "sizeForItem \(label) items: prepare, Lua `return \(script.form)`"
+            do {
+                let source = "function sizeForItem(indexPath, layout)\n  \(sizes)  return \(script.result)\nend\n"
+                let effect = try LuaEffect(source: source, chunkName: "sizes.lua",
+                                           limits: ScriptLimits(maxRunTime: 0))
+                var prepared = configuration
+                try effect.prepare(&prepared, viewportSize: viewport, numberOfItemsInSections: [n])
+                var failure: Error?
+                let lua = Benchmark.medianOf(repeats: repeats) { () -> Double in
+                    Benchmark.cpuTime {
+                        do {
+                            let metrics = try effect.flowLayoutMetrics(configuration: prepared, viewportSize: viewport,
+                                                                       numberOfItems: [n])
+                            consume(FlowLayout(configuration: prepared, viewportSize: viewport,
+                                               numberOfItemsInSections: [n], metrics: metrics))
+                        } catch {
+                            failure = error
+                        }
                     }
                 }
+                if let failure { throw failure }
+                let limit = Double(script.limitMs) * 1_000_000
+                table.row(row, ns: lua, unit: .msPerCall, swift: lua / native,
+                          target: options.smoke ? nil : Target(limit: limit, what: "ns", value: lua))
+            } catch {
+                table.missing(row, reason: "\(error)")
             }
-            if let failure { throw failure }
-            let native = Benchmark.medianOf(repeats: repeats) { () -> Double in
-                Benchmark.cpuTime {
-                    consume(FlowLayout(configuration: configuration, viewportSize: viewport,
-                                       numberOfItemsInSections: [n], sizeForItem: variedSize))
-                }
-            }
-            table.row("sizeForItem \(label) items: prepare, Lua script", ns: lua, unit: .msPerCall,
-                      swift: lua / native, target: options.smoke ? nil : Target(limit: 1_000_000_000, what: "ns", value: lua))
-            table.row("sizeForItem \(label) items: prepare, native Swift closure", ns: native, unit: .msPerCall, swift: 1)
-        } catch {
-            table.missing("sizeForItem \(label) items: prepare", reason: "\(error)")
         }
+        table.row("sizeForItem \(label) items: prepare, native Swift closure", ns: native, unit: .msPerCall, swift: 1)
     }
 
     /// Varied item sizes for the per-item layouts: 60…156 wide, 60…130 high, a few per row.

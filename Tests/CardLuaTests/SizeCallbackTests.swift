@@ -111,6 +111,52 @@ import Testing
         #expect(abs(layout.collectionViewContentSize.width - (x + lastWidths.max()!)) < 1e-6)
     }
 
+    /// The short form: a size callback may return the numbers themselves (`return w, h`;
+    /// insets `return top, left, bottom, right`), with the same frames as the values.
+    @Test func numbersInsteadOfValuesGiveTheSameLayout() throws {
+        let short = Self.sections
+            .replacingOccurrences(of: "return CGSizeMake(100 + 10 * indexPath.item, 200)",
+                                  with: "return 100 + 10 * indexPath.item, 200")
+            .replacingOccurrences(of: "return UIEdgeInsetsMake(10, 20 * (section + 1), 10, 5)",
+                                  with: "return 10, 20 * (section + 1), 10, 5")
+            .replacingOccurrences(of: "return CGSizeMake(30 + section, 0)", with: "return 30 + section, 0")
+        #expect(!short.contains("return CGSizeMake") && !short.contains("return UIEdgeInsetsMake"))
+        let layout = try Self.layout(short, [5, 2])
+        // The frames worked out in sizesInsetsAndHeadersFromTheScript.
+        #expect(Self.frame(layout, 1, 0) == Rect(x: 55, y: 268, width: 110, height: 200))
+        #expect(Self.frame(layout, 4, 0) == Rect(x: 150, y: 220, width: 140, height: 200))
+        #expect(layout.supplementaryFrame(ofKind: .header, inSection: 1) == Rect(x: 295, y: 0, width: 31, height: 736))
+        #expect(Self.frame(layout, 1, 1) == Rect(x: 366, y: 220, width: 110, height: 200))
+        #expect(layout.collectionViewContentSize.width == 481)
+    }
+
+    @Test func badShortFormsAreOneLineErrors() throws {
+        let prefix = "function prepare(layout) layout.scrollDirection = \"horizontal\" end\n"
+        let alone = try #require(Self.failure(prefix + "function sizeForItem(ip)\n  return 80\nend", [2]))
+        #expect(alone.message == "test.lua:3: sizeForItem: item 0: returned nothing as the height after 1 number; "
+                + "expected 2 numbers (width, height) or a CGSize")
+        let word = try #require(Self.failure(prefix + "function sizeForItem(ip)\n  return 80, 'tall'\nend", [2]))
+        #expect(word.message == "test.lua:3: sizeForItem: item 0: returned a string as the height after 1 number; "
+                + "expected 2 numbers (width, height) or a CGSize")
+        let zero = try #require(Self.failure(prefix + """
+        function sizeForItem(ip)
+          if ip.item == 3 then return 0, 10 end
+          return 10, 10
+        end
+        """, [5]))
+        #expect(zero.message == "test.lua:3: sizeForItem: item 3: returned width = 0; it must be positive")
+        let nan = try #require(Self.failure(prefix + "function sizeForItem(ip)\n  return 1, 0/0\nend", [1]))
+        #expect(nan.message == "test.lua:3: sizeForItem: item 0: returned height = NaN")
+        let huge = try #require(Self.failure(prefix + "function referenceSizeForHeader(s)\n  return 2e15, 0\nend", [1]))
+        #expect(huge.message == "test.lua:3: referenceSizeForHeader: section 0: returned width = 2e+15, "
+                + "beyond the largest magnitude allowed (1e15)")
+        let three = try #require(Self.failure(prefix + "function insetForSection(s)\n  return 1, 2, 3\nend", [1]))
+        #expect(three.message == "test.lua:3: insetForSection: section 0: returned nothing as the right after 3 numbers; "
+                + "expected 4 numbers (top, left, bottom, right) or a UIEdgeInsets")
+        let negative = try #require(Self.failure(prefix + "function insetForSection(s)\n  return 0, -4, 0, 0\nend", [1]))
+        #expect(negative.message == "test.lua:3: insetForSection: section 0: returned left = -4; it must be zero or more")
+    }
+
     @Test func badSizesAreOneLineErrors() throws {
         let prefix = "function prepare(layout) layout.scrollDirection = \"horizontal\" end\n"
         // Line 2 defines sizeForItem; a bad value is reported at the line of its `return`.

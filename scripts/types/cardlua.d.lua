@@ -236,23 +236,24 @@ function UICollectionView:numberOfItems(section) end
 
 ---Optional (`collectionView(_:layout:sizeForItemAt:)`): each item's size; without it every
 ---item is `layout.itemSize`. Called for every item after prepare, in index-path order.
----The indexPath table is reused from item to item: do not keep it.
----@type fun(indexPath: IndexPath, layout: UICollectionViewFlowLayout): CGSize
+---The indexPath table is reused from item to item: do not keep it. The size may also be
+---returned as two numbers, `return w, h` (no CGSize built: the fast form for many items).
+---@type fun(indexPath: IndexPath, layout: UICollectionViewFlowLayout): CGSize|number, number?
 sizeForItem = nil
 
 ---Optional (`collectionView(_:layout:insetForSectionAt:)`): a section's insets; without it
----`layout.sectionInset`.
----@type fun(section: integer, layout: UICollectionViewFlowLayout): UIEdgeInsets
+---`layout.sectionInset`. Or four numbers: `return top, left, bottom, right`.
+---@type fun(section: integer, layout: UICollectionViewFlowLayout): UIEdgeInsets|number, number?, number?, number?
 insetForSection = nil
 
 ---Optional (`referenceSizeForHeaderInSection`): a section's header size; without it
----`layout.headerReferenceSize`.
----@type fun(section: integer, layout: UICollectionViewFlowLayout): CGSize
+---`layout.headerReferenceSize`. Or two numbers: `return w, h`.
+---@type fun(section: integer, layout: UICollectionViewFlowLayout): CGSize|number, number?
 referenceSizeForHeader = nil
 
 ---Optional (`referenceSizeForFooterInSection`): a section's footer size; without it
----`layout.footerReferenceSize`.
----@type fun(section: integer, layout: UICollectionViewFlowLayout): CGSize
+---`layout.footerReferenceSize`. Or two numbers: `return w, h`.
+---@type fun(section: integer, layout: UICollectionViewFlowLayout): CGSize|number, number?
 referenceSizeForFooter = nil
 
 ---@class cardlua.Param
