@@ -56,6 +56,198 @@ int native_item(lua_State *L) {
     return 3;
 }
 
+// MARK: - The layout's attribute tables, built in C
+
+/// The upvalues of the element makers.
+enum {
+    EM_INDEX_PATH = 1, /* IndexPath's metatable */
+    EM_ATTRIBUTES,     /* the layout's attribute tables' metatable (BaseAttributes) */
+    EM_POINT,          /* CGPoint's */
+    EM_SIZE,           /* CGSize's */
+    EM_RECT,           /* CGRect's */
+    EM_ARG_ERROR,      /* the prelude's argError(fn, params, kinds, ...) */
+    EM_COUNT = EM_ARG_ERROR
+};
+
+/// Gives the table on top the metatable in upvalue `mt`, refusing one a script gave a
+/// `__gc` field, as the sandbox's setmetatable refuses it (a finalizer would run outside
+/// the limits): these are the prelude's metatables, which a script can reach.
+static void set_metatable(lua_State *L, int mt) {
+    lua_pushvalue(L, lua_upvalueindex(mt));
+    lua_pushliteral(L, "__gc");
+    if (lua_rawget(L, -2) != LUA_TNIL)
+        luaL_error(L, "setmetatable: __gc metamethods are not allowed in cardlua scripts "
+                      "(a finalizer runs outside the limits)");
+    lua_pop(L, 1);
+    lua_setmetatable(L, -2);
+}
+
+/// Pushes a table of `count` numbers under the given keys, with the metatable in upvalue `mt`.
+static void push_value(lua_State *L, int mt, int count, const char *const keys[], const lua_Number v[]) {
+    lua_createtable(L, 0, count);
+    for (int k = 0; k < count; k++) {
+        lua_pushnumber(L, v[k]);
+        lua_setfield(L, -2, keys[k]);
+    }
+    set_metatable(L, mt);
+}
+
+/// Pushes an IndexPath: { section, item, row = item } with its metatable.
+static void push_index_path(lua_State *L, lua_Integer section, lua_Integer item) {
+    lua_createtable(L, 0, 3);
+    lua_pushinteger(L, section);
+    lua_setfield(L, -2, "section");
+    lua_pushinteger(L, item);
+    lua_setfield(L, -2, "item");
+    lua_pushinteger(L, item);
+    lua_setfield(L, -2, "row");
+    set_metatable(L, EM_INDEX_PATH);
+}
+
+/// Pushes an item's base attributes as the layout hands them out (elements.lua's
+/// itemAttributes): indexPath, center, size, frame, alpha 1, zIndex 0, hidden false;
+/// no transform3D (the metatable makes the identity when it is first read: most element
+/// queries assign their own, and a 16-field table per card is the costliest part).
+static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer item, const double b[4]) {
+    static const char *const POINT_KEYS[2] = {"x", "y"};
+    static const char *const SIZE_KEYS[2] = {"width", "height"};
+    static const char *const RECT_KEYS[4] = {"x", "y", "width", "height"};
+    double cx = b[0], cy = b[1], w = b[2], ht = b[3];
+    shims_charge(L, ELEMENT_FEE);
+    lua_createtable(L, 0, 8);
+    push_index_path(L, section, item);
+    lua_setfield(L, -2, "indexPath");
+    const lua_Number center[2] = {cx, cy}, extent[2] = {w, ht}, frame[4] = {cx - w / 2, cy - ht / 2, w, ht};
+    push_value(L, EM_POINT, 2, POINT_KEYS, center);
+    lua_setfield(L, -2, "center");
+    push_value(L, EM_SIZE, 2, SIZE_KEYS, extent);
+    lua_setfield(L, -2, "size");
+    push_value(L, EM_RECT, 4, RECT_KEYS, frame);
+    lua_setfield(L, -2, "frame");
+    lua_pushinteger(L, 1);
+    lua_setfield(L, -2, "alpha");
+    lua_pushinteger(L, 0);
+    lua_setfield(L, -2, "zIndex");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "hidden");
+    set_metatable(L, EM_ATTRIBUTES);
+}
+
+/// IndexPath(item, section): the prelude's constructor (geometry.lua's rules and
+/// messages: numbers, whole, section 0 when absent, nothing more), without a Lua call
+/// frame: an element query makes one per card.
+static int make_index_path(lua_State *L) {
+    lua_settop(L, 3);
+    int ok = lua_type(L, 1) == LUA_TNUMBER && (lua_isnil(L, 2) || lua_type(L, 2) == LUA_TNUMBER) && lua_isnil(L, 3);
+    if (!ok) {
+        if (lua_isnil(L, 2)) { lua_pushinteger(L, 0); lua_replace(L, 2); }  // `section == nil and 0`
+        lua_pushvalue(L, lua_upvalueindex(EM_ARG_ERROR));
+        lua_pushliteral(L, "IndexPath");
+        lua_pushliteral(L, "item, section");
+        lua_pushliteral(L, "nn");
+        lua_rotate(L, 1, 4);
+        lua_call(L, 6, 0);
+        return luaL_error(L, "IndexPath: bad arguments");  // argError always raises
+    }
+    int whole_item = 0, whole_section = 1;
+    lua_Integer item = lua_tointegerx(L, 1, &whole_item);
+    lua_Integer section = lua_isnil(L, 2) ? 0 : lua_tointegerx(L, 2, &whole_section);
+    if (!whole_item || !whole_section) {
+        if (lua_isnil(L, 2)) { lua_pushinteger(L, 0); lua_replace(L, 2); }
+        return luaL_error(L, "IndexPath: expected whole numbers (item %s, section %s)", luaL_tolstring(L, 1, NULL),
+                          luaL_tolstring(L, 2, NULL));
+    }
+    shims_charge(L, 3);
+    push_index_path(L, section, item);
+    return 1;
+}
+
+/// itemAttributes(section, item) → the item's base attributes (a new table), or nil, the
+/// number of sections, the items in `section` (-1: no such section), or nil, -1 when the
+/// host cannot look items up: native.item's answers, for layout:layoutAttributesForItem.
+static int item_attributes(lua_State *L) {
+    cardlua_host *h = host_of(L);
+    lua_Integer section = luaL_checkinteger(L, 1), item = luaL_checkinteger(L, 2);
+    double b[CARDLUA_IN_STRIDE];
+    long sections = 0, items = -1;
+    int found = look_up(h, (long)section, (long)item, b, &sections, &items);
+    if (found == 1) {
+        push_item_attributes(L, section, item, b + 2);
+        return 1;
+    }
+    lua_pushnil(L);
+    lua_pushinteger(L, found < 0 ? -1 : (lua_Integer)sections);
+    lua_pushinteger(L, (lua_Integer)items);
+    return 3;
+}
+
+/// queryAttributes(x, y, width, height) → the base attributes of the items that meet the
+/// rect, in the layout's order: layout:layoutAttributesForElements(rect) (the prelude
+/// checks the rect), the same host query as native.query, tables built here.
+static int query_attributes(lua_State *L) {
+    lua_Integer n;
+    // native.query's flat list (its fees, limits and buffer), then one table per item.
+    lua_pushcfunction(L, native_query);
+    lua_insert(L, 1);
+    lua_settop(L, 5);
+    lua_call(L, 4, 1);
+    n = (lua_Integer)lua_rawlen(L, 1) / CARDLUA_IN_STRIDE;
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer i = 0; i < n; i++) {
+        double v[CARDLUA_IN_STRIDE];
+        for (int k = 0; k < CARDLUA_IN_STRIDE; k++) {
+            lua_rawgeti(L, 1, i * CARDLUA_IN_STRIDE + k + 1);
+            v[k] = lua_tonumber(L, -1);
+            lua_pop(L, 1);
+        }
+        push_item_attributes(L, (lua_Integer)v[0], (lua_Integer)v[1], v + 2);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+/// native.elementMakers(IndexPathMT, BaseAttributes, Point, Size, Rect, argError) → a
+/// table of IndexPath, itemAttributes and queryAttributes (closures over the six).
+/// Called once, by the prelude (elements.lua).
+int element_makers(lua_State *L) {
+    for (int k = 1; k <= 5; k++) luaL_checktype(L, k, LUA_TTABLE);
+    luaL_checktype(L, 6, LUA_TFUNCTION);
+    lua_settop(L, 6);
+    static const struct { const char *name; lua_CFunction f; } MAKERS[] = {
+        {"IndexPath", make_index_path}, {"itemAttributes", item_attributes}, {"queryAttributes", query_attributes},
+    };
+    lua_createtable(L, 0, 3);
+    for (int i = 0; i < 3; i++) {
+        for (int k = 1; k <= EM_COUNT; k++) lua_pushvalue(L, k);
+        lua_pushcclosure(L, MAKERS[i].f, EM_COUNT);
+        lua_setfield(L, -2, MAKERS[i].name);
+    }
+    return 1;
+}
+
+/// The __newindex of the tables the layout hands out (the prelude's BaseAttributes;
+/// elements.lua has the same rule in Lua for the stock interpreter): `transform` and
+/// `transform3D` replace each other, `isHidden` is `hidden`, everything is stored raw. In
+/// C because an element query sets several absent keys per card (shadowOpacity,
+/// isDoubleSided, …), each a metamethod call.
+int element_newindex(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);  // reachable through getmetatable: any arguments
+    lua_settop(L, 3);
+    if (lua_type(L, 2) == LUA_TSTRING) {
+        const char *k = lua_tostring(L, 2);
+        if (strcmp(k, "transform") == 0 || strcmp(k, "transform3D") == 0) {
+            lua_pushstring(L, k[9] == '3' ? "transform" : "transform3D");  // the other one
+            lua_pushnil(L);
+            lua_rawset(L, 1);
+        } else if (strcmp(k, "isHidden") == 0) {
+            lua_pushliteral(L, "hidden");
+            lua_replace(L, 2);
+        }
+    }
+    lua_rawset(L, 1);
+    return 0;
+}
+
 /// A whole number at the top of the stack for indexPath.<name> of element i (popped).
 static long index_number(lua_State *L, lua_Integer i, const char *name) {
     if (lua_type(L, -1) != LUA_TNUMBER)
@@ -145,9 +337,10 @@ static int read_elements(lua_State *L) {
         // The table's fields, raw or through its metatable (a table the script built may
         // inherit them); `isHidden` stands for `hidden`.
         unsigned present = 0;
-        int raw = 0;
+        int layouts = 0, raw = 1;  // a table with no metatable is read raw too: nothing to run
         if (lua_getmetatable(L, E)) {
-            raw = lua_rawequal(L, -1, plain);
+            layouts = lua_rawequal(L, -1, plain);
+            raw = layouts;
             lua_pop(L, 1);
         }
         for (int k = 0; k < K_ATTRIBUTES; k++) {
@@ -165,7 +358,7 @@ static int read_elements(lua_State *L) {
                 lua_pop(L, 1);
             }
         }
-        if (!raw && !(present & (1u << K_HIDDEN))) {
+        if (!layouts && !(present & (1u << K_HIDDEN))) {
             if (lua_getfield(L, E, "isHidden") != LUA_TNIL) {
                 lua_replace(L, s.values + K_HIDDEN);
                 present |= 1u << K_HIDDEN;

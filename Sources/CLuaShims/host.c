@@ -130,7 +130,7 @@ static int body_setup(lua_State *L) {
     // The prelude gets the native functions it needs and returns its internals.
     if (luaL_loadbufferx(L, prelude, prelude_length, PRELUDE_CHUNKNAME, "t") != LUA_OK)
         return lua_error(L);
-    lua_createtable(L, 0, 6);
+    lua_createtable(L, 0, 9);
     lua_pushcfunction(L, native_query);
     lua_setfield(L, -2, "query");
     lua_pushcfunction(L, attributes_index);
@@ -139,6 +139,10 @@ static int body_setup(lua_State *L) {
     lua_setfield(L, -2, "attributesNewindex");
     lua_pushcfunction(L, native_item);  // layout:layoutAttributesForItem (elements.c)
     lua_setfield(L, -2, "item");
+    lua_pushcfunction(L, element_newindex);  // the layout's attribute tables' __newindex (elements.c)
+    lua_setfield(L, -2, "elementNewindex");
+    lua_pushcfunction(L, element_makers);  // IndexPath and the layout's attribute tables in C (elements.c)
+    lua_setfield(L, -2, "elementMakers");
     lua_pushcfunction(L, transform_math);  // the transform math in C (transform_math.c)
     lua_setfield(L, -2, "transformMath");
     lua_pushcfunction(L, geometry_makers);  // CGPointMake … UIEdgeInsetsMake in C (geometry_native.c)

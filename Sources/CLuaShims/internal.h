@@ -255,6 +255,8 @@ extern const char *const SLOT_KEYS[K_COUNT];
 /* attributes.c */ void note_unknown_keys(lua_State *L, cardlua_host *h, int table);
 /* attributes.c */ void note_return_line(lua_State *L, cardlua_host *h);
 /* elements.c */ int native_item(lua_State *L);
+/* elements.c */ int element_newindex(lua_State *L);
+/* elements.c */ int element_makers(lua_State *L);
 /* attributes.c */ void apply_state(lua_State *L, cardlua_host *h);
 /* attributes.c */ int attributes_index(lua_State *L);
 /* attributes.c */ int attributes_newindex(lua_State *L);

@@ -148,6 +148,75 @@ import Testing
         #expect(items.allSatisfy { $0.alpha == 0.5 })
     }
 
+    /// The tables the layout hands out (built in C) hold what the Lua definition puts in
+    /// them, with their metatables; transform3D is the identity, made when first read, and
+    /// what is set on it (or on `transform`) sticks.
+    @Test func handedOutTablesAreComplete() throws {
+        let items = try Self.run(Self.row + """
+        function layoutAttributesForElements(rect, layout)
+          local a = layout:layoutAttributesForItem(IndexPath(2))
+          local b = layout:layoutAttributesForElements(rect)[2]
+          local function complete(t, item, cx)
+            -- item at x = item · 220, 200 × 300, y centred in 600: frame y 150
+            return rawget(t, "transform3D") == nil and rawget(t, "transform") == nil
+              and t.indexPath == IndexPath(item) and t.indexPath.row == item
+              and getmetatable(t.indexPath) == getmetatable(IndexPath(0))
+              and t.center.x == cx and t.center.y == 300 and tostring(t.center) == "(" .. cx .. ".0, 300.0)"
+              and t.size.width == 200 and t.frame.x == cx - 100 and t.frame.maxY == 450
+              and getmetatable(t.size) == getmetatable(CGSizeMake(1, 1))
+              and math.type(t.alpha) == "integer" and t.alpha == 1 and t.zIndex == 0 and t.hidden == false
+              and t.isHidden == false and t.isDoubleSided == true and t.transform3D.m11 == 1
+              and CATransform3DIsIdentity(t.transform3D)
+          end
+          local ok = complete(a, 2, 540) and complete(b, 1, 320)
+          a.transform3D.m34 = -0.002     -- made on first read, kept
+          local c = layout:layoutAttributesForItem(IndexPath(3))
+          c.transform.tx = 15            -- a fresh one: the affine transform is made and kept
+          b.isHidden = true              -- __newindex: isHidden is hidden
+          a.alpha = ok and 0.5 or 0
+          return { a, b, c }
+        end
+        """)
+        #expect(items.map(\.indexPath.item) == [1, 2, 3])
+        #expect(items[1].alpha == 0.5 && items[1].transform3D.m34 == -0.002)
+        #expect(items[0].isHidden && items[0].transform3D == .identity)
+        #expect(items[2].transform3D.m41 == 15 && items[2].transform3D.m11 == 1)
+    }
+
+    /// IndexPath keeps the Lua definition's rules and messages; the tables' metatables,
+    /// which a script can reach, cannot be given a finalizer through them.
+    @Test func indexPathRulesAndTheTablesMetatables() throws {
+        func message(_ body: String) -> String? {
+            Self.failure(Self.row + "function transform(attributes, layout)\n\(body)\nend\n")?.message
+        }
+        #expect(message("  local p = IndexPath(1.5)")
+                == "test.lua:7: transform: item 0: IndexPath: expected whole numbers (item 1.5, section 0)")
+        #expect(message("  local p = IndexPath(1, 2.25)")
+                == "test.lua:7: transform: item 0: IndexPath: expected whole numbers (item 1, section 2.25)")
+        #expect(message("  local p = IndexPath('a')")
+                == "test.lua:7: transform: item 0: IndexPath: expected (item, section); item is a string, not a number")
+        #expect(message("  local p = IndexPath(1, 0, 3)")?.hasPrefix("test.lua:7: transform: item 0: IndexPath: expected (item, section)") == true)
+        #expect(message("  getmetatable(IndexPath(0)).__gc = function() end\n  local p = IndexPath(1)")
+                == "test.lua:8: transform: item 0: setmetatable: __gc metamethods are not allowed in cardlua scripts (a finalizer runs outside the limits)")
+        #expect(message("  getmetatable(CGPointMake(0, 0)).__gc = print\n  local a = layout:layoutAttributesForItem(IndexPath(1))")?
+            .hasSuffix("setmetatable: __gc metamethods are not allowed in cardlua scripts (a finalizer runs outside the limits)") == true)
+        // The __newindex, called by hand with anything: an error, never a crash.
+        let items = try Self.run(Self.row + """
+        function transform(attributes, layout)
+          local set = getmetatable(layout:layoutAttributesForItem(IndexPath(0))).__newindex
+          local notTable = pcall(set, 5, "x", 1)
+          local nilKey = pcall(set, {}, nil, 1)
+          local t = {}
+          set(t, "isHidden", true)
+          set(t, "transform", 1)
+          set(t, "transform3D", 2)
+          attributes.alpha = (not notTable and not nilKey and t.hidden == true and t.isHidden == nil
+            and t.transform == nil and t.transform3D == 2) and 0.5 or 0
+        end
+        """)
+        #expect(items.allSatisfy { $0.alpha == 0.5 })
+    }
+
     @Test func anItemOutsideTheLayoutIsAnError() throws {
         let missing = try #require(Self.failure(Self.row + """
         function transform(attributes, layout)

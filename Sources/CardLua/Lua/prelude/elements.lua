@@ -51,19 +51,33 @@ BaseAttributes.__index = function(a, k)
   end
   return ATTRIBUTE_DEFAULTS[k]
 end
-BaseAttributes.__newindex = function(a, k, v)
+-- The same rule in C (elements.c) where the host has it: an element query sets several
+-- absent keys per card.
+BaseAttributes.__newindex = native.elementNewindex or function(a, k, v)
   if k == "transform" then rawset(a, "transform3D", nil)
   elseif k == "transform3D" then rawset(a, "transform", nil)
   elseif k == "isHidden" then k = "hidden" end
   rawset(a, k, v)
 end
 
-local function itemAttributes(s, it, cx, cy, iw, ih)
+-- An item's base attributes, or nil, the number of sections, the items in the section
+-- (-1: no such section), or nil, -1 when the host cannot look items up.
+local function lookUpItem(s, it)
+  local cx, cy, iw, ih = native.item(s, it)
+  if cx == nil then return nil, cy, iw end
   return setmetatable({
     indexPath = setmetatable({ section = s, item = it, row = it }, IndexPathMT),
     center = point(cx, cy), size = size(iw, ih), frame = rect(cx - iw / 2, cy - ih / 2, iw, ih),
-    alpha = 1, zIndex = 0, hidden = false, transform3D = identity3D(),
+    alpha = 1, zIndex = 0, hidden = false,   -- transform3D: the identity, made when first read
   }, BaseAttributes)
+end
+
+-- Where the host has them, C builds these tables (elements.c: the same keys, values and
+-- metatables, no Lua call frame; an element query makes several per card), and IndexPath.
+if native.elementMakers then
+  local C = native.elementMakers(IndexPathMT, BaseAttributes, Point, Size, Rect, argError)
+  lookUpItem, baseElements = C.itemAttributes, C.queryAttributes
+  G.IndexPath = C.IndexPath
 end
 
 -- layout:layoutAttributesForItem(indexPath): any item's base attributes, on screen or not.
@@ -81,9 +95,8 @@ function LayoutMethods.layoutAttributesForItem(_, indexPath, extra)
     error("layoutAttributesForItem: the index path needs whole numbers (section " .. tostring(s) ..
       ", item " .. tostring(it) .. ")", 2)
   end
-  local cx, cy, iw, ih = native.item(si, ii)
-  if cx == nil then
-    local sections, items = cy, iw
+  local found, sections, items = lookUpItem(si, ii)
+  if found == nil then
     if sections < 0 then error("layoutAttributesForItem: the host layout cannot look up single items", 2) end
     if items < 0 then
       error("layoutAttributesForItem: no item " .. ii .. " in section " .. si .. ": the layout has " ..
@@ -92,7 +105,7 @@ function LayoutMethods.layoutAttributesForItem(_, indexPath, extra)
     error("layoutAttributesForItem: no item " .. ii .. " in section " .. si .. " (it has " .. items ..
       (items == 1 and " item)" or " items)"), 2)
   end
-  return itemAttributes(si, ii, cx, cy, iw, ih)
+  return found
 end
 LayoutMethods.layoutAttributesForItemAtIndexPath = LayoutMethods.layoutAttributesForItem
 

@@ -7,13 +7,9 @@ LayoutMT.__index = LayoutMethods
 local BaseAttributes = { __name = "UICollectionViewLayoutAttributes" }
 local direction = "vertical"
 
--- layout:layoutAttributesForElements(rect): the base, untransformed attributes that
--- meet rect (what `super` returns in the seeds), ordered by section then item.
-function LayoutMethods.layoutAttributesForElements(_, r)
-  local x, y, w, h = checkRect(r, "layoutAttributesForElements")
-  if not (isnumber(x) and isnumber(y) and isnumber(w) and isnumber(h)) then
-    error("layoutAttributesForElements: the rect needs finite x, y, width and height", 2)
-  end
+-- The base attributes of the items that meet a rect, as tables; elements.lua puts the C
+-- version (the same tables) in its place where the host has it.
+local function baseElements(x, y, w, h)
   local flat = native.query(x, y, w, h)
   local out = {}
   for i = 0, #flat // 6 - 1 do
@@ -22,10 +18,20 @@ function LayoutMethods.layoutAttributesForElements(_, r)
     out[i + 1] = setmetatable({
       indexPath = setmetatable({ section = s, item = it, row = it }, IndexPathMT),
       center = point(cx, cy), size = size(iw, ih), frame = rect(cx - iw / 2, cy - ih / 2, iw, ih),
-      alpha = 1, zIndex = 0, hidden = false, transform3D = identity3D(),
+      alpha = 1, zIndex = 0, hidden = false,   -- transform3D: made when first read (elements.lua)
     }, BaseAttributes)
   end
   return out
+end
+
+-- layout:layoutAttributesForElements(rect): the base, untransformed attributes that
+-- meet rect (what `super` returns in the seeds), ordered by section then item.
+function LayoutMethods.layoutAttributesForElements(_, r)
+  local x, y, w, h = checkRect(r, "layoutAttributesForElements")
+  if not (isnumber(x) and isnumber(y) and isnumber(w) and isnumber(h)) then
+    error("layoutAttributesForElements: the rect needs finite x, y, width and height", 2)
+  end
+  return baseElements(x, y, w, h)
 end
 LayoutMethods.layoutAttributesForElementsInRect = LayoutMethods.layoutAttributesForElements
 
