@@ -278,6 +278,7 @@ extern const char *const SLOT_KEYS[K_COUNT];
 /* limits.c */ long long monotonic_ns(void);
 /* limits.c */ void reset_budget(cardlua_host *h);
 /* transform_math.c */ int transform_math(lua_State *L);
+/* transform_math.c */ int transform_value(lua_State *L, int idx, double *m);
 /* geometry_native.c */ int geometry_makers(lua_State *L);
 
 #endif
