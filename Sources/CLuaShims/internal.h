@@ -132,6 +132,9 @@ struct cardlua_host {
     // keys the per-item code reads, and more.
     int ref_pool[4];
     int ref_keys;
+    // The metatables of the transform values (transform_math.c; anchored in the registry
+    // for the state's life): the read-back recognises a value by pointer.
+    const void *transform_mt[2];        // CATransform3D's, CGAffineTransform's
     int ref_set_state;                  // the prelude's I.setState
     int ref_line_cache;                 // the callback whose line push_callback last found
     const void *line_cache_function;

@@ -181,15 +181,14 @@ static tvalue *new_value(lua_State *L, int n, int mt) {
 
 /// For the host's read-back (attributes.c): the fields of one of these values at idx as
 /// doubles; returns 16 (a CATransform3D), 6 (a CGAffineTransform) or 0 (anything else).
+/// The metatable is recognised by pointer (the host keeps both; the registry anchors them).
 int transform_value(lua_State *L, int idx, double *m) {
-    if (lua_type(L, idx) != LUA_TUSERDATA) return 0;
-    int n = 16;
-    tvalue *u = (tvalue *)luaL_testudata(L, idx, "CATransform3D");
-    if (u == NULL) {
-        u = (tvalue *)luaL_testudata(L, idx, "CGAffineTransform");
-        n = 6;
-    }
-    if (u == NULL) return 0;
+    if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return 0;
+    const void *mt = lua_topointer(L, -1);
+    lua_pop(L, 1);
+    const cardlua_host *h = host_of(L);
+    int n = mt == NULL ? 0 : mt == h->transform_mt[0] ? 16 : mt == h->transform_mt[1] ? 6 : 0;
+    const tvalue *u = (const tvalue *)lua_touserdata(L, idx);
     for (int k = 0; k < n; k++) m[k] = tof(ud_get(u, k));
     return n;
 }
@@ -1277,6 +1276,9 @@ int transform_math(lua_State *L) {
     luaL_checkstack(L, UV_COUNT + 16, "transformMath");
     luaL_newmetatable(L, "CATransform3D");      // 4 (with __name)
     luaL_newmetatable(L, "CGAffineTransform");  // 5
+    cardlua_host *h = host_of(L);
+    h->transform_mt[0] = lua_topointer(L, 4);
+    h->transform_mt[1] = lua_topointer(L, 5);
     size_t n = sizeof FUNCTIONS / sizeof FUNCTIONS[0];
     lua_createtable(L, 0, (int)n + 1);
     int result = lua_gettop(L);
