@@ -187,4 +187,33 @@ import Testing
         attributes.alpha = ok and 1 or 0
         """)
     }
+
+    /// In a cardlua state no transform is a table: every way the API and the host hand
+    /// one out gives a value.
+    @Test func noTransformIsATable() {
+        Self.check("""
+        local e = layout:layoutAttributesForItem(IndexPath(0, 0))
+        local all = { CATransform3DIdentity, CGAffineTransformIdentity, attributes.transform3D, attributes.transform,
+          e.transform3D, e.transform, CATransform3DMakeAffineTransform(CGAffineTransformIdentity),
+          CATransform3DGetAffineTransform(CATransform3DIdentity), CATransform3DInvert(CATransform3DMakeScale(0, 1, 1)),
+          layout:layoutAttributesForElements(layout.collectionView.bounds)[1].transform3D }
+        local ok = #all == 10
+        for i = 1, #all do ok = ok and type(all[i]) == "userdata" end
+        e.transform = CGAffineTransformMakeScale(2, 2)
+        ok = ok and type(e.transform3D) == "userdata" and e.transform3D.m11 == 2
+        attributes.alpha = ok and 1 or 0
+        """)
+    }
+
+    /// The element query's returned tables are read back with the same checks.
+    @Test func elementsReadValuesBack() {
+        let error = ElementQueryTests.failure(ElementQueryTests.row + """
+        function layoutAttributesForElements(rect, layout)
+          local all = layout:layoutAttributesForElements(rect)
+          all[1].transform3D.m34 = 0 / 0
+          return all
+        end
+        """)
+        #expect(error?.message.contains("transform3D.m34 is NaN") == true, "\(error?.message ?? "no error")")
+    }
 }
