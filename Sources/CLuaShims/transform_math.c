@@ -309,16 +309,19 @@ static int is_kind(lua_State *L, int idx, int key) {
     return present;
 }
 
-/// Pushes the first n fields of the table at t (m11…m44, in order); returns the index of
-/// the first.
-static int push_fields3(lua_State *L, int t, int n) {
+/// Pushes fields from…to−1 of the transform at t (m11…m44, in order); returns the index
+/// of the first.
+static int push_range3(lua_State *L, int t, int from, int to) {
     luaL_checkstack(L, 24, "CATransform3D");
     int first = lua_gettop(L) + 1;
     tvalue *u = to_value(L, t, UP(UV_T3));
-    if (u) for (int k = 0; k < n; k++) push_num(L, ud_get(u, k));
-    else for (int k = 0; k < n; k++) get_field(L, t, UV_K3 + k);
+    if (u) for (int k = from; k < to; k++) push_num(L, ud_get(u, k));
+    else for (int k = from; k < to; k++) get_field(L, t, UV_K3 + k);
     return first;
 }
+
+/// Pushes the first n fields of the transform at t; returns the index of the first.
+static int push_fields3(lua_State *L, int t, int n) { return push_range3(L, t, 0, n); }
 
 /// Pushes the 6 fields of the table at t (a b c d tx ty); returns the index of the first.
 static int push_fieldsA(lua_State *L, int t) {
@@ -475,7 +478,7 @@ static int rotate3(lua_State *L) {
             }
         }
         int copies = lua_gettop(L) + 1;
-        for (int k = 12; k < 16; k++) get_field(L, 1, UV_K3 + k);
+        push_range3(L, 1, 12, 16);
         push_t3_floats(L, m, copies);
         return 1;
     }
@@ -504,7 +507,7 @@ static int rotate3(lua_State *L) {
         for (int j = 0; j < 4; j++)
             m[i * 4 + j] = r[i * 3] * s11[j] + r[i * 3 + 1] * s11[4 + j] + r[i * 3 + 2] * s11[8 + j];
     int copies = lua_gettop(L) + 1;
-    for (int k = 12; k < 16; k++) get_field(L, 1, UV_K3 + k);
+    push_range3(L, 1, 12, 16);
     push_t3_floats(L, m, copies);
     return 1;
 }
