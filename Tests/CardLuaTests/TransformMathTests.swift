@@ -7,9 +7,10 @@ import Testing
 /// The transform math and the geometry constructors in C (Sources/CLuaShims/transform_math.c,
 /// geometry_native.c) against the prelude's Lua
 /// versions, which stay the reference (the stock interpreter runs them): the same values
-/// (bit for bit, with the same integer or float subtypes; a NaN's sign bit aside), the same tables (the same keys and
-/// metatable), the same argument messages; and no crash on
-/// hostile arguments (wrong types, NaN, missing fields, metatables that raise).
+/// (bit for bit, with the same integer or float subtypes; a NaN's sign bit aside; cardlua's
+/// are userdata, the reference's tables, compared field by field), the same argument
+/// messages; and no crash on hostile arguments (wrong types, NaN, missing fields, tables
+/// and values mixed, metatables that raise).
 @Suite struct TransformMathTests {
     static let seed = FuzzTests.seed % 1_000_000
     static let cases = Int(FuzzTests.environment["CARDLUA_FUZZ_TRANSFORMS"] ?? "") ?? 4000
@@ -127,11 +128,13 @@ import Testing
     }
 
     /// A Lua program whose `run()` calls the transform functions `cases` times with random
-    /// arguments (from a fixed seed) and returns a digest of every result (each field's
-    /// subtype and exact bits, the keys, the metatable) or error (the
+    /// arguments (from a fixed seed) and returns a digest of every result (a transform's
+    /// kind and each field's subtype and exact bits — a field that is not a number counts
+    /// as an error, as cardlua raises there —, another table's keys and metatable) or error (the
     /// message of an argument error, without its position; "error" for any other), and the
-    /// number of calls. Field values are numbers, convertible strings, nil, other
-    /// types, and tables whose metatable raises.
+    /// number of calls. Transform arguments are values the API made (fields set by
+    /// assignment), the script's own tables (numbers, convertible strings, nil, other
+    /// types), and tables whose metatable raises.
     static func program(seed: UInt64, cases: Int) -> String {
         """
         local seed, cases = \(seed), \(cases)
