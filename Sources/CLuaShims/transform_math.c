@@ -141,14 +141,15 @@ static int neq(lnum a, lnum b) {
 // MARK: - The values (full userdata)
 
 /// A transform's fields with their subtypes: field k is the integer v[k].i when bit k of
-/// `ints` is set, else the float v[k].d. A CGAffineTransform is allocated with 6 fields.
+/// `ints` is set, else the float v[k].d: 16 fields for a CATransform3D, 6 for a
+/// CGAffineTransform (allocated to fit).
 typedef union {
     lua_Integer i;
     lua_Number d;
 } tfield;
 typedef struct {
     unsigned ints;
-    tfield v[16];
+    tfield v[];
 } tvalue;
 #define TVALUE_SIZE(n) (offsetof(tvalue, v) + (size_t)(n) * sizeof(tfield))
 
