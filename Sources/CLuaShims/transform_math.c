@@ -446,7 +446,10 @@ static int rotate3(lua_State *L) {
     lua_settop(L, 6);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_3D);
     if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !none(L, 6)) return arg_error(L, 6);
-    int a = push_fields3(L, 1, 12);  // a11…a34; m41…m44 are read after the arithmetic (as in Lua)
+    // A value's fields are read straight from it (nothing to order: no metamethods); a
+    // table's a11…a34 now, m41…m44 after the arithmetic (as in Lua).
+    const tvalue *src = to_value(L, 1, UP(UV_T3));
+    int a = src ? 0 : push_fields3(L, 1, 12);
     if (!is_number(L, 3) || !is_number(L, 4) || !is_number(L, 5)) return arg_error(L, 6);
     lua_Number x = lua_tonumber(L, 3), y = lua_tonumber(L, 4), z = lua_tonumber(L, 5);
     lua_Number angle = lua_tonumber(L, 2);
@@ -459,7 +462,7 @@ static int rotate3(lua_State *L) {
         axis = 1;
     }
     if (axis) {
-        for (int k = 0; k < 12; k++) s11[k] = tof(num_at(L, a + k, 1, KEYS3[k]));
+        for (int k = 0; k < 12; k++) s11[k] = src ? tof(ud_get(src, k)) : tof(num_at(L, a + k, 1, KEYS3[k]));
         lua_Number c = cos(angle), s = sin(angle);
         lua_Number r = c + (1 - c);
         const lua_Number *a1 = s11, *a2 = s11 + 4, *a3 = s11 + 8;
@@ -478,11 +481,19 @@ static int rotate3(lua_State *L) {
                 m[8 + k] = c * a3[k] - s * a2[k];
             }
         }
+        if (src) {  // the hot path: 12 floats, m41…m44 copied with their subtypes
+            tvalue *u = new_value(L, 16, UV_T3);
+            u->ints = src->ints & 0xF000u;
+            for (int k = 0; k < 12; k++) u->v[k].d = m[k];
+            for (int k = 12; k < 16; k++) u->v[k] = src->v[k];
+            return 1;
+        }
         int copies = lua_gettop(L) + 1;
         push_range3(L, 1, 12, 16);
         push_t3_floats(L, m, copies);
         return 1;
     }
+    if (src) a = push_fields3(L, 1, 12);  // the general axis takes them from the stack
     // The general axis: len = x·x + y·y + z·z in Lua's arithmetic (integers stay integers).
     lnum nx = arg_num(L, 3), ny = arg_num(L, 4), nz = arg_num(L, 5);
     lnum len2 = nadd(nadd(nmul(nx, nx), nmul(ny, ny)), nmul(nz, nz));
