@@ -126,14 +126,8 @@ int get_key(lua_State *L, int table, const hot_slots *s, int key) {
     return lua_gettable(L, table);
 }
 
-/// t[key] as a finite number. The value is left on the stack: callers reset the top once
-/// after a group of fields.
-static double field_number(lua_State *L, int table, const hot_slots *s, int key, const char *what) {
-    int t = get_key(L, table, s, key);
-    if (t != LUA_TNUMBER)
-        luaL_error(L, "%s.%s is %s, expected a number", what, SLOT_KEYS[key],
-                   t == LUA_TNIL ? "missing" : luaL_typename(L, -1));
-    double v = lua_tonumberx(L, -1, NULL);
+/// v (field `key` of `what`) when it is finite and within the magnitude allowed.
+static double checked_number(lua_State *L, double v, int key, const char *what) {
     if (v != v || v - v != 0) {
         note_field(host_of(L), what);
         luaL_error(L, "%s.%s is %s", what, SLOT_KEYS[key], v != v ? "NaN" : "infinite");
@@ -144,10 +138,34 @@ static double field_number(lua_State *L, int table, const hot_slots *s, int key,
     return v;
 }
 
+/// t[key] as a finite number. The value is left on the stack: callers reset the top once
+/// after a group of fields.
+static double field_number(lua_State *L, int table, const hot_slots *s, int key, const char *what) {
+    int t = get_key(L, table, s, key);
+    if (t != LUA_TNUMBER)
+        luaL_error(L, "%s.%s is %s, expected a number", what, SLOT_KEYS[key],
+                   t == LUA_TNIL ? "missing" : luaL_typename(L, -1));
+    return checked_number(L, lua_tonumberx(L, -1, NULL), key, what);
+}
+
 /// Reads a CATransform3D (16 fields) or a CGAffineTransform (6 fields) at `index`
-/// into m. Returns 0 when the table is neither.
+/// into m: one of the values the transform math makes (transform_math.c), or a table
+/// with those fields. Returns 0 when the value is neither.
 static int read_transform(lua_State *L, int index, const hot_slots *s, const char *what, double *m) {
     index = lua_absindex(L, index);
+    double f[16];
+    int n = transform_value(L, index, f);
+    if (n == 16) {
+        for (int k = 0; k < 16; k++) m[k] = checked_number(L, f[k], K_M11 + k, what);
+        return 1;
+    }
+    if (n == 6) {
+        for (int k = 0; k < 6; k++) checked_number(L, f[k], K_A + k, what);
+        for (int k = 0; k < 16; k++) m[k] = (k % 5 == 0) ? 1 : 0;
+        m[0] = f[0]; m[1] = f[1]; m[4] = f[2]; m[5] = f[3]; m[12] = f[4]; m[13] = f[5];
+        return 1;
+    }
+    if (lua_type(L, index) != LUA_TTABLE) return 0;
     int top = lua_gettop(L);
     int is3d = get_key(L, index, s, K_M11) != LUA_TNIL;
     lua_settop(L, top);
@@ -411,13 +429,16 @@ static void check_written(lua_State *L, const char *k, size_t n) {
     int t = lua_type(L, 3);
     if (t == LUA_TNIL) return;
     const char *expected = NULL;
+    int transform = 0;
     if (n == 6 && memcmp(k, "center", 6) == 0) expected = "CGPoint";
     else if (n == 5 && memcmp(k, "frame", 5) == 0) expected = "CGRect";
     else if (n == 4 && memcmp(k, "size", 4) == 0) expected = "CGSize";
-    else if (n == 11 && memcmp(k, "transform3D", 11) == 0) expected = "CATransform3D";
-    else if (n == 9 && memcmp(k, "transform", 9) == 0) expected = "CGAffineTransform";
+    else if (n == 11 && memcmp(k, "transform3D", 11) == 0) { expected = "CATransform3D"; transform = 1; }
+    else if (n == 9 && memcmp(k, "transform", 9) == 0) { expected = "CGAffineTransform"; transform = 1; }
     if (expected) {
-        if (t != LUA_TTABLE) luaL_error(L, "attributes.%s is a %s, expected a %s", k, luaL_typename(L, 3), expected);
+        double ignored[16];  // a transform may be one of the transform math's values
+        if (t != LUA_TTABLE && !(t == LUA_TUSERDATA && transform && transform_value(L, 3, ignored)))
+            luaL_error(L, "attributes.%s is a %s, expected a %s", k, luaL_typename(L, 3), expected);
     } else if (n == 5 && memcmp(k, "alpha", 5) == 0) {
         if (t != LUA_TNUMBER) luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, 3));
         double a = lua_tonumber(L, 3);
@@ -633,7 +654,7 @@ int read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned pres
     if (tk >= 0) {
         int t = s->values + tk;
         const char *tname = tk == K_TRANSFORM3D ? "attributes.transform3D" : "attributes.transform";
-        if (!lua_istable(L, t) || !read_transform(L, t, s, tname, m))
+        if (!read_transform(L, t, s, tname, m))
             luaL_error(L, "%s is a %s, expected a %s", tname, luaL_typename(L, t),
                        tk == K_TRANSFORM3D ? "CATransform3D" : "CGAffineTransform");
         changed = 1;
@@ -724,10 +745,13 @@ static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigne
         for (int k = 0; k < 16; k++) m[k] = (k % 5 == 0) ? 1 : 0;
         m[0] = sc; m[5] = sc;
         changed = 1;
-    } else if (rt == LUA_TTABLE && !lua_rawequal(L, R, A)) {
-        if (!read_transform(L, R, s, "the returned transform", o + CARDLUA_OUT_M11))
+    } else if ((rt == LUA_TTABLE && !lua_rawequal(L, R, A)) || rt == LUA_TUSERDATA) {
+        if (read_transform(L, R, s, "the returned transform", o + CARDLUA_OUT_M11)) changed = 1;
+        else if (rt == LUA_TTABLE)
             note_return_line(L, h), luaL_error(L, "returned a table that is neither a CATransform3D nor a CGAffineTransform");
-        changed = 1;
+        else
+            note_return_line(L, h), luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",
+                                               luaL_typename(L, R));
     } else if (rt != LUA_TNIL && rt != LUA_TTABLE) {
         note_return_line(L, h);
         luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",

@@ -132,6 +132,9 @@ struct cardlua_host {
     // keys the per-item code reads, and more.
     int ref_pool[4];
     int ref_keys;
+    // The metatables of the transform values (transform_math.c; anchored in the registry
+    // for the state's life): the read-back recognises a value by pointer.
+    const void *transform_mt[2];        // CATransform3D's, CGAffineTransform's
     int ref_set_state;                  // the prelude's I.setState
     int ref_line_cache;                 // the callback whose line push_callback last found
     const void *line_cache_function;
@@ -280,6 +283,7 @@ extern const char *const SLOT_KEYS[K_COUNT];
 /* limits.c */ long long monotonic_ns(void);
 /* limits.c */ void reset_budget(cardlua_host *h);
 /* transform_math.c */ int transform_math(lua_State *L);
+/* transform_math.c */ int transform_value(lua_State *L, int idx, double *m);
 /* geometry_native.c */ int geometry_makers(lua_State *L);
 
 #endif

@@ -2,18 +2,30 @@
 // most of an effect's cost). The prelude's Lua versions (transform3d.lua, affine.lua) stay
 // the reference: these functions compute the same values with the same operations in the
 // same order (so the same bits), keep Lua's number subtypes (an integer times an integer
-// is an integer, as in Lua), build the same tables (same keys, same insertion order, same
-// metatables) and report bad arguments through the prelude's own argError (so the same
-// messages at the same line). The prelude installs them (transform_native.lua) when
-// native.transformMath is there; the stock interpreter of `cardlua bench` runs the Lua ones.
+// is an integer, as in Lua) and report bad arguments through the prelude's own argError
+// (so the same messages at the same line). The prelude installs them (transform_native.lua)
+// when native.transformMath is there; the stock interpreter of `cardlua bench` runs the Lua
+// ones.
+//
+// The values: where the Lua versions build a table of 16 (or 6) fields, these build a
+// full userdata holding the fields and their subtypes (tvalue below; BENCHMARKS.md: a
+// table of 16 string keys cost ~40 % of an item). Its metatable, made here once (in the
+// registry as "CATransform3D" / "CGAffineTransform"), gives the fields, the methods, `=`
+// of a number to a known field, ==, tostring and pairs; getmetatable gives only the name.
+// Only numbers are stored: a non-number a Lua version would copy into its result as it
+// is (`CATransform3DScale` copies m41…m44) is an error here, naming the field. Every
+// function still takes a script's own table ({ m11 = … }) where it takes a transform.
 //
 // Everything here runs inside the script's protected call: raising is how errors are
-// reported. Fields are read raw first, then with metamethods only when absent (what
-// `t.m11` does in Lua). Each call charges a flat fee to the budget (allocation is charged
-// by the allocator); a metatable given a __gc field is refused as setmetatable refuses it.
+// reported. A table's fields are read raw first, then with metamethods only when absent
+// (what `t.m11` does in Lua). Each call charges a flat fee to the budget (allocation is
+// charged by the allocator); a metatable given a __gc field is refused as setmetatable
+// refuses it (CGPoint's: the only table built here).
 #include "internal.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <lauxlib.h>
@@ -35,8 +47,8 @@
 
 // The closures' upvalues (the same layout for all of them).
 enum {
-    UV_T3 = 1,        /* CATransform3D's metatable */
-    UV_AFFINE,        /* CGAffineTransform's metatable */
+    UV_T3 = 1,        /* CATransform3D's metatable (of the userdata) */
+    UV_AFFINE,        /* CGAffineTransform's metatable (of the userdata) */
     UV_POINT,         /* CGPoint's metatable */
     UV_ARGERROR,      /* the prelude's argError(fn, params, kinds, ...) */
     UV_GC,            /* "__gc" */
@@ -116,6 +128,72 @@ static inline void push_num(lua_State *L, lnum n) {
     if (n.isint) lua_pushinteger(L, n.i); else lua_pushnumber(L, n.d);
 }
 
+/// a == b as Lua's == on numbers (an integer equals a float only when the float is
+/// exactly that integer).
+static int neq(lnum a, lnum b) {
+    if (a.isint == b.isint) return a.isint ? a.i == b.i : a.d == b.d;
+    lua_Integer i = a.isint ? a.i : b.i;
+    lua_Number d = a.isint ? b.d : a.d;
+    if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0) || floor(d) != d) return 0;
+    return (lua_Integer)d == i;
+}
+
+// MARK: - The values (full userdata)
+
+/// A transform's fields with their subtypes: field k is the integer v[k].i when bit k of
+/// `ints` is set, else the float v[k].d: 16 fields for a CATransform3D, 6 for a
+/// CGAffineTransform (allocated to fit).
+typedef union {
+    lua_Integer i;
+    lua_Number d;
+} tfield;
+typedef struct {
+    unsigned ints;
+    tfield v[];
+} tvalue;
+#define TVALUE_SIZE(n) (offsetof(tvalue, v) + (size_t)(n) * sizeof(tfield))
+
+static inline lnum ud_get(const tvalue *u, int k) {
+    return (u->ints >> k) & 1u ? I_(u->v[k].i) : F_(u->v[k].d);
+}
+static inline void ud_set(tvalue *u, int k, lnum n) {
+    if (n.isint) { u->v[k].i = n.i; u->ints |= 1u << k; }
+    else { u->v[k].d = n.d; u->ints &= ~(1u << k); }
+}
+
+/// The value at idx when it is a userdata whose metatable is the one at `mt` (a stack or
+/// upvalue index), else NULL.
+static tvalue *to_value(lua_State *L, int idx, int mt) {
+    if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
+    int same = lua_rawequal(L, -1, mt);
+    lua_pop(L, 1);
+    return same ? (tvalue *)lua_touserdata(L, idx) : NULL;
+}
+
+/// Pushes a new value of n fields (all the integer 0) with the metatable in upvalue `mt`.
+static tvalue *new_value(lua_State *L, int n, int mt) {
+    tvalue *u = (tvalue *)lua_newuserdatauv(L, TVALUE_SIZE(n), 0);
+    u->ints = n == 16 ? 0xFFFFu : 0x3Fu;
+    for (int k = 0; k < n; k++) u->v[k].i = 0;
+    lua_pushvalue(L, lua_upvalueindex(mt));
+    lua_setmetatable(L, -2);
+    return u;
+}
+
+/// For the host's read-back (attributes.c): the fields of one of these values at idx as
+/// doubles; returns 16 (a CATransform3D), 6 (a CGAffineTransform) or 0 (anything else).
+/// The metatable is recognised by pointer (the host keeps both; the registry anchors them).
+int transform_value(lua_State *L, int idx, double *m) {
+    if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return 0;
+    const void *mt = lua_topointer(L, -1);
+    lua_pop(L, 1);
+    const cardlua_host *h = host_of(L);
+    int n = mt == NULL ? 0 : mt == h->transform_mt[0] ? 16 : mt == h->transform_mt[1] ? 6 : 0;
+    const tvalue *u = (const tvalue *)lua_touserdata(L, idx);
+    for (int k = 0; k < n; k++) m[k] = tof(ud_get(u, k));
+    return n;
+}
+
 // MARK: - Errors
 
 /// Calls the prelude's argError with the function's name, parameters and kinds and its
@@ -154,6 +232,16 @@ static void param_name(lua_State *L, int n, char *out, size_t size) {
 /// or a string that converts (Lua's string coercion); anything else is an error naming
 /// the field (`CATransform3DRotate: t.m31 is nil, not a number`). `arg` is the argument's
 /// position among the parameters, `field` the key.
+/// Raises `CATransform3DRotate: t.m31 is nil, not a number` for the value at idx.
+static lnum not_a_number(lua_State *L, int idx, int arg, const char *field) {
+    int t = lua_type(L, idx);
+    char name[32];
+    param_name(L, arg, name, sizeof name);
+    luaL_error(L, "%s: %s.%s is %s%s, not a number", lua_tostring(L, UP(UV_NAME)), name, field,
+               t == LUA_TNIL ? "" : "a ", t == LUA_TNIL ? "nil" : luaL_typename(L, idx));
+    return I_(0);
+}
+
 static lnum num_at(lua_State *L, int idx, int arg, const char *field) {
     int t = lua_type(L, idx);
     if (t == LUA_TNUMBER) {
@@ -169,18 +257,41 @@ static lnum num_at(lua_State *L, int idx, int arg, const char *field) {
             return n;
         }
     }
-    char name[32];
-    param_name(L, arg, name, sizeof name);
-    luaL_error(L, "%s: %s.%s is %s%s, not a number", lua_tostring(L, UP(UV_NAME)), name, field,
-               t == LUA_TNIL ? "" : "a ", t == LUA_TNIL ? "nil" : luaL_typename(L, idx));
-    return I_(0);
+    return not_a_number(L, idx, arg, field);
+}
+
+/// The value at idx as a number, to be stored in a new value as it is (where the Lua
+/// versions copy a field unchanged): only a number will do (no string coercion: Lua
+/// would copy the string, and a value holds only numbers).
+static lnum num_strict(lua_State *L, int idx, int arg, const char *field) {
+    if (lua_type(L, idx) == LUA_TNUMBER)
+        return lua_isinteger(L, idx) ? I_(lua_tointeger(L, idx)) : F_(lua_tonumber(L, idx));
+    return not_a_number(L, idx, arg, field);
 }
 
 // MARK: - Fields and values
 
-/// Pushes t[key] for the key in upvalue `key` (t a table at an absolute index): raw, then
-/// with metamethods when absent, as `t.key` in Lua. Returns its type.
+/// The value at t when it is one of ours of the kind whose keys start at upvalue `key`
+/// (UV_K3: a CATransform3D, UV_KA: a CGAffineTransform), else NULL.
+static tvalue *value_of_kind(lua_State *L, int t, int key) {
+    if (key == UV_K3) return to_value(L, t, UP(UV_T3));
+    if (key == UV_KA) return to_value(L, t, UP(UV_AFFINE));
+    return NULL;
+}
+
+/// Pushes t[key] for the key in upvalue `key` (t at an absolute index): a field of one
+/// of our values straight from it; for a table raw, then with metamethods when absent,
+/// as `t.key` in Lua. Returns its type.
 static int get_field(lua_State *L, int t, int key) {
+    if (lua_type(L, t) == LUA_TUSERDATA) {
+        tvalue *u = NULL;
+        if (key >= UV_K3 && key < UV_K3 + 16) u = to_value(L, t, UP(UV_T3));
+        if (u) { push_num(L, ud_get(u, key - UV_K3)); return LUA_TNUMBER; }
+        if (key >= UV_KA && key < UV_KA + 6) u = to_value(L, t, UP(UV_AFFINE));
+        if (u) { push_num(L, ud_get(u, key - UV_KA)); return LUA_TNUMBER; }
+        lua_pushvalue(L, UP(key));
+        return lua_gettable(L, t);  // another field of ours: nil (their __index)
+    }
     lua_pushvalue(L, UP(key));
     int type = lua_rawget(L, t);
     if (type != LUA_TNIL || !lua_getmetatable(L, t)) return type;
@@ -189,29 +300,37 @@ static int get_field(lua_State *L, int t, int key) {
     return lua_gettable(L, t);
 }
 
-/// Whether the value at idx is a table whose field (upvalue `key`) is not nil: the
-/// prelude's `type(t) == "table" and t.m11 ~= nil`.
+/// Whether the value at idx is one of ours of that kind, or a table whose field (upvalue
+/// `key`) is not nil: the prelude's `type(t) == "table" and t.m11 ~= nil`.
 static int is_kind(lua_State *L, int idx, int key) {
+    if (lua_type(L, idx) == LUA_TUSERDATA) return value_of_kind(L, idx, key) != NULL;
     if (lua_type(L, idx) != LUA_TTABLE) return 0;
     int present = get_field(L, idx, key) != LUA_TNIL;
     lua_pop(L, 1);
     return present;
 }
 
-/// Pushes the first n fields of the table at t (m11…m44, in order); returns the index of
-/// the first.
-static int push_fields3(lua_State *L, int t, int n) {
+/// Pushes fields from…to−1 of the transform at t (m11…m44, in order); returns the index
+/// of the first.
+static int push_range3(lua_State *L, int t, int from, int to) {
     luaL_checkstack(L, 24, "CATransform3D");
     int first = lua_gettop(L) + 1;
-    for (int k = 0; k < n; k++) get_field(L, t, UV_K3 + k);
+    tvalue *u = to_value(L, t, UP(UV_T3));
+    if (u) for (int k = from; k < to; k++) push_num(L, ud_get(u, k));
+    else for (int k = from; k < to; k++) get_field(L, t, UV_K3 + k);
     return first;
 }
+
+/// Pushes the first n fields of the transform at t; returns the index of the first.
+static int push_fields3(lua_State *L, int t, int n) { return push_range3(L, t, 0, n); }
 
 /// Pushes the 6 fields of the table at t (a b c d tx ty); returns the index of the first.
 static int push_fieldsA(lua_State *L, int t) {
     luaL_checkstack(L, 12, "CGAffineTransform");
     int first = lua_gettop(L) + 1;
-    for (int k = 0; k < 6; k++) get_field(L, t, UV_KA + k);
+    tvalue *u = to_value(L, t, UP(UV_AFFINE));
+    if (u) for (int k = 0; k < 6; k++) push_num(L, ud_get(u, k));
+    else for (int k = 0; k < 6; k++) get_field(L, t, UV_KA + k);
     return first;
 }
 
@@ -227,64 +346,60 @@ static void set_metatable(lua_State *L, int mt) {
     lua_setmetatable(L, -2);
 }
 
-/// One value of a new transform: a number, or a copy of a stack slot (the Lua versions
-/// copy some fields as they are, whatever they hold).
+/// One value of a new transform: a number, or a stack slot to copy (the Lua versions
+/// copy some fields as they are): `arg` and `field` name where it came from, for the
+/// message when it is not a number.
 typedef struct {
     int slot;  /* a stack index to copy, or 0 for `n` */
     lnum n;
+    int arg;
+    const char *field;
 } cell;
 
-static inline cell num_cell(lnum n) { cell c = {0, n}; return c; }
-static inline cell float_cell(lua_Number d) { cell c = {0, F_(d)}; return c; }
-static inline cell int_cell(lua_Integer i) { cell c = {0, I_(i)}; return c; }
-static inline cell copy_cell(int slot) { cell c = {slot, I_(0)}; return c; }
+static inline cell num_cell(lnum n) { cell c = {0, n, 0, NULL}; return c; }
+static inline cell float_cell(lua_Number d) { return num_cell(F_(d)); }
+static inline cell int_cell(lua_Integer i) { return num_cell(I_(i)); }
+static inline cell copy_cell(int slot, int arg, const char *field) { cell c = {slot, I_(0), arg, field}; return c; }
 
-static inline void push_cell(lua_State *L, cell c) {
-    if (c.slot) lua_pushvalue(L, c.slot); else push_num(L, c.n);
+static inline lnum cell_value(lua_State *L, cell c) {
+    return c.slot ? num_strict(L, c.slot, c.arg, c.field) : c.n;
 }
 
-/// Pushes a new CATransform3D: the table the prelude's constructor builds (the same keys
-/// inserted in the same order, so `pairs` sees the same order), with its metatable.
+/// Pushes a new CATransform3D of the 16 values (each checked before it is made).
 static void push_t3(lua_State *L, const cell v[16]) {
-    lua_createtable(L, 0, 16);
-    for (int k = 0; k < 16; k++) {
-        lua_pushvalue(L, UP(UV_K3 + k));
-        push_cell(L, v[k]);
-        lua_rawset(L, -3);
-    }
-    set_metatable(L, UV_T3);
+    lnum n[16];
+    for (int k = 0; k < 16; k++) n[k] = cell_value(L, v[k]);
+    tvalue *u = new_value(L, 16, UV_T3);
+    for (int k = 0; k < 16; k++) ud_set(u, k, n[k]);
 }
 
-/// Pushes a new CATransform3D of 16 floats (the hot path: no cells).
+/// Pushes a new CATransform3D of 12 floats and m41…m44 copied from the 4 slots at
+/// `copies` (the fields of argument 1): the hot path.
 static void push_t3_floats(lua_State *L, const lua_Number v[12], int copies) {
-    lua_createtable(L, 0, 16);
-    for (int k = 0; k < 12; k++) {
-        lua_pushvalue(L, UP(UV_K3 + k));
-        lua_pushnumber(L, v[k]);
-        lua_rawset(L, -3);
-    }
-    for (int k = 12; k < 16; k++) {  // m41…m44: copied as they are
-        lua_pushvalue(L, UP(UV_K3 + k));
-        lua_pushvalue(L, copies + k - 12);
-        lua_rawset(L, -3);
-    }
-    set_metatable(L, UV_T3);
+    lnum last[4];
+    for (int k = 0; k < 4; k++) last[k] = num_strict(L, copies + k, 1, KEYS3[12 + k]);
+    tvalue *u = new_value(L, 16, UV_T3);
+    u->ints = 0;
+    for (int k = 0; k < 12; k++) u->v[k].d = v[k];
+    for (int k = 0; k < 4; k++) ud_set(u, 12 + k, last[k]);
 }
 
 static void push_affine(lua_State *L, const cell v[6]) {
-    lua_createtable(L, 0, 6);
-    for (int k = 0; k < 6; k++) {
-        lua_pushvalue(L, UP(UV_KA + k));
-        push_cell(L, v[k]);
-        lua_rawset(L, -3);
-    }
-    set_metatable(L, UV_AFFINE);
+    lnum n[6];
+    for (int k = 0; k < 6; k++) n[k] = cell_value(L, v[k]);
+    tvalue *u = new_value(L, 6, UV_AFFINE);
+    for (int k = 0; k < 6; k++) ud_set(u, k, n[k]);
 }
 
 static void push_identity3(lua_State *L) {
-    cell v[16];
-    for (int k = 0; k < 16; k++) v[k] = int_cell(k % 5 == 0 ? 1 : 0);
-    push_t3(L, v);
+    tvalue *u = new_value(L, 16, UV_T3);  // all integers: 1 on the diagonal
+    for (int k = 0; k < 16; k += 5) u->v[k].i = 1;
+}
+
+static void push_identity_affine(lua_State *L) {
+    tvalue *u = new_value(L, 6, UV_AFFINE);
+    u->v[0].i = 1;
+    u->v[3].i = 1;
 }
 
 /// Whether the value at idx is nil or absent (the Lua versions' `extra ~= nil`).
@@ -307,8 +422,7 @@ static int globals_index(lua_State *L) {
     }
     if (lua_rawequal(L, 2, UP(UV_PARAMS))) {
         shims_charge(L, FEE_AFFINE);
-        cell v[6] = {int_cell(1), int_cell(0), int_cell(0), int_cell(1), int_cell(0), int_cell(0)};
-        push_affine(L, v);
+        push_identity_affine(L);
         return 1;
     }
     lua_pushvalue(L, UP(UV_KINDS));
@@ -332,7 +446,10 @@ static int rotate3(lua_State *L) {
     lua_settop(L, 6);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_3D);
     if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !none(L, 6)) return arg_error(L, 6);
-    int a = push_fields3(L, 1, 12);  // a11…a34; m41…m44 are read after the arithmetic (as in Lua)
+    // A value's fields are read straight from it (nothing to order: no metamethods); a
+    // table's a11…a34 now, m41…m44 after the arithmetic (as in Lua).
+    const tvalue *src = to_value(L, 1, UP(UV_T3));
+    int a = src ? 0 : push_fields3(L, 1, 12);
     if (!is_number(L, 3) || !is_number(L, 4) || !is_number(L, 5)) return arg_error(L, 6);
     lua_Number x = lua_tonumber(L, 3), y = lua_tonumber(L, 4), z = lua_tonumber(L, 5);
     lua_Number angle = lua_tonumber(L, 2);
@@ -345,7 +462,7 @@ static int rotate3(lua_State *L) {
         axis = 1;
     }
     if (axis) {
-        for (int k = 0; k < 12; k++) s11[k] = tof(num_at(L, a + k, 1, KEYS3[k]));
+        for (int k = 0; k < 12; k++) s11[k] = src ? tof(ud_get(src, k)) : tof(num_at(L, a + k, 1, KEYS3[k]));
         lua_Number c = cos(angle), s = sin(angle);
         lua_Number r = c + (1 - c);
         const lua_Number *a1 = s11, *a2 = s11 + 4, *a3 = s11 + 8;
@@ -364,20 +481,28 @@ static int rotate3(lua_State *L) {
                 m[8 + k] = c * a3[k] - s * a2[k];
             }
         }
+        if (src) {  // the hot path: 12 floats, m41…m44 copied with their subtypes
+            tvalue *u = new_value(L, 16, UV_T3);
+            u->ints = src->ints & 0xF000u;
+            for (int k = 0; k < 12; k++) u->v[k].d = m[k];
+            for (int k = 12; k < 16; k++) u->v[k] = src->v[k];
+            return 1;
+        }
         int copies = lua_gettop(L) + 1;
-        for (int k = 12; k < 16; k++) get_field(L, 1, UV_K3 + k);
+        push_range3(L, 1, 12, 16);
         push_t3_floats(L, m, copies);
         return 1;
     }
+    if (src) a = push_fields3(L, 1, 12);  // the general axis takes them from the stack
     // The general axis: len = x·x + y·y + z·z in Lua's arithmetic (integers stay integers).
     lnum nx = arg_num(L, 3), ny = arg_num(L, 4), nz = arg_num(L, 5);
     lnum len2 = nadd(nadd(nmul(nx, nx), nmul(ny, ny)), nmul(nz, nz));
     lua_Number len = (len2.isint ? len2.i == 1 : len2.d == 1) ? 1.0 : sqrt(tof(len2));
     if (!(len > 0) || len == HUGE_VAL) {
         cell v[16];
-        for (int k = 0; k < 12; k++) v[k] = copy_cell(a + k);
+        for (int k = 0; k < 12; k++) v[k] = copy_cell(a + k, 1, KEYS3[k]);
         int copies = lua_gettop(L) + 1;
-        for (int k = 12; k < 16; k++) { get_field(L, 1, UV_K3 + k); v[k] = copy_cell(copies + k - 12); }
+        for (int k = 12; k < 16; k++) { get_field(L, 1, UV_K3 + k); v[k] = copy_cell(copies + k - 12, 1, KEYS3[k]); }
         push_t3(L, v);
         return 1;
     }
@@ -394,7 +519,7 @@ static int rotate3(lua_State *L) {
         for (int j = 0; j < 4; j++)
             m[i * 4 + j] = r[i * 3] * s11[j] + r[i * 3 + 1] * s11[4 + j] + r[i * 3 + 2] * s11[8 + j];
     int copies = lua_gettop(L) + 1;
-    for (int k = 12; k < 16; k++) get_field(L, 1, UV_K3 + k);
+    push_range3(L, 1, 12, 16);
     push_t3_floats(L, m, copies);
     return 1;
 }
@@ -409,7 +534,7 @@ static int scale3(lua_State *L) {
     lnum f[3] = {arg_num(L, 2), arg_num(L, 3), arg_num(L, 4)};
     cell v[16];
     for (int k = 0; k < 12; k++) v[k] = num_cell(nmul(f[k / 4], num_at(L, a + k, 1, KEYS3[k])));
-    for (int k = 12; k < 16; k++) v[k] = copy_cell(a + k);
+    for (int k = 12; k < 16; k++) v[k] = copy_cell(a + k, 1, KEYS3[k]);
     push_t3(L, v);
     return 1;
 }
@@ -423,7 +548,7 @@ static int translate3(lua_State *L) {
     int a = push_fields3(L, 1, 16);
     lnum tx = arg_num(L, 2), ty = arg_num(L, 3), tz = arg_num(L, 4);
     cell v[16];
-    for (int k = 0; k < 12; k++) v[k] = copy_cell(a + k);
+    for (int k = 0; k < 12; k++) v[k] = copy_cell(a + k, 1, KEYS3[k]);
     for (int j = 0; j < 4; j++) {
         lnum sum = nadd(nmul(tx, num_at(L, a + j, 1, KEYS3[j])), nmul(ty, num_at(L, a + 4 + j, 1, KEYS3[4 + j])));
         sum = nadd(sum, nmul(tz, num_at(L, a + 8 + j, 1, KEYS3[8 + j])));
@@ -437,7 +562,7 @@ static int translate3(lua_State *L) {
 static int concat3(lua_State *L) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_CONCAT_3D);
-    if (lua_type(L, 1) != LUA_TTABLE || lua_type(L, 2) != LUA_TTABLE || !is_kind(L, 1, UV_K3) ||
+    if (!is_kind(L, 1, UV_K3) ||
         !is_kind(L, 2, UV_K3) || !none(L, 3))
         return arg_error(L, 3);
     int a = push_fields3(L, 1, 16), b = push_fields3(L, 2, 16);
@@ -484,7 +609,7 @@ static int invert3(lua_State *L) {
             cell v[16];
             luaL_checkstack(L, 24, "CATransform3DInvert");  // 16 more values on top of the 16 read
             int copies = lua_gettop(L) + 1;
-            for (int k = 0; k < 16; k++) { get_field(L, 1, UV_K3 + k); v[k] = copy_cell(copies + k); }
+            for (int k = 0; k < 16; k++) { get_field(L, 1, UV_K3 + k); v[k] = copy_cell(copies + k, 1, KEYS3[k]); }
             push_t3(L, v);
             return 1;
         }
@@ -528,7 +653,7 @@ static int equal_fields(lua_State *L, int i, int j, int key, int n) {
 /// Whether field (upvalue key) of the table at t equals the integer v (Lua's ==).
 /// (t may be any value, as in the methods, which check nothing: `t[key]` with metamethods.)
 static int field_is(lua_State *L, int t, int key, lua_Integer v) {
-    if (lua_type(L, t) == LUA_TTABLE) {
+    if (lua_type(L, t) == LUA_TTABLE || lua_type(L, t) == LUA_TUSERDATA) {
         get_field(L, t, key);
     } else {
         lua_pushvalue(L, UP(key));
@@ -566,7 +691,7 @@ static int is_identity3_method(lua_State *L) {
 /// CATransform3DEqualToTransform(a, b).
 static int equal3(lua_State *L) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    if (lua_type(L, 1) != LUA_TTABLE || lua_type(L, 2) != LUA_TTABLE || !is_kind(L, 1, UV_K3) ||
+    if (!is_kind(L, 1, UV_K3) ||
         !is_kind(L, 2, UV_K3) || !none(L, 3))
         return arg_error(L, 3);
     shims_charge(L, FEE_3D);
@@ -574,11 +699,21 @@ static int equal3(lua_State *L) {
     return 1;
 }
 
-/// CATransform3D's __eq (two tables: no argument checks, as equal3D).
+/// Whether the values at i and j are both ours of the kind of the metatable `mt` with
+/// equal fields (Lua's ==), as equal3D / equalAffine.
+static int equal_values(lua_State *L, int i, int j, int mt, int n) {
+    const tvalue *a = to_value(L, i, UP(mt)), *b = to_value(L, j, UP(mt));
+    if (a == NULL || b == NULL) return 0;
+    for (int k = 0; k < n; k++)
+        if (!neq(ud_get(a, k), ud_get(b, k))) return 0;
+    return 1;
+}
+
+/// CATransform3D's __eq: Lua calls it for two userdata only; another kind is unequal.
 static int eq3_metamethod(lua_State *L) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_3D);
-    lua_pushboolean(L, equal_fields(L, 1, 2, UV_K3, 16));
+    lua_pushboolean(L, equal_values(L, 1, 2, UV_T3, 16));
     return 1;
 }
 
@@ -589,7 +724,7 @@ static int make_translation3(lua_State *L) {
     if (!is_number(L, 1) || !is_number(L, 2) || !is_number(L, 3) || !none(L, 4)) return arg_error(L, 4);
     cell v[16];
     for (int k = 0; k < 16; k++) v[k] = int_cell(k % 5 == 0 ? 1 : 0);
-    v[12] = copy_cell(1); v[13] = copy_cell(2); v[14] = copy_cell(3);
+    v[12] = copy_cell(1, 1, "tx"); v[13] = copy_cell(2, 2, "ty"); v[14] = copy_cell(3, 3, "tz");
     push_t3(L, v);
     return 1;
 }
@@ -601,7 +736,7 @@ static int make_scale3(lua_State *L) {
     if (!is_number(L, 1) || !is_number(L, 2) || !is_number(L, 3) || !none(L, 4)) return arg_error(L, 4);
     cell v[16];
     for (int k = 0; k < 16; k++) v[k] = int_cell(k == 15 ? 1 : 0);
-    v[0] = copy_cell(1); v[5] = copy_cell(2); v[10] = copy_cell(3);
+    v[0] = copy_cell(1, 1, "sx"); v[5] = copy_cell(2, 2, "sy"); v[10] = copy_cell(3, 3, "sz");
     push_t3(L, v);
     return 1;
 }
@@ -644,8 +779,8 @@ static int make_affine3(lua_State *L) {
     int f = push_fieldsA(L, 1);
     cell v[16];
     for (int k = 0; k < 16; k++) v[k] = int_cell(k == 10 || k == 15 ? 1 : 0);
-    v[0] = copy_cell(f); v[1] = copy_cell(f + 1); v[4] = copy_cell(f + 2); v[5] = copy_cell(f + 3);
-    v[12] = copy_cell(f + 4); v[13] = copy_cell(f + 5);
+    v[0] = copy_cell(f, 1, "a"); v[1] = copy_cell(f + 1, 1, "b"); v[4] = copy_cell(f + 2, 1, "c");
+    v[5] = copy_cell(f + 3, 1, "d"); v[12] = copy_cell(f + 4, 1, "tx"); v[13] = copy_cell(f + 5, 1, "ty");
     push_t3(L, v);
     return 1;
 }
@@ -658,7 +793,7 @@ static int get_affine3(lua_State *L) {
     static const int from[6] = {0, 1, 4, 5, 12, 13};
     int first = lua_gettop(L) + 1;
     cell v[6];
-    for (int k = 0; k < 6; k++) { get_field(L, 1, UV_K3 + from[k]); v[k] = copy_cell(first + k); }
+    for (int k = 0; k < 6; k++) { get_field(L, 1, UV_K3 + from[k]); v[k] = copy_cell(first + k, 1, KEYS3[from[k]]); }
     push_affine(L, v);
     return 1;
 }
@@ -739,7 +874,7 @@ static int translate_affine(lua_State *L) {
 static int concat_affine_fn(lua_State *L) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_AFFINE);
-    if (lua_type(L, 1) != LUA_TTABLE || lua_type(L, 2) != LUA_TTABLE || !is_kind(L, 1, UV_KA) ||
+    if (!is_kind(L, 1, UV_KA) ||
         !is_kind(L, 2, UV_KA) || !none(L, 3))
         return arg_error(L, 3);
     lnum p[6], q[6];
@@ -762,7 +897,7 @@ static int invert_affine(lua_State *L) {
     lnum det = nsub(nmul(a, d), nmul(b, c));
     cell v[6];
     if (nzero(det)) {  // singular: a copy (tx and ty as they are)
-        for (int k = 0; k < 6; k++) v[k] = copy_cell(f + k);
+        for (int k = 0; k < 6; k++) v[k] = copy_cell(f + k, 1, KEYSA[k]);
     } else {
         lnum tx = num_at(L, f + 4, 1, "tx"), ty = num_at(L, f + 5, 1, "ty");
         v[0] = num_cell(ndiv(d, det));
@@ -803,7 +938,7 @@ static int is_identity_affine_method(lua_State *L) {
 /// CGAffineTransformEqualToTransform(a, b).
 static int equal_affine(lua_State *L) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    if (lua_type(L, 1) != LUA_TTABLE || lua_type(L, 2) != LUA_TTABLE || !is_kind(L, 1, UV_KA) ||
+    if (!is_kind(L, 1, UV_KA) ||
         !is_kind(L, 2, UV_KA) || !none(L, 3))
         return arg_error(L, 3);
     shims_charge(L, FEE_AFFINE);
@@ -811,11 +946,11 @@ static int equal_affine(lua_State *L) {
     return 1;
 }
 
-/// CGAffineTransform's __eq.
+/// CGAffineTransform's __eq (as CATransform3D's).
 static int eq_affine_metamethod(lua_State *L) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_AFFINE);
-    lua_pushboolean(L, equal_fields(L, 1, 2, UV_KA, 6));
+    lua_pushboolean(L, equal_values(L, 1, 2, UV_AFFINE, 6));
     return 1;
 }
 
@@ -827,7 +962,7 @@ static int make_affine(lua_State *L) {
         if (!is_number(L, k)) return arg_error(L, 7);
     if (!none(L, 7)) return arg_error(L, 7);
     cell v[6];
-    for (int k = 0; k < 6; k++) v[k] = copy_cell(k + 1);
+    for (int k = 0; k < 6; k++) v[k] = copy_cell(k + 1, k + 1, KEYSA[k]);
     push_affine(L, v);
     return 1;
 }
@@ -837,7 +972,7 @@ static int make_scale_affine(lua_State *L) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_AFFINE);
     if (!is_number(L, 1) || !is_number(L, 2) || !none(L, 3)) return arg_error(L, 3);
-    cell v[6] = {copy_cell(1), int_cell(0), int_cell(0), copy_cell(2), int_cell(0), int_cell(0)};
+    cell v[6] = {copy_cell(1, 1, "sx"), int_cell(0), int_cell(0), copy_cell(2, 2, "sy"), int_cell(0), int_cell(0)};
     push_affine(L, v);
     return 1;
 }
@@ -859,7 +994,7 @@ static int make_translation_affine(lua_State *L) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_AFFINE);
     if (!is_number(L, 1) || !is_number(L, 2) || !none(L, 3)) return arg_error(L, 3);
-    cell v[6] = {int_cell(1), int_cell(0), int_cell(0), int_cell(1), copy_cell(1), copy_cell(2)};
+    cell v[6] = {int_cell(1), int_cell(0), int_cell(0), int_cell(1), copy_cell(1, 1, "tx"), copy_cell(2, 2, "ty")};
     push_affine(L, v);
     return 1;
 }
@@ -868,7 +1003,7 @@ static int make_translation_affine(lua_State *L) {
 static int apply_affine(lua_State *L) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_AFFINE);
-    if (lua_type(L, 1) != LUA_TTABLE || lua_type(L, 2) != LUA_TTABLE || !is_kind(L, 1, UV_KX) ||
+    if (!is_kind(L, 1, UV_KX) ||
         !is_kind(L, 2, UV_KA) || !none(L, 3))
         return arg_error(L, 3);
     lnum t[6];
@@ -883,6 +1018,145 @@ static int apply_affine(lua_State *L) {
     lua_pushvalue(L, UP(UV_KY)); push_num(L, py); lua_rawset(L, -3);
     set_metatable(L, UV_POINT);
     return 1;
+}
+
+// MARK: - The values' constructors and metamethods
+
+/// The prelude's t3(a11, …, a44) (I.matrix, the elements' transform3D): 16 numbers.
+static int make_value3(lua_State *L) {
+    lua_settop(L, 16);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_3D);
+    lnum n[16];
+    for (int k = 0; k < 16; k++) {
+        if (!is_number(L, k + 1))
+            luaL_error(L, "CATransform3D.%s must be a number, got %s", KEYS3[k],
+                       none(L, k + 1) ? "nil" : lua_pushfstring(L, "a %s", luaL_typename(L, k + 1)));
+        n[k] = arg_num(L, k + 1);
+    }
+    tvalue *u = new_value(L, 16, UV_T3);
+    for (int k = 0; k < 16; k++) ud_set(u, k, n[k]);
+    return 1;
+}
+
+/// The prelude's affine(a, b, c, d, tx, ty): 6 numbers.
+static int make_value_affine(lua_State *L) {
+    lua_settop(L, 6);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, FEE_AFFINE);
+    lnum n[6];
+    for (int k = 0; k < 6; k++) {
+        if (!is_number(L, k + 1))
+            luaL_error(L, "CGAffineTransform.%s must be a number, got %s", KEYSA[k],
+                       none(L, k + 1) ? "nil" : lua_pushfstring(L, "a %s", luaL_typename(L, k + 1)));
+        n[k] = arg_num(L, k + 1);
+    }
+    tvalue *u = new_value(L, 6, UV_AFFINE);
+    for (int k = 0; k < 6; k++) ud_set(u, k, n[k]);
+    return 1;
+}
+
+// The metamethods' upvalues: the lookup table (a field's name → its number from 0, a
+// method's name → the method), the type's name, the fields for messages, the metatable,
+// the number of fields.
+enum { MV_LOOKUP = 1, MV_NAME, MV_FIELDS, MV_MT, MV_N, MV_COUNT = MV_N };
+#define MV(i) lua_upvalueindex(i)
+
+/// The value at 1, which must be one of ours of this metatable's kind (the iterator
+/// `pairs` hands out can be called with anything).
+static tvalue *check_value(lua_State *L) {
+    tvalue *u = to_value(L, 1, MV(MV_MT));
+    if (u == NULL)
+        luaL_error(L, "bad argument #1 (%s expected, got %s)", lua_tostring(L, MV(MV_NAME)), luaL_typename(L, 1));
+    return u;
+}
+
+/// __index: a field's number, a method, or nil (as a table without that key).
+static int value_index(lua_State *L) {
+    lua_settop(L, 2);
+    tvalue *u = check_value(L);
+    if (lua_rawget(L, MV(MV_LOOKUP)) == LUA_TNUMBER) push_num(L, ud_get(u, (int)lua_tointeger(L, -1)));
+    return 1;
+}
+
+/// __newindex: a number to a field (its subtype kept; NaN too: the read-back reports it);
+/// anything else is an error naming the field.
+static int value_newindex(lua_State *L) {
+    lua_settop(L, 3);
+    tvalue *u = check_value(L);
+    const char *name = lua_tostring(L, MV(MV_NAME));
+    lua_pushvalue(L, 2);
+    if (lua_type(L, 2) != LUA_TSTRING || lua_rawget(L, MV(MV_LOOKUP)) != LUA_TNUMBER) {
+        char key[64];
+        int t = lua_type(L, 2);
+        if (t == LUA_TSTRING) {
+            size_t n = 0;
+            const char *s = lua_tolstring(L, 2, &n);
+            snprintf(key, sizeof key, n > 40 ? "'%.40s…'" : "'%s'", s);
+        } else if (t == LUA_TNUMBER) {
+            lua_pushvalue(L, 2);
+            snprintf(key, sizeof key, "[%s]", lua_tostring(L, -1));
+        } else if (t == LUA_TBOOLEAN) {
+            snprintf(key, sizeof key, "[%s]", lua_toboolean(L, 2) ? "true" : "false");
+        } else {
+            snprintf(key, sizeof key, "[a %s]", luaL_typename(L, 2));
+        }
+        return luaL_error(L, "%s has no field %s (fields %s)", name, key, lua_tostring(L, MV(MV_FIELDS)));
+    }
+    int k = (int)lua_tointeger(L, -1);
+    int t = lua_type(L, 3);
+    if (t != LUA_TNUMBER)
+        return luaL_error(L, "%s.%s must be a number, got %s%s", name, lua_tostring(L, 2),
+                          t == LUA_TNIL ? "" : "a ", t == LUA_TNIL ? "nil" : luaL_typename(L, 3));
+    ud_set(u, k, arg_num(L, 3));
+    return 0;
+}
+
+/// __tostring: "CATransform3D(1, 0, …)", each field as tostring gives it (as the Lua
+/// versions' __tostring).
+static int value_tostring(lua_State *L) {
+    tvalue *u = check_value(L);
+    int n = (int)lua_tointeger(L, MV(MV_N));
+    shims_charge(L, n);
+    luaL_checkstack(L, 2 * n + 4, "tostring");
+    lua_pushvalue(L, MV(MV_NAME));
+    lua_pushliteral(L, "(");
+    for (int k = 0; k < n; k++) {
+        if (k > 0) lua_pushliteral(L, ", ");
+        push_num(L, ud_get(u, k));
+        lua_tolstring(L, -1, NULL);  // in place, as tostring would
+    }
+    lua_pushliteral(L, ")");
+    lua_concat(L, 2 * n + 2);
+    return 1;
+}
+
+/// pairs' iterator: the fields in order (m11…m44, a…ty), then nil.
+static int value_next(lua_State *L) {
+    lua_settop(L, 2);
+    tvalue *u = check_value(L);
+    int n = (int)lua_tointeger(L, MV(MV_N));
+    int k = 0;
+    if (!lua_isnil(L, 2)) {
+        lua_pushvalue(L, 2);
+        if (lua_type(L, 2) != LUA_TSTRING || lua_rawget(L, MV(MV_LOOKUP)) != LUA_TNUMBER)
+            return luaL_error(L, "invalid key to 'next'");
+        k = (int)lua_tointeger(L, -1) + 1;
+    }
+    if (k >= n) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_pushstring(L, n == 16 ? KEYS3[k] : KEYSA[k]);
+    push_num(L, ud_get(u, k));
+    return 2;
+}
+
+/// __pairs: the iterator, the value, nil.
+static int value_pairs(lua_State *L) {
+    check_value(L);
+    lua_pushvalue(L, lua_upvalueindex(MV_COUNT + 1));  // the iterator
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
 }
 
 // MARK: - Installing them
@@ -919,6 +1193,8 @@ static const math_function FUNCTIONS[] = {
     {"T3:isIdentity", is_identity3_method, "self", "T"},
     {"T3:__eq", eq3_metamethod, "", ""},
     {"identity3D", identity3, "", ""},
+    {"t3", make_value3, "", ""},
+    {"affine", make_value_affine, "", ""},
     {"CGAffineTransformMake", make_affine, "a, b, c, d, tx, ty", "nnnnnn"},
     {"CGAffineTransformMakeScale", make_scale_affine, "sx, sy", "nn"},
     {"CGAffineTransformMakeRotation", make_rotation_affine, "angle", "n"},
@@ -940,9 +1216,13 @@ static const math_function FUNCTIONS[] = {
     {"A:__eq", eq_affine_metamethod, "", ""},
 };
 
-/// Pushes the shared upvalues (UV_T3 … UV_KY) from the arguments of transform_math.
+/// Pushes the shared upvalues (UV_T3 … UV_KY) from transform_math's stack (its
+/// arguments, then the two metatables at 4 and 5).
 static void push_shared(lua_State *L) {
-    for (int k = 1; k <= 4; k++) lua_pushvalue(L, k);  // T3, Affine, Point, argError
+    lua_pushvalue(L, 4);  // CATransform3D's metatable
+    lua_pushvalue(L, 5);  // CGAffineTransform's
+    lua_pushvalue(L, 1);  // Point
+    lua_pushvalue(L, 2);  // argError
     lua_pushliteral(L, "__gc");
     for (int k = 0; k < 16; k++) lua_pushstring(L, KEYS3[k]);
     for (int k = 0; k < 6; k++) lua_pushstring(L, KEYSA[k]);
@@ -950,16 +1230,70 @@ static void push_shared(lua_State *L) {
     lua_pushliteral(L, "y");
 }
 
-/// native.transformMath(T3, Affine, Point, argError, globalsIndex) → a table of the C
-/// functions by name (FUNCTIONS), plus "globalsIndex": _G's __index, which makes the two
-/// identities here and hands any other name to the given Lua function. Called once, by
-/// the prelude (transform_native.lua).
+/// Pushes the metamethods' upvalues (MV_…).
+static void push_mv(lua_State *L, int lookup, int mt, const char *name, const char *fields, int n) {
+    lua_pushvalue(L, lookup);
+    lua_pushstring(L, name);
+    lua_pushstring(L, fields);
+    lua_pushvalue(L, mt);
+    lua_pushinteger(L, n);
+}
+
+/// Fills the metatable at mt of a kind: its fields (keys), its methods (the closures in
+/// the result table under prefix, "T3:" or "A:") and its metamethods.
+static void fill_metatable(lua_State *L, int mt, int result, const char *prefix, const char *const *keys,
+                           int n, const char *name, const char *fields) {
+    static const char *const METHODS[] = {"rotate", "scale", "translate", "concat", "invert", "isIdentity"};
+    lua_createtable(L, 0, n + 6);
+    int lookup = lua_gettop(L);
+    for (int k = 0; k < n; k++) {
+        lua_pushinteger(L, k);
+        lua_setfield(L, lookup, keys[k]);
+    }
+    for (int k = 0; k < 6; k++) {
+        lua_pushfstring(L, "%s%s", prefix, METHODS[k]);
+        lua_rawget(L, result);
+        lua_setfield(L, lookup, METHODS[k]);
+    }
+    push_mv(L, lookup, mt, name, fields, n);
+    lua_pushcclosure(L, value_index, MV_COUNT);
+    lua_setfield(L, mt, "__index");
+    push_mv(L, lookup, mt, name, fields, n);
+    lua_pushcclosure(L, value_newindex, MV_COUNT);
+    lua_setfield(L, mt, "__newindex");
+    push_mv(L, lookup, mt, name, fields, n);
+    lua_pushcclosure(L, value_tostring, MV_COUNT);
+    lua_setfield(L, mt, "__tostring");
+    push_mv(L, lookup, mt, name, fields, n);
+    push_mv(L, lookup, mt, name, fields, n);
+    lua_pushcclosure(L, value_next, MV_COUNT);
+    lua_pushcclosure(L, value_pairs, MV_COUNT + 1);
+    lua_setfield(L, mt, "__pairs");
+    lua_pushfstring(L, "%s__eq", prefix);
+    lua_rawget(L, result);
+    lua_setfield(L, mt, "__eq");
+    lua_pushstring(L, name);  // getmetatable(t) gives the name: the metatable stays ours
+    lua_setfield(L, mt, "__metatable");
+    lua_pop(L, 1);
+}
+
+/// native.transformMath(Point, argError, globalsIndex) → a table of the C functions by
+/// name (FUNCTIONS: the API's, the methods, the prelude's constructors t3, affine and
+/// identity3D), plus "globalsIndex": _G's __index, which makes the two identities here
+/// and hands any other name to the given Lua function. Makes the values' two metatables
+/// (in the registry as "CATransform3D" and "CGAffineTransform", for the read-back).
+/// Called once, by the prelude (transform_native.lua).
 int transform_math(lua_State *L) {
-    for (int k = 1; k <= 3; k++) luaL_checktype(L, k, LUA_TTABLE);
-    luaL_checktype(L, 4, LUA_TFUNCTION);
-    luaL_checktype(L, 5, LUA_TFUNCTION);
-    lua_settop(L, 5);
-    luaL_checkstack(L, UV_COUNT + 8, "transformMath");
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    luaL_checktype(L, 3, LUA_TFUNCTION);
+    lua_settop(L, 3);
+    luaL_checkstack(L, UV_COUNT + 16, "transformMath");
+    luaL_newmetatable(L, "CATransform3D");      // 4 (with __name)
+    luaL_newmetatable(L, "CGAffineTransform");  // 5
+    cardlua_host *h = host_of(L);
+    h->transform_mt[0] = lua_topointer(L, 4);
+    h->transform_mt[1] = lua_topointer(L, 5);
     size_t n = sizeof FUNCTIONS / sizeof FUNCTIONS[0];
     lua_createtable(L, 0, (int)n + 1);
     int result = lua_gettop(L);
@@ -976,8 +1310,11 @@ int transform_math(lua_State *L) {
     push_shared(L);
     lua_pushliteral(L, "CATransform3DIdentity");
     lua_pushliteral(L, "CGAffineTransformIdentity");
-    lua_pushvalue(L, 5);
+    lua_pushvalue(L, 3);
     lua_pushcclosure(L, globals_index, UV_COUNT);
     lua_setfield(L, result, "globalsIndex");
+    fill_metatable(L, 4, result, "T3:", KEYS3, 16, "CATransform3D", "m11\xE2\x80\xA6m44");
+    fill_metatable(L, 5, result, "A:", KEYSA, 6, "CGAffineTransform", "a, b, c, d, tx, ty");
+    lua_settop(L, result);
     return 1;
 }

@@ -34,6 +34,16 @@ local function isnumber(v) return type(v) == "number" and v == v and v - v == 0 
 -- The helper passes one more argument than it declares, so that an extra one is caught.
 local KIND_NAMES = { T = "a CATransform3D", A = "a CGAffineTransform", R = "a CGRect", P = "a CGPoint", S = "a CGSize" }
 local KIND_FIELD = { T = "m11", A = "a", R = "width", P = "x", S = "width" }
+local TRANSFORMS = { CATransform3D = "T", CGAffineTransform = "A" }
+-- A transform's type name, else nil: in cardlua a transform is a userdata whose
+-- metatable is hidden behind its name (transform_math.c); in the stock interpreter a
+-- table whose metatable has that __name.
+local function transformName(v)
+  local mt = getmetatable(v)
+  if type(mt) == "table" then mt = rawget(mt, "__name") end
+  if TRANSFORMS[mt] then return mt end
+  return nil
+end
 local function argError(fn, params, kinds, ...)
   local names = {}
   for name in gmatch(params, "[%w_]+") do names[#names + 1] = name end
@@ -45,6 +55,7 @@ local function argError(fn, params, kinds, ...)
     local kind, v = ssub(kinds, i, i), (select(i, ...))
     local ok
     if kind == "n" then ok = type(v) == "number"
+    elseif type(v) == "userdata" then ok = TRANSFORMS[transformName(v)] == kind
     else ok = type(v) == "table" and v[KIND_FIELD[kind]] ~= nil end
     if not ok then
       local got
@@ -52,6 +63,7 @@ local function argError(fn, params, kinds, ...)
         local later = false
         for j = i + 1, count do if select(j, ...) ~= nil then later = true end end
         got = later and "nil" or "missing"
+      elseif transformName(v) and TRANSFORMS[transformName(v)] ~= kind then got = "a " .. transformName(v)
       elseif type(v) == "table" and kind ~= "n" then got = "a table without ." .. KIND_FIELD[kind]
       else got = "a " .. type(v) end
       if kind == "n" then

@@ -200,7 +200,7 @@ end
 class([[
 ---A 4×4 transform with Core Animation's conventions: points are row vectors (p' = p·M),
 ---translation in m41 m42 m43, perspective in m34 (−1/d puts the eye at distance d).
----Values are tables: CATransform3DIdentity is a fresh one each time you read it.
+---Values (userdata in cardlua): CATransform3DIdentity is a fresh one each time you read it.
 ---@class CATransform3D
 ---@field m11 number
 ---@field m12 number

@@ -3,12 +3,15 @@
 -- transform3d.lua and affine.lua define the CATransform3D and CGAffineTransform math in
 -- Lua; in a cardlua state the same names are then served by C functions
 -- (Sources/CLuaShims/transform_math.c) that compute the same values with the same
--- operations in the same order, build the same tables with the same metatables, and
--- report bad arguments through argError: only faster (BENCHMARKS.md). The Lua
--- definitions stay the reference, and what the stock interpreter runs in `cardlua bench`
--- (it has no native.transformMath).
+-- operations in the same order and report bad arguments through argError: only faster
+-- (BENCHMARKS.md). Their values are userdata, not tables: 16 (or 6) numbers with their
+-- subtypes, whose metatable (made in C) gives the fields, the methods, `=` of a number
+-- to a field, ==, tostring and pairs. t3, affine and identity3D, which the rest of the
+-- prelude builds its transforms with, become the C constructors too, so that no
+-- transform is a table. The Lua definitions stay the reference, and what the stock
+-- interpreter runs in `cardlua bench` (it has no native.transformMath).
 if native.transformMath then
-  local C = native.transformMath(T3, Affine, Point, argError, getmetatable(G).__index)
+  local C = native.transformMath(Point, argError, getmetatable(G).__index)
   for _, name in ipairs({
     "CATransform3DMakeTranslation", "CATransform3DMakeScale", "CATransform3DMakeRotation",
     "CATransform3DRotate", "CATransform3DScale", "CATransform3DTranslate", "CATransform3DConcat",
@@ -21,12 +24,8 @@ if native.transformMath then
   }) do
     G[name] = C[name]
   end
-  for _, method in ipairs({ "rotate", "scale", "translate", "concat", "invert", "isIdentity" }) do
-    T3methods[method] = C["T3:" .. method]
-    AffineMethods[method] = C["A:" .. method]
-  end
-  T3.__eq, Affine.__eq = C["T3:__eq"], C["A:__eq"]
-  identity3D = C.identity3D  -- attributes.transform3D's fresh identity (I.identity3D)
+  t3, affine = C.t3, C.affine  -- the elements' transforms, I.matrix, I.affineTo3D …
+  identity3D = C.identity3D    -- attributes.transform3D's fresh identity (I.identity3D)
   getmetatable(G).__index = C.globalsIndex  -- CATransform3DIdentity and the other fresh values
 end
 
