@@ -228,11 +228,8 @@ static void param_name(lua_State *L, int n, char *out, size_t size) {
     }
 }
 
-/// The value at idx as a number for arithmetic, as Lua's arithmetic takes it: a number,
-/// or a string that converts (Lua's string coercion); anything else is an error naming
-/// the field (`CATransform3DRotate: t.m31 is nil, not a number`). `arg` is the argument's
-/// position among the parameters, `field` the key.
-/// Raises `CATransform3DRotate: t.m31 is nil, not a number` for the value at idx.
+/// Raises `CATransform3DRotate: t.m31 is nil, not a number` for the value at idx: `arg`
+/// is the argument's position among the parameters, `field` the key.
 static lnum not_a_number(lua_State *L, int idx, int arg, const char *field) {
     int t = lua_type(L, idx);
     char name[32];
@@ -242,6 +239,9 @@ static lnum not_a_number(lua_State *L, int idx, int arg, const char *field) {
     return I_(0);
 }
 
+/// The value at idx as a number for arithmetic, as Lua's arithmetic takes it: a number,
+/// or a string that converts (Lua's string coercion); anything else is an error naming
+/// the field (not_a_number).
 static lnum num_at(lua_State *L, int idx, int arg, const char *field) {
     int t = lua_type(L, idx);
     if (t == LUA_TNUMBER) {
