@@ -779,14 +779,7 @@ int native_query(lua_State *L) {
     if (n < 0) n = 0;
     shims_charge(L, (long long)n * CARDLUA_IN_STRIDE);
     if (n > h->query_capacity) {
-        // Grown through the capped allocator: the buffer counts against --max-memory.
-        size_t old = (size_t)h->query_capacity * CARDLUA_IN_STRIDE * sizeof(double);
-        size_t size = (size_t)n * CARDLUA_IN_STRIDE * sizeof(double);
-        double *grown = (double *)capped_alloc(h, h->query_buffer, old, size);
-        if (grown == NULL) shims_charge(L, 0);  // the allocator noted the refusal: a memory limit
-        if (grown == NULL) return luaL_error(L, "not enough memory for %I items", (lua_Integer)n);
-        h->query_buffer = grown;
-        h->query_capacity = n;
+        grow_records(L, h, &h->query_buffer, &h->query_capacity, n, CARDLUA_IN_STRIDE, "items");
         n = h->query(h->query_context, x, y, w, ht, h->query_buffer, h->query_capacity);
         if (n > h->query_capacity) n = h->query_capacity;
     }

@@ -273,16 +273,7 @@ static int read_elements(lua_State *L) {
     if (n > CARDLUA_QUERY_MAX)
         return luaL_error(L, "returned %I elements; a frame shows at most %d", n, CARDLUA_QUERY_MAX);
     shims_charge(L, (long long)n * ELEMENT_FEE);
-    if (n > h->elements_capacity) {
-        // Grown through the capped allocator: the records count against --max-memory.
-        size_t old = (size_t)h->elements_capacity * CARDLUA_ELEMENT_STRIDE * sizeof(double);
-        size_t size = (size_t)n * CARDLUA_ELEMENT_STRIDE * sizeof(double);
-        double *grown = (double *)capped_alloc(h, h->elements, old, size);
-        if (grown == NULL) shims_charge(L, 0);  // the allocator noted the refusal: a memory limit
-        if (grown == NULL) return luaL_error(L, "not enough memory for %I elements", n);
-        h->elements = grown;
-        h->elements_capacity = (long)n;
-    }
+    grow_records(L, h, &h->elements, &h->elements_capacity, (long)n, CARDLUA_ELEMENT_STRIDE, "elements");
     hot_slots s;
     push_slots(L, h, &s);
     lua_createtable(L, 0, (int)n);  // (section, item) → its place in the list

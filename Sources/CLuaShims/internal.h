@@ -275,6 +275,8 @@ extern const char *const SLOT_KEYS[K_COUNT];
 /* host.c */ void set_short_name(cardlua_host *h);
 /* host.c */ void silent_warnings(void *ud, const char *msg, int tocont);
 /* limits.c */ void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+/* limits.c */ void grow_records(lua_State *L, cardlua_host *h, double **buffer, long *capacity, long n,
+                                 int stride, const char *what);
 /* limits.c */ void count_hook(lua_State *L, lua_Debug *ar);
 /* limits.c */ void describe_limit(cardlua_host *h, const char *what);
 /* limits.c */ void describe_memory_limit(cardlua_host *h);

@@ -44,6 +44,21 @@ static void retune_main_hook(cardlua_host *h) {
     if (period < lua_gethookcount(h->L)) lua_sethook(h->L, count_hook, HOOK_MASK(h), period);
 }
 
+/// Grows a host buffer of `stride` doubles a record to hold n records, through the capped
+/// allocator (so that it counts against the memory cap); at a refusal raises the memory
+/// limit, or "not enough memory for N <what>". Inside a protected call only.
+void grow_records(lua_State *L, cardlua_host *h, double **buffer, long *capacity, long n, int stride,
+                  const char *what) {
+    if (n <= *capacity) return;
+    size_t old = (size_t)*capacity * (size_t)stride * sizeof(double);
+    size_t size = (size_t)n * (size_t)stride * sizeof(double);
+    double *grown = (double *)capped_alloc(h, *buffer, old, size);
+    if (grown == NULL) shims_charge(L, 0);  // the allocator noted the refusal: a memory limit
+    if (grown == NULL) luaL_error(L, "not enough memory for %I %s", (lua_Integer)n, what);
+    *buffer = grown;
+    *capacity = n;
+}
+
 /// Records a refused growth. Lua answers a refusal with an emergency collection and one
 /// retry of the same request; a second refusal in a row means it had to give a request
 /// up (and raise a memory error, which a script's pcall may catch): the cap was reached.

@@ -50,6 +50,13 @@ static void find_return_line(lua_State *L) {
 /// each item's work is bounded by the budget anyway); the run's limit bounds the whole.
 #define ITEMS_PER_CLOCK 10000
 
+/// Before the callback's n-th call of a sizing call (from 0): the budget is per call (as
+/// transform's is per item); the clock starts again every ITEMS_PER_CLOCK calls.
+static void start_call(cardlua_host *h, long n) {
+    h->budget_left = h->budget;
+    if (n % ITEMS_PER_CLOCK == 0) h->deadline_ns = 0;
+}
+
 static int body_set_counts(lua_State *L) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
@@ -184,9 +191,7 @@ static int body_item_sizes(lua_State *L) {
         lua_rawset(L, P);
         if (args.sections > 1) snprintf(where, sizeof where, "section %ld: ", s);
         for (long i = 0; i < n; i++, done++) {
-            // The budget is per item (as transform's); the clock per block of items.
-            h->budget_left = h->budget;
-            if (done % ITEMS_PER_CLOCK == 0) h->deadline_ns = 0;
+            start_call(h, done);
             h->item_number = i;
             h->has_item = 1;
             lua_pushvalue(L, KI);
@@ -209,20 +214,25 @@ static int body_item_sizes(lua_State *L) {
     return 0;
 }
 
-int cardlua_item_sizes(cardlua_host *h, const double *state, const long *counts, long sections,
-                       double *sizes) {
+/// Runs a sizing body protected, as callback `name`, then forgets the call's arguments.
+static int run_sizing(cardlua_host *h, const double *state, const char *name, lua_CFunction body) {
     h->state = state;
-    args.counts = counts;
-    args.sections = sections;
-    args.out = sizes;
-    h->callback = "sizeForItem";
+    h->callback = name;
     h->callback_line = 1;
-    int status = run_protected(h, body_item_sizes);
+    int status = run_protected(h, body);
     args.probe_function = 0;
     args.counts = NULL;
     args.out = NULL;
     h->state = NULL;
     return status;
+}
+
+int cardlua_item_sizes(cardlua_host *h, const double *state, const long *counts, long sections,
+                       double *sizes) {
+    args.counts = counts;
+    args.sections = sections;
+    args.out = sizes;
+    return run_sizing(h, state, "sizeForItem", body_item_sizes);
 }
 
 static int body_section_metrics(lua_State *L) {
@@ -240,8 +250,7 @@ static int body_section_metrics(lua_State *L) {
     args.probe_argument = 0;
     for (long s = 0; s < args.sections; s++) {
         args.probe_section = s;
-        h->budget_left = h->budget;
-        if (s % ITEMS_PER_CLOCK == 0) h->deadline_ns = 0;
+        start_call(h, s);
         snprintf(where, sizeof where, "section %ld: ", s);
         lua_pushvalue(L, F);
         lua_pushinteger(L, (lua_Integer)s);
@@ -269,15 +278,8 @@ static int body_section_metrics(lua_State *L) {
 
 int cardlua_section_metrics(cardlua_host *h, const double *state, const char *name, long sections,
                             double *out) {
-    h->state = state;
     args.name = name;
     args.sections = sections;
     args.out = out;
-    h->callback = name;
-    h->callback_line = 1;
-    int status = run_protected(h, body_section_metrics);
-    args.probe_function = 0;
-    args.out = NULL;
-    h->state = NULL;
-    return status;
+    return run_sizing(h, state, name, body_section_metrics);
 }
