@@ -365,6 +365,35 @@ static inline lnum cell_value(lua_State *L, cell c) {
     return c.slot ? num_strict(L, c.slot, c.arg, c.field) : c.n;
 }
 
+/// The fields of a transform argument (argument number `arg`): one of our values' read
+/// straight from it (u: all numbers, nothing to order), a table's pushed on the stack from
+/// `slot` (all read first, as the Lua versions read them) and converted when used, with
+/// the table's messages.
+typedef struct {
+    const tvalue *u;
+    int slot;
+    int arg;
+    const char *const *keys;
+} tfields;
+
+/// The fields of the transform at t of the kind whose keys start at upvalue `key` (UV_K3
+/// or UV_KA; t already checked to be of that kind).
+static tfields fields_of(lua_State *L, int t, int arg, int key) {
+    tfields f = {value_of_kind(L, t, key), 0, arg, key == UV_K3 ? KEYS3 : KEYSA};
+    if (f.u == NULL) f.slot = key == UV_K3 ? push_fields3(L, t, 16) : push_fieldsA(L, t);
+    return f;
+}
+
+/// Field k as a number for arithmetic (a table's as num_at takes it).
+static inline lnum field_num(lua_State *L, const tfields *f, int k) {
+    return f->u ? ud_get(f->u, k) : num_at(L, f->slot + k, f->arg, f->keys[k]);
+}
+
+/// Field k to be copied as it is into a new value (a table's checked by push_t3/push_affine).
+static inline cell field_cell(const tfields *f, int k) {
+    return f->u ? num_cell(ud_get(f->u, k)) : copy_cell(f->slot + k, f->arg, f->keys[k]);
+}
+
 /// Pushes a new CATransform3D of the 16 values (each checked before it is made).
 static void push_t3(lua_State *L, const cell v[16]) {
     lnum n[16];
@@ -530,11 +559,11 @@ static int scale3(lua_State *L) {
     shims_charge(L, FEE_3D);
     if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
-    int a = push_fields3(L, 1, 16);
+    tfields a = fields_of(L, 1, 1, UV_K3);
     lnum f[3] = {arg_num(L, 2), arg_num(L, 3), arg_num(L, 4)};
     cell v[16];
-    for (int k = 0; k < 12; k++) v[k] = num_cell(nmul(f[k / 4], num_at(L, a + k, 1, KEYS3[k])));
-    for (int k = 12; k < 16; k++) v[k] = copy_cell(a + k, 1, KEYS3[k]);
+    for (int k = 0; k < 12; k++) v[k] = num_cell(nmul(f[k / 4], field_num(L, &a, k)));
+    for (int k = 12; k < 16; k++) v[k] = field_cell(&a, k);
     push_t3(L, v);
     return 1;
 }
@@ -545,14 +574,14 @@ static int translate3(lua_State *L) {
     shims_charge(L, FEE_3D);
     if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
-    int a = push_fields3(L, 1, 16);
+    tfields a = fields_of(L, 1, 1, UV_K3);
     lnum tx = arg_num(L, 2), ty = arg_num(L, 3), tz = arg_num(L, 4);
     cell v[16];
-    for (int k = 0; k < 12; k++) v[k] = copy_cell(a + k, 1, KEYS3[k]);
+    for (int k = 0; k < 12; k++) v[k] = field_cell(&a, k);
     for (int j = 0; j < 4; j++) {
-        lnum sum = nadd(nmul(tx, num_at(L, a + j, 1, KEYS3[j])), nmul(ty, num_at(L, a + 4 + j, 1, KEYS3[4 + j])));
-        sum = nadd(sum, nmul(tz, num_at(L, a + 8 + j, 1, KEYS3[8 + j])));
-        v[12 + j] = num_cell(nadd(sum, num_at(L, a + 12 + j, 1, KEYS3[12 + j])));
+        lnum sum = nadd(nmul(tx, field_num(L, &a, j)), nmul(ty, field_num(L, &a, 4 + j)));
+        sum = nadd(sum, nmul(tz, field_num(L, &a, 8 + j)));
+        v[12 + j] = num_cell(nadd(sum, field_num(L, &a, 12 + j)));
     }
     push_t3(L, v);
     return 1;
@@ -565,10 +594,10 @@ static int concat3(lua_State *L) {
     if (!is_kind(L, 1, UV_K3) ||
         !is_kind(L, 2, UV_K3) || !none(L, 3))
         return arg_error(L, 3);
-    int a = push_fields3(L, 1, 16), b = push_fields3(L, 2, 16);
+    tfields a = fields_of(L, 1, 1, UV_K3), b = fields_of(L, 2, 2, UV_K3);
     lnum na[16], nb[16];
-    for (int k = 0; k < 16; k++) na[k] = num_at(L, a + k, 1, KEYS3[k]);
-    for (int k = 0; k < 16; k++) nb[k] = num_at(L, b + k, 2, KEYS3[k]);
+    for (int k = 0; k < 16; k++) na[k] = field_num(L, &a, k);
+    for (int k = 0; k < 16; k++) nb[k] = field_num(L, &b, k);
     cell v[16];
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++) {
@@ -776,11 +805,11 @@ static int make_affine3(lua_State *L) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_3D);
     if (!is_kind(L, 1, UV_KA) || !none(L, 2)) return arg_error(L, 2);
-    int f = push_fieldsA(L, 1);
+    tfields f = fields_of(L, 1, 1, UV_KA);
     cell v[16];
     for (int k = 0; k < 16; k++) v[k] = int_cell(k == 10 || k == 15 ? 1 : 0);
-    v[0] = copy_cell(f, 1, "a"); v[1] = copy_cell(f + 1, 1, "b"); v[4] = copy_cell(f + 2, 1, "c");
-    v[5] = copy_cell(f + 3, 1, "d"); v[12] = copy_cell(f + 4, 1, "tx"); v[13] = copy_cell(f + 5, 1, "ty");
+    v[0] = field_cell(&f, 0); v[1] = field_cell(&f, 1); v[4] = field_cell(&f, 2);
+    v[5] = field_cell(&f, 3); v[12] = field_cell(&f, 4); v[13] = field_cell(&f, 5);
     push_t3(L, v);
     return 1;
 }
@@ -791,9 +820,14 @@ static int get_affine3(lua_State *L) {
     shims_charge(L, FEE_AFFINE);
     if (!is_kind(L, 1, UV_K3) || !none(L, 2)) return arg_error(L, 2);
     static const int from[6] = {0, 1, 4, 5, 12, 13};
+    const tvalue *u = to_value(L, 1, UP(UV_T3));
     int first = lua_gettop(L) + 1;
     cell v[6];
-    for (int k = 0; k < 6; k++) { get_field(L, 1, UV_K3 + from[k]); v[k] = copy_cell(first + k, 1, KEYS3[from[k]]); }
+    for (int k = 0; k < 6; k++) {
+        if (u) { v[k] = num_cell(ud_get(u, from[k])); continue; }
+        get_field(L, 1, UV_K3 + from[k]);
+        v[k] = copy_cell(first + k, 1, KEYS3[from[k]]);
+    }
     push_affine(L, v);
     return 1;
 }
@@ -825,8 +859,8 @@ static void concat_affine(const lnum p[6], const lnum q[6], cell out[6]) {
 
 /// The six numbers of the affine transform at t (argument number `arg`).
 static void affine_numbers(lua_State *L, int t, int arg, lnum out[6]) {
-    int f = push_fieldsA(L, t);
-    for (int k = 0; k < 6; k++) out[k] = num_at(L, f + k, arg, KEYSA[k]);
+    tfields f = fields_of(L, t, arg, UV_KA);
+    for (int k = 0; k < 6; k++) out[k] = field_num(L, &f, k);
 }
 
 /// CGAffineTransformScale(t, sx, sy) and t:scale: concatAffine(affine(sx, 0, 0, sy, 0, 0), t).
@@ -891,15 +925,15 @@ static int invert_affine(lua_State *L) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_AFFINE);
     if (!is_kind(L, 1, UV_KA) || !none(L, 2)) return arg_error(L, 2);
-    int f = push_fieldsA(L, 1);
-    lnum a = num_at(L, f, 1, "a"), b = num_at(L, f + 1, 1, "b");
-    lnum c = num_at(L, f + 2, 1, "c"), d = num_at(L, f + 3, 1, "d");
+    tfields f = fields_of(L, 1, 1, UV_KA);
+    lnum a = field_num(L, &f, 0), b = field_num(L, &f, 1);
+    lnum c = field_num(L, &f, 2), d = field_num(L, &f, 3);
     lnum det = nsub(nmul(a, d), nmul(b, c));
     cell v[6];
     if (nzero(det)) {  // singular: a copy (tx and ty as they are)
-        for (int k = 0; k < 6; k++) v[k] = copy_cell(f + k, 1, KEYSA[k]);
+        for (int k = 0; k < 6; k++) v[k] = field_cell(&f, k);
     } else {
-        lnum tx = num_at(L, f + 4, 1, "tx"), ty = num_at(L, f + 5, 1, "ty");
+        lnum tx = field_num(L, &f, 4), ty = field_num(L, &f, 5);
         v[0] = num_cell(ndiv(d, det));
         v[1] = num_cell(ndiv(nunm(b), det));
         v[2] = num_cell(ndiv(nunm(c), det));
