@@ -694,37 +694,50 @@ static int field_is(lua_State *L, int t, int key, lua_Integer v) {
     return eq;
 }
 
-static int is_identity_fields3(lua_State *L, int t) {
-    for (int k = 0; k < 16; k++)
-        if (!field_is(L, t, UV_K3 + k, k % 5 == 0 ? 1 : 0)) return 0;
+/// A kind of transform, for the functions both kinds share: its field count, the upvalue
+/// of its first key and of its metatable, its fee and its identity's fields.
+typedef struct {
+    int n;
+    int key;
+    int mt;
+    int fee;
+    lua_Integer identity[16];
+} transform_kind;
+static const transform_kind KIND3 = {16, UV_K3, UV_T3, FEE_3D, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+static const transform_kind KIND_AFFINE = {6, UV_KA, UV_AFFINE, FEE_AFFINE, {1, 0, 0, 1, 0, 0}};
+
+/// Whether the fields of t are the identity's (Lua's ==), in order, stopping at the first
+/// that is not.
+static int is_identity_fields(lua_State *L, int t, const transform_kind *K) {
+    for (int k = 0; k < K->n; k++)
+        if (!field_is(L, t, K->key + k, K->identity[k])) return 0;
     return 1;
 }
 
-/// CATransform3DIsIdentity(t).
-static int is_identity3(lua_State *L) {
+/// CATransform3DIsIdentity(t) / CGAffineTransformIsIdentity(t).
+static int is_identity(lua_State *L, const transform_kind *K) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    if (!is_kind(L, 1, UV_K3) || !none(L, 2)) return arg_error(L, 2);
-    shims_charge(L, FEE_3D);
-    lua_pushboolean(L, is_identity_fields3(L, 1));
+    if (!is_kind(L, 1, K->key) || !none(L, 2)) return arg_error(L, 2);
+    shims_charge(L, K->fee);
+    lua_pushboolean(L, is_identity_fields(L, 1, K));
     return 1;
 }
 
-/// t:isIdentity(): as the Lua method, no argument checks (equal3D(t, identity3D())).
-static int is_identity3_method(lua_State *L) {
+/// t:isIdentity(): as the Lua method, no argument checks (equal3D(t, identity3D()) /
+/// equalAffine(t, identity)).
+static int is_identity_method(lua_State *L, const transform_kind *K) {
     lua_settop(L, 1);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_3D);
-    lua_pushboolean(L, is_identity_fields3(L, 1));
+    shims_charge(L, K->fee);
+    lua_pushboolean(L, is_identity_fields(L, 1, K));
     return 1;
 }
 
-/// CATransform3DEqualToTransform(a, b).
-static int equal3(lua_State *L) {
+/// CATransform3DEqualToTransform(a, b) / CGAffineTransformEqualToTransform(a, b).
+static int equal(lua_State *L, const transform_kind *K) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    if (!is_kind(L, 1, UV_K3) ||
-        !is_kind(L, 2, UV_K3) || !none(L, 3))
-        return arg_error(L, 3);
-    shims_charge(L, FEE_3D);
-    lua_pushboolean(L, equal_fields(L, 1, 2, UV_K3, 16));
+    if (!is_kind(L, 1, K->key) || !is_kind(L, 2, K->key) || !none(L, 3)) return arg_error(L, 3);
+    shims_charge(L, K->fee);
+    lua_pushboolean(L, equal_fields(L, 1, 2, K->key, K->n));
     return 1;
 }
 
@@ -738,13 +751,18 @@ static int equal_values(lua_State *L, int i, int j, int mt, int n) {
     return 1;
 }
 
-/// CATransform3D's __eq: Lua calls it for two userdata only; another kind is unequal.
-static int eq3_metamethod(lua_State *L) {
+/// The values' __eq: Lua calls it for two userdata only; another kind is unequal.
+static int eq_metamethod(lua_State *L, const transform_kind *K) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_3D);
-    lua_pushboolean(L, equal_values(L, 1, 2, UV_T3, 16));
+    shims_charge(L, K->fee);
+    lua_pushboolean(L, equal_values(L, 1, 2, K->mt, K->n));
     return 1;
 }
+
+static int is_identity3(lua_State *L) { return is_identity(L, &KIND3); }
+static int is_identity3_method(lua_State *L) { return is_identity_method(L, &KIND3); }
+static int equal3(lua_State *L) { return equal(L, &KIND3); }
+static int eq3_metamethod(lua_State *L) { return eq_metamethod(L, &KIND3); }
 
 /// CATransform3DMakeTranslation(tx, ty, tz).
 static int make_translation3(lua_State *L) {
@@ -945,48 +963,10 @@ static int invert_affine(lua_State *L) {
     return 1;
 }
 
-static int is_identity_fieldsA(lua_State *L, int t) {
-    static const lua_Integer id[6] = {1, 0, 0, 1, 0, 0};
-    for (int k = 0; k < 6; k++)
-        if (!field_is(L, t, UV_KA + k, id[k])) return 0;
-    return 1;
-}
-
-/// CGAffineTransformIsIdentity(t).
-static int is_identity_affine(lua_State *L) {
-    lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    if (!is_kind(L, 1, UV_KA) || !none(L, 2)) return arg_error(L, 2);
-    shims_charge(L, FEE_AFFINE);
-    lua_pushboolean(L, is_identity_fieldsA(L, 1));
-    return 1;
-}
-
-/// t:isIdentity() for an affine transform.
-static int is_identity_affine_method(lua_State *L) {
-    lua_settop(L, 1);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
-    lua_pushboolean(L, is_identity_fieldsA(L, 1));
-    return 1;
-}
-
-/// CGAffineTransformEqualToTransform(a, b).
-static int equal_affine(lua_State *L) {
-    lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    if (!is_kind(L, 1, UV_KA) ||
-        !is_kind(L, 2, UV_KA) || !none(L, 3))
-        return arg_error(L, 3);
-    shims_charge(L, FEE_AFFINE);
-    lua_pushboolean(L, equal_fields(L, 1, 2, UV_KA, 6));
-    return 1;
-}
-
-/// CGAffineTransform's __eq (as CATransform3D's).
-static int eq_affine_metamethod(lua_State *L) {
-    lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
-    lua_pushboolean(L, equal_values(L, 1, 2, UV_AFFINE, 6));
-    return 1;
-}
+static int is_identity_affine(lua_State *L) { return is_identity(L, &KIND_AFFINE); }
+static int is_identity_affine_method(lua_State *L) { return is_identity_method(L, &KIND_AFFINE); }
+static int equal_affine(lua_State *L) { return equal(L, &KIND_AFFINE); }
+static int eq_affine_metamethod(lua_State *L) { return eq_metamethod(L, &KIND_AFFINE); }
 
 /// CGAffineTransformMake(a, b, c, d, tx, ty).
 static int make_affine(lua_State *L) {
