@@ -695,16 +695,21 @@ static int field_is(lua_State *L, int t, int key, lua_Integer v) {
 }
 
 /// A kind of transform, for the functions both kinds share: its field count, the upvalue
-/// of its first key and of its metatable, its fee and its identity's fields.
+/// of its first key and of its metatable, its fee, its name and keys for messages and its
+/// identity's fields.
 typedef struct {
     int n;
     int key;
     int mt;
     int fee;
+    const char *name;
+    const char *const *keys;
     lua_Integer identity[16];
 } transform_kind;
-static const transform_kind KIND3 = {16, UV_K3, UV_T3, FEE_3D, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
-static const transform_kind KIND_AFFINE = {6, UV_KA, UV_AFFINE, FEE_AFFINE, {1, 0, 0, 1, 0, 0}};
+static const transform_kind KIND3 = {16, UV_K3, UV_T3, FEE_3D, "CATransform3D", KEYS3,
+                                     {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+static const transform_kind KIND_AFFINE = {6, UV_KA, UV_AFFINE, FEE_AFFINE, "CGAffineTransform", KEYSA,
+                                           {1, 0, 0, 1, 0, 0}};
 
 /// Whether the fields of t are the identity's (Lua's ==), in order, stopping at the first
 /// that is not.
@@ -1036,37 +1041,27 @@ static int apply_affine(lua_State *L) {
 
 // MARK: - The values' constructors and metamethods
 
-/// The prelude's t3(a11, …, a44) (I.matrix, the elements' transform3D): 16 numbers.
-static int make_value3(lua_State *L) {
-    lua_settop(L, 16);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_3D);
+/// A new value of the kind from its n numbers (the prelude's t3 and affine).
+static int make_value(lua_State *L, const transform_kind *K) {
+    lua_settop(L, K->n);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, K->fee);
     lnum n[16];
-    for (int k = 0; k < 16; k++) {
+    for (int k = 0; k < K->n; k++) {
         if (!is_number(L, k + 1))
-            luaL_error(L, "CATransform3D.%s must be a number, got %s", KEYS3[k],
+            luaL_error(L, "%s.%s must be a number, got %s", K->name, K->keys[k],
                        none(L, k + 1) ? "nil" : lua_pushfstring(L, "a %s", luaL_typename(L, k + 1)));
         n[k] = arg_num(L, k + 1);
     }
-    tvalue *u = new_value(L, 16, UV_T3);
-    for (int k = 0; k < 16; k++) ud_set(u, k, n[k]);
+    tvalue *u = new_value(L, K->n, K->mt);
+    for (int k = 0; k < K->n; k++) ud_set(u, k, n[k]);
     return 1;
 }
 
+/// The prelude's t3(a11, …, a44) (I.matrix, the elements' transform3D): 16 numbers.
+static int make_value3(lua_State *L) { return make_value(L, &KIND3); }
+
 /// The prelude's affine(a, b, c, d, tx, ty): 6 numbers.
-static int make_value_affine(lua_State *L) {
-    lua_settop(L, 6);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
-    lnum n[6];
-    for (int k = 0; k < 6; k++) {
-        if (!is_number(L, k + 1))
-            luaL_error(L, "CGAffineTransform.%s must be a number, got %s", KEYSA[k],
-                       none(L, k + 1) ? "nil" : lua_pushfstring(L, "a %s", luaL_typename(L, k + 1)));
-        n[k] = arg_num(L, k + 1);
-    }
-    tvalue *u = new_value(L, 6, UV_AFFINE);
-    for (int k = 0; k < 6; k++) ud_set(u, k, n[k]);
-    return 1;
-}
+static int make_value_affine(lua_State *L) { return make_value(L, &KIND_AFFINE); }
 
 // The metamethods' upvalues: the lookup table (a field's name → its number from 0, a
 // method's name → the method), the type's name, the fields for messages, the metatable,
