@@ -615,18 +615,19 @@ static int invert3(lua_State *L) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_INVERT_3D);
     if (!is_kind(L, 1, UV_K3) || !none(L, 2)) return arg_error(L, 2);
-    int f = push_fields3(L, 1, 16);
-    // A value is converted when the elimination first uses it (as Lua's arithmetic would
-    // fail there, and a singular t, returned before, may hold anything): src holds the
-    // slot of a value not converted yet, swapped with its row.
+    tfields f = fields_of(L, 1, 1, UV_K3);
+    // A table's field is converted when the elimination first uses it (as Lua's arithmetic
+    // would fail there, and a singular t, returned before, may hold anything): src holds
+    // the slot of a field not converted yet, swapped with its row. A value's are numbers.
     lnum a[4][4], inv[4][4];
     int src[4][4];
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 4; c++) {
-            src[r][c] = f + r * 4 + c;
+            src[r][c] = f.u ? 0 : f.slot + r * 4 + c;
+            if (f.u) a[r][c] = ud_get(f.u, r * 4 + c);
             inv[r][c] = I_(r == c ? 1 : 0);
         }
-#define A(r, c) (src[r][c] ? (a[r][c] = num_at(L, src[r][c], 1, KEYS3[src[r][c] - f]), src[r][c] = 0, a[r][c]) : a[r][c])
+#define A(r, c) (src[r][c] ? (a[r][c] = num_at(L, src[r][c], 1, KEYS3[src[r][c] - f.slot]), src[r][c] = 0, a[r][c]) : a[r][c])
     for (int c = 0; c < 4; c++) {
         int pivot = c;
         lnum best = nabs(A(c, c));
@@ -636,6 +637,11 @@ static int invert3(lua_State *L) {
         }
         if (nzero(best)) {  // singular: a copy, its fields read again (as the Lua does)
             cell v[16];
+            if (f.u) {
+                for (int k = 0; k < 16; k++) v[k] = field_cell(&f, k);
+                push_t3(L, v);
+                return 1;
+            }
             luaL_checkstack(L, 24, "CATransform3DInvert");  // 16 more values on top of the 16 read
             int copies = lua_gettop(L) + 1;
             for (int k = 0; k < 16; k++) { get_field(L, 1, UV_K3 + k); v[k] = copy_cell(copies + k, 1, KEYS3[k]); }
