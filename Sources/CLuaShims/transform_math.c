@@ -365,6 +365,35 @@ static inline lnum cell_value(lua_State *L, cell c) {
     return c.slot ? num_strict(L, c.slot, c.arg, c.field) : c.n;
 }
 
+/// The fields of a transform argument (argument number `arg`): one of our values' read
+/// straight from it (u: all numbers, nothing to order), a table's pushed on the stack from
+/// `slot` (all read first, as the Lua versions read them) and converted when used, with
+/// the table's messages.
+typedef struct {
+    const tvalue *u;
+    int slot;
+    int arg;
+    const char *const *keys;
+} tfields;
+
+/// The fields of the transform at t of the kind whose keys start at upvalue `key` (UV_K3
+/// or UV_KA; t already checked to be of that kind).
+static tfields fields_of(lua_State *L, int t, int arg, int key) {
+    tfields f = {value_of_kind(L, t, key), 0, arg, key == UV_K3 ? KEYS3 : KEYSA};
+    if (f.u == NULL) f.slot = key == UV_K3 ? push_fields3(L, t, 16) : push_fieldsA(L, t);
+    return f;
+}
+
+/// Field k as a number for arithmetic (a table's as num_at takes it).
+static inline lnum field_num(lua_State *L, const tfields *f, int k) {
+    return f->u ? ud_get(f->u, k) : num_at(L, f->slot + k, f->arg, f->keys[k]);
+}
+
+/// Field k to be copied as it is into a new value (a table's checked by push_t3/push_affine).
+static inline cell field_cell(const tfields *f, int k) {
+    return f->u ? num_cell(ud_get(f->u, k)) : copy_cell(f->slot + k, f->arg, f->keys[k]);
+}
+
 /// Pushes a new CATransform3D of the 16 values (each checked before it is made).
 static void push_t3(lua_State *L, const cell v[16]) {
     lnum n[16];
@@ -530,11 +559,11 @@ static int scale3(lua_State *L) {
     shims_charge(L, FEE_3D);
     if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
-    int a = push_fields3(L, 1, 16);
+    tfields a = fields_of(L, 1, 1, UV_K3);
     lnum f[3] = {arg_num(L, 2), arg_num(L, 3), arg_num(L, 4)};
     cell v[16];
-    for (int k = 0; k < 12; k++) v[k] = num_cell(nmul(f[k / 4], num_at(L, a + k, 1, KEYS3[k])));
-    for (int k = 12; k < 16; k++) v[k] = copy_cell(a + k, 1, KEYS3[k]);
+    for (int k = 0; k < 12; k++) v[k] = num_cell(nmul(f[k / 4], field_num(L, &a, k)));
+    for (int k = 12; k < 16; k++) v[k] = field_cell(&a, k);
     push_t3(L, v);
     return 1;
 }
@@ -545,14 +574,14 @@ static int translate3(lua_State *L) {
     shims_charge(L, FEE_3D);
     if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
-    int a = push_fields3(L, 1, 16);
+    tfields a = fields_of(L, 1, 1, UV_K3);
     lnum tx = arg_num(L, 2), ty = arg_num(L, 3), tz = arg_num(L, 4);
     cell v[16];
-    for (int k = 0; k < 12; k++) v[k] = copy_cell(a + k, 1, KEYS3[k]);
+    for (int k = 0; k < 12; k++) v[k] = field_cell(&a, k);
     for (int j = 0; j < 4; j++) {
-        lnum sum = nadd(nmul(tx, num_at(L, a + j, 1, KEYS3[j])), nmul(ty, num_at(L, a + 4 + j, 1, KEYS3[4 + j])));
-        sum = nadd(sum, nmul(tz, num_at(L, a + 8 + j, 1, KEYS3[8 + j])));
-        v[12 + j] = num_cell(nadd(sum, num_at(L, a + 12 + j, 1, KEYS3[12 + j])));
+        lnum sum = nadd(nmul(tx, field_num(L, &a, j)), nmul(ty, field_num(L, &a, 4 + j)));
+        sum = nadd(sum, nmul(tz, field_num(L, &a, 8 + j)));
+        v[12 + j] = num_cell(nadd(sum, field_num(L, &a, 12 + j)));
     }
     push_t3(L, v);
     return 1;
@@ -565,10 +594,10 @@ static int concat3(lua_State *L) {
     if (!is_kind(L, 1, UV_K3) ||
         !is_kind(L, 2, UV_K3) || !none(L, 3))
         return arg_error(L, 3);
-    int a = push_fields3(L, 1, 16), b = push_fields3(L, 2, 16);
+    tfields a = fields_of(L, 1, 1, UV_K3), b = fields_of(L, 2, 2, UV_K3);
     lnum na[16], nb[16];
-    for (int k = 0; k < 16; k++) na[k] = num_at(L, a + k, 1, KEYS3[k]);
-    for (int k = 0; k < 16; k++) nb[k] = num_at(L, b + k, 2, KEYS3[k]);
+    for (int k = 0; k < 16; k++) na[k] = field_num(L, &a, k);
+    for (int k = 0; k < 16; k++) nb[k] = field_num(L, &b, k);
     cell v[16];
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++) {
@@ -586,18 +615,19 @@ static int invert3(lua_State *L) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_INVERT_3D);
     if (!is_kind(L, 1, UV_K3) || !none(L, 2)) return arg_error(L, 2);
-    int f = push_fields3(L, 1, 16);
-    // A value is converted when the elimination first uses it (as Lua's arithmetic would
-    // fail there, and a singular t, returned before, may hold anything): src holds the
-    // slot of a value not converted yet, swapped with its row.
+    tfields f = fields_of(L, 1, 1, UV_K3);
+    // A table's field is converted when the elimination first uses it (as Lua's arithmetic
+    // would fail there, and a singular t, returned before, may hold anything): src holds
+    // the slot of a field not converted yet, swapped with its row. A value's are numbers.
     lnum a[4][4], inv[4][4];
     int src[4][4];
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 4; c++) {
-            src[r][c] = f + r * 4 + c;
+            src[r][c] = f.u ? 0 : f.slot + r * 4 + c;
+            if (f.u) a[r][c] = ud_get(f.u, r * 4 + c);
             inv[r][c] = I_(r == c ? 1 : 0);
         }
-#define A(r, c) (src[r][c] ? (a[r][c] = num_at(L, src[r][c], 1, KEYS3[src[r][c] - f]), src[r][c] = 0, a[r][c]) : a[r][c])
+#define A(r, c) (src[r][c] ? (a[r][c] = num_at(L, src[r][c], 1, KEYS3[src[r][c] - f.slot]), src[r][c] = 0, a[r][c]) : a[r][c])
     for (int c = 0; c < 4; c++) {
         int pivot = c;
         lnum best = nabs(A(c, c));
@@ -607,6 +637,11 @@ static int invert3(lua_State *L) {
         }
         if (nzero(best)) {  // singular: a copy, its fields read again (as the Lua does)
             cell v[16];
+            if (f.u) {
+                for (int k = 0; k < 16; k++) v[k] = field_cell(&f, k);
+                push_t3(L, v);
+                return 1;
+            }
             luaL_checkstack(L, 24, "CATransform3DInvert");  // 16 more values on top of the 16 read
             int copies = lua_gettop(L) + 1;
             for (int k = 0; k < 16; k++) { get_field(L, 1, UV_K3 + k); v[k] = copy_cell(copies + k, 1, KEYS3[k]); }
@@ -665,37 +700,55 @@ static int field_is(lua_State *L, int t, int key, lua_Integer v) {
     return eq;
 }
 
-static int is_identity_fields3(lua_State *L, int t) {
-    for (int k = 0; k < 16; k++)
-        if (!field_is(L, t, UV_K3 + k, k % 5 == 0 ? 1 : 0)) return 0;
+/// A kind of transform, for the functions both kinds share: its field count, the upvalue
+/// of its first key and of its metatable, its fee, its name and keys for messages and its
+/// identity's fields.
+typedef struct {
+    int n;
+    int key;
+    int mt;
+    int fee;
+    const char *name;
+    const char *const *keys;
+    lua_Integer identity[16];
+} transform_kind;
+static const transform_kind KIND3 = {16, UV_K3, UV_T3, FEE_3D, "CATransform3D", KEYS3,
+                                     {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+static const transform_kind KIND_AFFINE = {6, UV_KA, UV_AFFINE, FEE_AFFINE, "CGAffineTransform", KEYSA,
+                                           {1, 0, 0, 1, 0, 0}};
+
+/// Whether the fields of t are the identity's (Lua's ==), in order, stopping at the first
+/// that is not.
+static int is_identity_fields(lua_State *L, int t, const transform_kind *K) {
+    for (int k = 0; k < K->n; k++)
+        if (!field_is(L, t, K->key + k, K->identity[k])) return 0;
     return 1;
 }
 
-/// CATransform3DIsIdentity(t).
-static int is_identity3(lua_State *L) {
+/// CATransform3DIsIdentity(t) / CGAffineTransformIsIdentity(t).
+static int is_identity(lua_State *L, const transform_kind *K) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    if (!is_kind(L, 1, UV_K3) || !none(L, 2)) return arg_error(L, 2);
-    shims_charge(L, FEE_3D);
-    lua_pushboolean(L, is_identity_fields3(L, 1));
+    if (!is_kind(L, 1, K->key) || !none(L, 2)) return arg_error(L, 2);
+    shims_charge(L, K->fee);
+    lua_pushboolean(L, is_identity_fields(L, 1, K));
     return 1;
 }
 
-/// t:isIdentity(): as the Lua method, no argument checks (equal3D(t, identity3D())).
-static int is_identity3_method(lua_State *L) {
+/// t:isIdentity(): as the Lua method, no argument checks (equal3D(t, identity3D()) /
+/// equalAffine(t, identity)).
+static int is_identity_method(lua_State *L, const transform_kind *K) {
     lua_settop(L, 1);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_3D);
-    lua_pushboolean(L, is_identity_fields3(L, 1));
+    shims_charge(L, K->fee);
+    lua_pushboolean(L, is_identity_fields(L, 1, K));
     return 1;
 }
 
-/// CATransform3DEqualToTransform(a, b).
-static int equal3(lua_State *L) {
+/// CATransform3DEqualToTransform(a, b) / CGAffineTransformEqualToTransform(a, b).
+static int equal(lua_State *L, const transform_kind *K) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    if (!is_kind(L, 1, UV_K3) ||
-        !is_kind(L, 2, UV_K3) || !none(L, 3))
-        return arg_error(L, 3);
-    shims_charge(L, FEE_3D);
-    lua_pushboolean(L, equal_fields(L, 1, 2, UV_K3, 16));
+    if (!is_kind(L, 1, K->key) || !is_kind(L, 2, K->key) || !none(L, 3)) return arg_error(L, 3);
+    shims_charge(L, K->fee);
+    lua_pushboolean(L, equal_fields(L, 1, 2, K->key, K->n));
     return 1;
 }
 
@@ -709,13 +762,18 @@ static int equal_values(lua_State *L, int i, int j, int mt, int n) {
     return 1;
 }
 
-/// CATransform3D's __eq: Lua calls it for two userdata only; another kind is unequal.
-static int eq3_metamethod(lua_State *L) {
+/// The values' __eq: Lua calls it for two userdata only; another kind is unequal.
+static int eq_metamethod(lua_State *L, const transform_kind *K) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_3D);
-    lua_pushboolean(L, equal_values(L, 1, 2, UV_T3, 16));
+    shims_charge(L, K->fee);
+    lua_pushboolean(L, equal_values(L, 1, 2, K->mt, K->n));
     return 1;
 }
+
+static int is_identity3(lua_State *L) { return is_identity(L, &KIND3); }
+static int is_identity3_method(lua_State *L) { return is_identity_method(L, &KIND3); }
+static int equal3(lua_State *L) { return equal(L, &KIND3); }
+static int eq3_metamethod(lua_State *L) { return eq_metamethod(L, &KIND3); }
 
 /// CATransform3DMakeTranslation(tx, ty, tz).
 static int make_translation3(lua_State *L) {
@@ -776,11 +834,11 @@ static int make_affine3(lua_State *L) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_3D);
     if (!is_kind(L, 1, UV_KA) || !none(L, 2)) return arg_error(L, 2);
-    int f = push_fieldsA(L, 1);
+    tfields f = fields_of(L, 1, 1, UV_KA);
     cell v[16];
     for (int k = 0; k < 16; k++) v[k] = int_cell(k == 10 || k == 15 ? 1 : 0);
-    v[0] = copy_cell(f, 1, "a"); v[1] = copy_cell(f + 1, 1, "b"); v[4] = copy_cell(f + 2, 1, "c");
-    v[5] = copy_cell(f + 3, 1, "d"); v[12] = copy_cell(f + 4, 1, "tx"); v[13] = copy_cell(f + 5, 1, "ty");
+    v[0] = field_cell(&f, 0); v[1] = field_cell(&f, 1); v[4] = field_cell(&f, 2);
+    v[5] = field_cell(&f, 3); v[12] = field_cell(&f, 4); v[13] = field_cell(&f, 5);
     push_t3(L, v);
     return 1;
 }
@@ -791,9 +849,14 @@ static int get_affine3(lua_State *L) {
     shims_charge(L, FEE_AFFINE);
     if (!is_kind(L, 1, UV_K3) || !none(L, 2)) return arg_error(L, 2);
     static const int from[6] = {0, 1, 4, 5, 12, 13};
+    const tvalue *u = to_value(L, 1, UP(UV_T3));
     int first = lua_gettop(L) + 1;
     cell v[6];
-    for (int k = 0; k < 6; k++) { get_field(L, 1, UV_K3 + from[k]); v[k] = copy_cell(first + k, 1, KEYS3[from[k]]); }
+    for (int k = 0; k < 6; k++) {
+        if (u) { v[k] = num_cell(ud_get(u, from[k])); continue; }
+        get_field(L, 1, UV_K3 + from[k]);
+        v[k] = copy_cell(first + k, 1, KEYS3[from[k]]);
+    }
     push_affine(L, v);
     return 1;
 }
@@ -825,8 +888,8 @@ static void concat_affine(const lnum p[6], const lnum q[6], cell out[6]) {
 
 /// The six numbers of the affine transform at t (argument number `arg`).
 static void affine_numbers(lua_State *L, int t, int arg, lnum out[6]) {
-    int f = push_fieldsA(L, t);
-    for (int k = 0; k < 6; k++) out[k] = num_at(L, f + k, arg, KEYSA[k]);
+    tfields f = fields_of(L, t, arg, UV_KA);
+    for (int k = 0; k < 6; k++) out[k] = field_num(L, &f, k);
 }
 
 /// CGAffineTransformScale(t, sx, sy) and t:scale: concatAffine(affine(sx, 0, 0, sy, 0, 0), t).
@@ -891,15 +954,15 @@ static int invert_affine(lua_State *L) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     shims_charge(L, FEE_AFFINE);
     if (!is_kind(L, 1, UV_KA) || !none(L, 2)) return arg_error(L, 2);
-    int f = push_fieldsA(L, 1);
-    lnum a = num_at(L, f, 1, "a"), b = num_at(L, f + 1, 1, "b");
-    lnum c = num_at(L, f + 2, 1, "c"), d = num_at(L, f + 3, 1, "d");
+    tfields f = fields_of(L, 1, 1, UV_KA);
+    lnum a = field_num(L, &f, 0), b = field_num(L, &f, 1);
+    lnum c = field_num(L, &f, 2), d = field_num(L, &f, 3);
     lnum det = nsub(nmul(a, d), nmul(b, c));
     cell v[6];
     if (nzero(det)) {  // singular: a copy (tx and ty as they are)
-        for (int k = 0; k < 6; k++) v[k] = copy_cell(f + k, 1, KEYSA[k]);
+        for (int k = 0; k < 6; k++) v[k] = field_cell(&f, k);
     } else {
-        lnum tx = num_at(L, f + 4, 1, "tx"), ty = num_at(L, f + 5, 1, "ty");
+        lnum tx = field_num(L, &f, 4), ty = field_num(L, &f, 5);
         v[0] = num_cell(ndiv(d, det));
         v[1] = num_cell(ndiv(nunm(b), det));
         v[2] = num_cell(ndiv(nunm(c), det));
@@ -911,48 +974,10 @@ static int invert_affine(lua_State *L) {
     return 1;
 }
 
-static int is_identity_fieldsA(lua_State *L, int t) {
-    static const lua_Integer id[6] = {1, 0, 0, 1, 0, 0};
-    for (int k = 0; k < 6; k++)
-        if (!field_is(L, t, UV_KA + k, id[k])) return 0;
-    return 1;
-}
-
-/// CGAffineTransformIsIdentity(t).
-static int is_identity_affine(lua_State *L) {
-    lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    if (!is_kind(L, 1, UV_KA) || !none(L, 2)) return arg_error(L, 2);
-    shims_charge(L, FEE_AFFINE);
-    lua_pushboolean(L, is_identity_fieldsA(L, 1));
-    return 1;
-}
-
-/// t:isIdentity() for an affine transform.
-static int is_identity_affine_method(lua_State *L) {
-    lua_settop(L, 1);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
-    lua_pushboolean(L, is_identity_fieldsA(L, 1));
-    return 1;
-}
-
-/// CGAffineTransformEqualToTransform(a, b).
-static int equal_affine(lua_State *L) {
-    lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    if (!is_kind(L, 1, UV_KA) ||
-        !is_kind(L, 2, UV_KA) || !none(L, 3))
-        return arg_error(L, 3);
-    shims_charge(L, FEE_AFFINE);
-    lua_pushboolean(L, equal_fields(L, 1, 2, UV_KA, 6));
-    return 1;
-}
-
-/// CGAffineTransform's __eq (as CATransform3D's).
-static int eq_affine_metamethod(lua_State *L) {
-    lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
-    lua_pushboolean(L, equal_values(L, 1, 2, UV_AFFINE, 6));
-    return 1;
-}
+static int is_identity_affine(lua_State *L) { return is_identity(L, &KIND_AFFINE); }
+static int is_identity_affine_method(lua_State *L) { return is_identity_method(L, &KIND_AFFINE); }
+static int equal_affine(lua_State *L) { return equal(L, &KIND_AFFINE); }
+static int eq_affine_metamethod(lua_State *L) { return eq_metamethod(L, &KIND_AFFINE); }
 
 /// CGAffineTransformMake(a, b, c, d, tx, ty).
 static int make_affine(lua_State *L) {
@@ -1022,37 +1047,27 @@ static int apply_affine(lua_State *L) {
 
 // MARK: - The values' constructors and metamethods
 
-/// The prelude's t3(a11, …, a44) (I.matrix, the elements' transform3D): 16 numbers.
-static int make_value3(lua_State *L) {
-    lua_settop(L, 16);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_3D);
+/// A new value of the kind from its n numbers (the prelude's t3 and affine).
+static int make_value(lua_State *L, const transform_kind *K) {
+    lua_settop(L, K->n);  // absent arguments read as nil; extra ones are ignored (as in Lua)
+    shims_charge(L, K->fee);
     lnum n[16];
-    for (int k = 0; k < 16; k++) {
+    for (int k = 0; k < K->n; k++) {
         if (!is_number(L, k + 1))
-            luaL_error(L, "CATransform3D.%s must be a number, got %s", KEYS3[k],
+            luaL_error(L, "%s.%s must be a number, got %s", K->name, K->keys[k],
                        none(L, k + 1) ? "nil" : lua_pushfstring(L, "a %s", luaL_typename(L, k + 1)));
         n[k] = arg_num(L, k + 1);
     }
-    tvalue *u = new_value(L, 16, UV_T3);
-    for (int k = 0; k < 16; k++) ud_set(u, k, n[k]);
+    tvalue *u = new_value(L, K->n, K->mt);
+    for (int k = 0; k < K->n; k++) ud_set(u, k, n[k]);
     return 1;
 }
 
+/// The prelude's t3(a11, …, a44) (I.matrix, the elements' transform3D): 16 numbers.
+static int make_value3(lua_State *L) { return make_value(L, &KIND3); }
+
 /// The prelude's affine(a, b, c, d, tx, ty): 6 numbers.
-static int make_value_affine(lua_State *L) {
-    lua_settop(L, 6);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
-    lnum n[6];
-    for (int k = 0; k < 6; k++) {
-        if (!is_number(L, k + 1))
-            luaL_error(L, "CGAffineTransform.%s must be a number, got %s", KEYSA[k],
-                       none(L, k + 1) ? "nil" : lua_pushfstring(L, "a %s", luaL_typename(L, k + 1)));
-        n[k] = arg_num(L, k + 1);
-    }
-    tvalue *u = new_value(L, 6, UV_AFFINE);
-    for (int k = 0; k < 6; k++) ud_set(u, k, n[k]);
-    return 1;
-}
+static int make_value_affine(lua_State *L) { return make_value(L, &KIND_AFFINE); }
 
 // The metamethods' upvalues: the lookup table (a field's name → its number from 0, a
 // method's name → the method), the type's name, the fields for messages, the metatable,
