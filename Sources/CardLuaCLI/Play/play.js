@@ -3,8 +3,9 @@
 // comes before this file in the page's script): left/top from the frame (relative to the
 // viewport), CSS matrix3d from transform3D (m11 … m44), opacity and z-index; none when a
 // flag says so (hidden, a corner behind the eye, the back toward the eye while not
-// double-sided: the engine decides, LayoutAttributes.isBackFaceHidden); the appearance.
-// A frame's card is [section, item, left, …]. The headers and footers are drawn here.
+// double-sided: the engine decides, LayoutAttributes.isBackFaceHidden); the appearance,
+// and the headers and footers when the frame has them. A frame's card is [section, item,
+// left, …].
 (function () {
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
@@ -161,19 +162,9 @@
     }
     return el;
   }
-  // Headers and footers, faint, behind every card: [kind (0 header, 1 footer), section, left, top, width, height].
+  // Headers and footers, faint, behind every card (card.js).
   var supps = [];
-  function showSupplementary(list) {
-    list = list || [];
-    for (var j = 0; j < Math.max(list.length, supps.length); j++) {
-      var e = list[j], el = supps[j];
-      if (!e) { el.style.display = "none"; continue; }
-      if (!el) { el = document.createElement("div"); el.className = "supp"; stage.insertBefore(el, stage.firstChild); supps.push(el); }
-      var s = el.style;
-      s.display = ""; s.left = e[2] + "px"; s.top = e[3] + "px"; s.width = e[4] + "px"; s.height = e[5] + "px";
-      el.textContent = (e[0] ? "footer " : "header ") + e[1];
-    }
-  }
+  function showSupplementary(list) { cardluaCard.supplementary(list, supps, stage); }
   function draw(f) {
     if (!shown || shown.v[0] !== f.v[0] || shown.v[1] !== f.v[1]) { fit(f.v[0], f.v[1]); }
     shown = f;

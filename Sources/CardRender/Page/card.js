@@ -1,7 +1,7 @@
-// Drawing one card of a frame, the same on every page that plays frames: the HTML
-// preview (player.js), the gallery (gallery.js) and `cardlua play` (play.js). Each page's
-// script is this file followed by the page's own (see the embed.list files), so the
-// pages cannot draw a card differently.
+// Drawing one card of a frame (and the frame's headers and footers), the same on every
+// page that plays frames: the HTML preview (player.js), the gallery (gallery.js) and
+// `cardlua play` (play.js). Each page's script is this file followed by the page's own
+// (see the embed.list files), so the pages cannot draw a card differently.
 //
 // A card in a frame is [key…, left, top, width, height, m11 … m44, alpha, zIndex, flags,
 // appearance?] (HTMLRenderer.timelineJSON): left/top relative to the viewport, the CSS
@@ -51,5 +51,20 @@ var cardluaCard = (function () {
     return true;
   }
 
-  return { draw: draw, paint: paint, labelSize: labelSize };
+  // A frame's headers and footers, [[kind (0 header, 1 footer), section, left, top, width,
+  // height], …] or undefined, on `supps` (the elements so far, reused in order; more are
+  // made at the back of `box`, behind every card; the rest hidden).
+  function supplementary(list, supps, box) {
+    list = list || [];
+    for (var j = 0; j < Math.max(list.length, supps.length); j++) {
+      var e = list[j], el = supps[j];
+      if (!e) { el.style.display = "none"; continue; }
+      if (!el) { el = document.createElement("div"); el.className = "supp"; box.insertBefore(el, box.firstChild); supps.push(el); }
+      var s = el.style;
+      s.display = ""; s.left = e[2] + "px"; s.top = e[3] + "px"; s.width = e[4] + "px"; s.height = e[5] + "px";
+      el.textContent = (e[0] ? "footer " : "header ") + e[1];
+    }
+  }
+
+  return { draw: draw, paint: paint, labelSize: labelSize, supplementary: supplementary };
 })();

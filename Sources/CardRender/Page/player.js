@@ -23,19 +23,10 @@
   }
   function fixed(x, d) { var s = x.toFixed(d); return /^-0\.?0*$/.test(s) ? s.slice(1) : s; }
   function point(x, y, d) { return "(" + num(x, d) + ", " + num(y, d) + ")"; }
-  // Headers and footers: [kind (0 header, 1 footer), section, left, top, width, height].
+
+  // Headers and footers (card.js), starting with the markup's.
   var supps = Array.prototype.slice.call(vp.querySelectorAll(".supp"));
-  function showSupplementary(list) {
-    list = list || [];
-    for (var j = 0; j < Math.max(list.length, supps.length); j++) {
-      var e = list[j], el = supps[j];
-      if (!e) { el.style.display = "none"; continue; }
-      if (!el) { el = document.createElement("div"); el.className = "supp"; vp.insertBefore(el, vp.firstChild); supps.push(el); }
-      var s = el.style;
-      s.display = ""; s.left = e[2] + "px"; s.top = e[3] + "px"; s.width = e[4] + "px"; s.height = e[5] + "px";
-      el.textContent = (e[0] ? "footer " : "header ") + e[1];
-    }
-  }
+  function showSupplementary(list) { cardluaCard.supplementary(list, supps, vp); }
 
   function show(i) {
     if (!N) { return; }
