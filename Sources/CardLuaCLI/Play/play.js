@@ -1,9 +1,11 @@
 // cardlua play: the page sends input to the engine and plays the frames it answers.
-// Cards are drawn as the static preview draws them: left/top from the frame (relative to
-// the viewport), CSS matrix3d from transform3D (m11 … m44), opacity and z-index; none
-// when a flag says so (hidden, a corner behind the eye, the back toward the eye while
-// not double-sided: the engine decides, LayoutAttributes.isBackFaceHidden); the
-// appearance and the headers and footers when the frame has them.
+// Cards are drawn by the static preview's own code (CardRender's Page/card.js, which
+// comes before this file in the page's script): left/top from the frame (relative to the
+// viewport), CSS matrix3d from transform3D (m11 … m44), opacity and z-index; none when a
+// flag says so (hidden, a corner behind the eye, the back toward the eye while not
+// double-sided: the engine decides, LayoutAttributes.isBackFaceHidden); the appearance,
+// and the headers and footers when the frame has them. A frame's card is [section, item,
+// left, …].
 (function () {
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
@@ -150,6 +152,8 @@
       el = document.createElement("div");
       el.className = "card";
       var c = color(section, item);
+      // Without an appearance: these colours, the outline the card's border (play.css).
+      el.rest = { fill: c.fill, stroke: c.stroke, ring: false };
       el.style.background = c.fill;
       el.style.borderColor = c.stroke;
       el.textContent = section ? section + "·" + item : String(item);
@@ -158,35 +162,9 @@
     }
     return el;
   }
-  // A card's appearance, [cornerRadius, shadowOpacity, shadowRadius, offsetX, offsetY,
-  // fill, stroke, blur] or undefined, as the static preview's player paints it (player.js
-  // in CardRender): in the card's own space, under its matrix3d.
-  function paint(el, a, section, item) {
-    var s = el.style;
-    if (!a && !el.painted) { return; }
-    el.painted = !!a;
-    // Without an appearance the stage's own rounded card (play.css); with one, its radius, 0 included.
-    s.borderRadius = a ? a[0] + "px" : "";
-    a = a || [0, 0, 0, 0, 0, null, null, 0];
-    var c = color(section, item);
-    s.boxShadow = a[1] > 0 ? a[3] + "px " + a[4] + "px " + 2 * a[2] + "px rgba(0,0,0," + a[1] + ")" : "";
-    s.filter = a[7] > 0 ? "blur(" + a[7] + "px)" : "";
-    s.background = a[5] || c.fill;
-    s.borderColor = a[6] || c.stroke;
-  }
-  // Headers and footers, faint, behind every card: [kind (0 header, 1 footer), section, left, top, width, height].
+  // Headers and footers, faint, behind every card (card.js).
   var supps = [];
-  function showSupplementary(list) {
-    list = list || [];
-    for (var j = 0; j < Math.max(list.length, supps.length); j++) {
-      var e = list[j], el = supps[j];
-      if (!e) { el.style.display = "none"; continue; }
-      if (!el) { el = document.createElement("div"); el.className = "supp"; stage.insertBefore(el, stage.firstChild); supps.push(el); }
-      var s = el.style;
-      s.display = ""; s.left = e[2] + "px"; s.top = e[3] + "px"; s.width = e[4] + "px"; s.height = e[5] + "px";
-      el.textContent = (e[0] ? "footer " : "header ") + e[1];
-    }
-  }
+  function showSupplementary(list) { cardluaCard.supplementary(list, supps, stage); }
   function draw(f) {
     if (!shown || shown.v[0] !== f.v[0] || shown.v[1] !== f.v[1]) { fit(f.v[0], f.v[1]); }
     shown = f;
@@ -194,16 +172,8 @@
     for (var j = 0; j < f.c.length; j++) {
       var c = f.c[j], id = c[0] + ":" + c[1], copy = copies[id] || 0;
       copies[id] = copy + 1;
-      var el = card(c[0], c[1], copy), s = el.style;
       seen[id + (copy ? ":" + copy : "")] = true;
-      if (c[24]) { s.display = "none"; continue; }
-      s.display = "";
-      s.left = c[2] + "px"; s.top = c[3] + "px";
-      s.width = c[4] + "px"; s.height = c[5] + "px";
-      s.transform = "matrix3d(" + c.slice(6, 22).join(",") + ")";
-      s.opacity = c[22]; s.zIndex = c[23];
-      s.fontSize = Math.min(Math.max(Math.min(c[4], c[5]) * 0.2, 9), 72) + "px";
-      paint(el, c[25], c[0], c[1]);
+      cardluaCard.draw(card(c[0], c[1], copy), c, 2);
     }
     showSupplementary(f.s);
     for (var key in cards) { if (!seen[key]) { cards[key].style.display = "none"; } }

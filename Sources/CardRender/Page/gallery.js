@@ -1,26 +1,11 @@
 (function () {
   "use strict";
   // Every effect's demo in the preview's format (HTMLRenderer.timelineJSON): a card is
-  // [k, left, top, width, height, m11 … m44, alpha, zIndex, flags, appearance?]; any flag
-  // means not drawn. Tiles play their demos in a loop while on screen; a click opens the
-  // full preview.
+  // [k, left, top, width, height, m11 … m44, alpha, zIndex, flags, appearance?], drawn by
+  // card.js as the preview draws it. Tiles play their demos in a loop while on screen; a
+  // click opens the full preview.
   var G = JSON.parse(document.getElementById("gallery").textContent);
   var $ = function (id) { return document.getElementById(id); };
-
-  function labelSize(w, h) { return Math.min(Math.max(Math.min(Math.abs(w), Math.abs(h)) * 0.2, 9), 72); }
-
-  // A card's appearance, as the preview draws it (HTMLRenderer.appearanceCSS).
-  function paint(el, a) {
-    var s = el.style;
-    if (!a && !el.painted) { return; }
-    el.painted = !!a;
-    a = a || [0, 0, 0, 0, 0, null, null, 0];
-    s.borderRadius = a[0] > 0 ? a[0] + "px" : "";
-    s.boxShadow = a[1] > 0 ? "0 0 0 1px var(--stroke)," + a[3] + "px " + a[4] + "px " + 2 * a[2] + "px rgba(0,0,0," + a[1] + ")" : "";
-    s.filter = a[7] > 0 ? "blur(" + a[7] + "px)" : "";
-    s.background = a[5] || el.fill;
-    s.setProperty("--stroke", a[6] || el.stroke);
-  }
 
   // One effect's demo drawn into `stage` at `width` pixels wide.
   function Viewer(entry, stage, width) {
@@ -37,10 +22,9 @@
     var cards = D.items.map(function (item, k) {
       var el = document.createElement("div"), label = document.createElement("span");
       el.className = "card";
-      el.fill = entry.colours[k][0];
-      el.stroke = entry.colours[k][1];
-      el.style.background = el.fill;
-      el.style.setProperty("--stroke", el.stroke);
+      el.rest = { fill: entry.colours[k][0], stroke: entry.colours[k][1], ring: true };
+      el.style.background = el.rest.fill;
+      el.style.setProperty("--stroke", el.rest.stroke);
       el.style.display = "none";
       label.textContent = item[2];
       el.appendChild(label);
@@ -58,17 +42,9 @@
       this.current = i;
       var f = frames[i], seen = [];
       for (var j = 0; j < f.c.length; j++) {
-        var c = f.c[j], el = cards[c[0]];
+        var c = f.c[j];
         seen[c[0]] = true;
-        if (c[23]) { el.style.display = "none"; continue; }
-        var s = el.style;
-        s.display = "";
-        s.left = c[1] + "px"; s.top = c[2] + "px";
-        s.width = c[3] + "px"; s.height = c[4] + "px";
-        s.transform = "matrix3d(" + c.slice(5, 21).join(",") + ")";
-        s.opacity = c[21]; s.zIndex = c[22];
-        s.fontSize = labelSize(c[3], c[4]) + "px";
-        paint(el, c[24]);
+        cardluaCard.draw(cards[c[0]], c, 1);
       }
       for (var k = 0; k < cards.length; k++) { if (!seen[k]) { cards[k].style.display = "none"; } }
     };

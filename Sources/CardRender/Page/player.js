@@ -5,7 +5,14 @@
   var $ = function (id) { return document.getElementById(id); };
   var vp = $("viewport"), outline = $("outline"), ui = $("ui"), scrub = $("scrub");
   var playButton = $("play"), info = $("info"), snapLine = $("snap"), count = $("count");
-  var cards = D.items.map(function (_, k) { var el = $("c" + k); el.painted = true; return el; });
+  // The markup draws the opening frame, appearance included; the palette's colours are
+  // on the cards an appearance recolours (card.js draws the frames).
+  var cards = D.items.map(function (_, k) {
+    var el = $("c" + k);
+    el.painted = true;
+    el.rest = { fill: el.dataset.fill, stroke: el.dataset.stroke, ring: true };
+    return el;
+  });
   var t0 = N ? frames[0].t : 0;
   var duration = N ? frames[N - 1].t - t0 + 1 / D.fps : 0;
   var current = -1, playing = false, clock = 0, last = null;
@@ -16,35 +23,10 @@
   }
   function fixed(x, d) { var s = x.toFixed(d); return /^-0\.?0*$/.test(s) ? s.slice(1) : s; }
   function point(x, y, d) { return "(" + num(x, d) + ", " + num(y, d) + ")"; }
-  function labelSize(w, h) { return Math.min(Math.max(Math.min(Math.abs(w), Math.abs(h)) * 0.2, 9), 72); }
 
-  // A card's appearance, [cornerRadius, shadowOpacity, shadowRadius, offsetX, offsetY,
-  // fill, stroke, blur] or undefined, as HTMLRenderer.appearanceCSS writes it (cardlua
-  // play's page has the same function): in the card's own space, under its matrix3d.
-  function paint(el, a) {
-    var s = el.style, fill = el.dataset.fill;
-    if (!a && !el.painted) { return; }
-    el.painted = !!a;
-    a = a || [0, 0, 0, 0, 0, null, null, 0];
-    s.borderRadius = a[0] > 0 ? a[0] + "px" : "";
-    s.boxShadow = a[1] > 0 ? "0 0 0 1px var(--stroke)," + a[3] + "px " + a[4] + "px " + 2 * a[2] + "px rgba(0,0,0," + a[1] + ")" : "";
-    s.filter = a[7] > 0 ? "blur(" + a[7] + "px)" : "";
-    if (fill) { s.background = a[5] || fill; s.setProperty("--stroke", a[6] || el.dataset.stroke); }
-  }
-
-  // Headers and footers: [kind (0 header, 1 footer), section, left, top, width, height].
+  // Headers and footers (card.js), starting with the markup's.
   var supps = Array.prototype.slice.call(vp.querySelectorAll(".supp"));
-  function showSupplementary(list) {
-    list = list || [];
-    for (var j = 0; j < Math.max(list.length, supps.length); j++) {
-      var e = list[j], el = supps[j];
-      if (!e) { el.style.display = "none"; continue; }
-      if (!el) { el = document.createElement("div"); el.className = "supp"; vp.insertBefore(el, vp.firstChild); supps.push(el); }
-      var s = el.style;
-      s.display = ""; s.left = e[2] + "px"; s.top = e[3] + "px"; s.width = e[4] + "px"; s.height = e[5] + "px";
-      el.textContent = (e[0] ? "footer " : "header ") + e[1];
-    }
-  }
+  function showSupplementary(list) { cardluaCard.supplementary(list, supps, vp); }
 
   function show(i) {
     if (!N) { return; }
@@ -56,17 +38,9 @@
     ui.style.top = h; ui.style.width = Math.max(f.v[0], 420) + "px";
     var seen = [];
     for (var j = 0; j < f.c.length; j++) {
-      var c = f.c[j], el = cards[c[0]];
+      var c = f.c[j];
       seen[c[0]] = true;
-      if (c[23]) { el.style.display = "none"; continue; }
-      var s = el.style;
-      s.display = "";
-      s.left = c[1] + "px"; s.top = c[2] + "px";
-      s.width = c[3] + "px"; s.height = c[4] + "px";
-      s.transform = "matrix3d(" + c.slice(5, 21).join(",") + ")";
-      s.opacity = c[21]; s.zIndex = c[22];
-      s.fontSize = labelSize(c[3], c[4]) + "px";
-      paint(el, c[24]);
+      cardluaCard.draw(cards[c[0]], c, 1);
     }
     showSupplementary(f.s);
     for (var k = 0; k < cards.length; k++) { if (!seen[k]) { cards[k].style.display = "none"; } }
