@@ -69,18 +69,9 @@ enum {
     EM_COUNT = EM_ARG_ERROR
 };
 
-/// Gives the table on top the metatable in upvalue `mt`, refusing one a script gave a
-/// `__gc` field, as the sandbox's setmetatable refuses it (a finalizer would run outside
-/// the limits): these are the prelude's metatables, which a script can reach.
-static void set_metatable(lua_State *L, int mt) {
-    lua_pushvalue(L, lua_upvalueindex(mt));
-    lua_pushliteral(L, "__gc");
-    if (lua_rawget(L, -2) != LUA_TNIL)
-        luaL_error(L, "setmetatable: __gc metamethods are not allowed in cardlua scripts "
-                      "(a finalizer runs outside the limits)");
-    lua_pop(L, 1);
-    lua_setmetatable(L, -2);
-}
+/// Gives the table on top the metatable in upvalue `mt`: the prelude's metatables, which
+/// a script can reach, so with setmetatable's rule (set_checked_metatable).
+static void set_metatable(lua_State *L, int mt) { set_checked_metatable(L, lua_upvalueindex(mt)); }
 
 /// Pushes a table of `count` numbers under the given keys, with the metatable in upvalue `mt`.
 static void push_value(lua_State *L, int mt, int count, const char *const keys[], const lua_Number v[]) {
@@ -141,13 +132,7 @@ static int make_index_path(lua_State *L) {
     int ok = lua_type(L, 1) == LUA_TNUMBER && (lua_isnil(L, 2) || lua_type(L, 2) == LUA_TNUMBER) && lua_isnil(L, 3);
     if (!ok) {
         if (lua_isnil(L, 2)) { lua_pushinteger(L, 0); lua_replace(L, 2); }  // `section == nil and 0`
-        lua_pushvalue(L, lua_upvalueindex(EM_ARG_ERROR));
-        lua_pushliteral(L, "IndexPath");
-        lua_pushliteral(L, "item, section");
-        lua_pushliteral(L, "nn");
-        lua_rotate(L, 1, 4);
-        lua_call(L, 6, 0);
-        return luaL_error(L, "IndexPath: bad arguments");  // argError always raises
+        return raise_arg_error(L, 3, lua_upvalueindex(EM_ARG_ERROR), "IndexPath", "item, section", "nn");
     }
     int whole_item = 0, whole_section = 1;
     lua_Integer item = lua_tointegerx(L, 1, &whole_item);

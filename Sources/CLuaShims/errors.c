@@ -321,3 +321,14 @@ int run_protected(cardlua_host *h, lua_CFunction body) {
 
 // MARK: - Small protected helpers (called only inside run_protected)
 
+int raise_arg_error(lua_State *L, int nargs, int arg_error, const char *name, const char *params,
+                    const char *kinds) {
+    lua_settop(L, nargs);
+    lua_pushvalue(L, arg_error);
+    lua_pushstring(L, name);
+    lua_pushstring(L, params);
+    lua_pushstring(L, kinds);
+    lua_rotate(L, 1, 4);
+    lua_call(L, nargs + 3, 0);
+    return luaL_error(L, "%s: bad arguments", name);  // argError always raises
+}

@@ -17,7 +17,6 @@ enum {
     UV_NAME,          /* "CGSizeMake" */
     UV_PARAMS,        /* "width, height" */
     UV_KINDS,         /* "nn" */
-    UV_GC,            /* "__gc" */
     UV_KEY1,          /* the field names, as many as the value has */
 };
 
@@ -29,14 +28,8 @@ static int make(lua_State *L, int count) {
     int ok = lua_type(L, count + 1) <= LUA_TNIL;
     for (int k = 1; k <= count && ok; k++) ok = lua_type(L, k) == LUA_TNUMBER;
     if (!ok) {
-        lua_settop(L, count + 1);
-        lua_pushvalue(L, lua_upvalueindex(UV_ARG_ERROR));
-        lua_pushvalue(L, lua_upvalueindex(UV_NAME));
-        lua_pushvalue(L, lua_upvalueindex(UV_PARAMS));
-        lua_pushvalue(L, lua_upvalueindex(UV_KINDS));
-        lua_rotate(L, 1, 4);
-        lua_call(L, count + 4, 0);
-        return luaL_error(L, "%s: bad arguments", lua_tostring(L, lua_upvalueindex(UV_NAME)));
+        return raise_arg_error(L, count + 1, lua_upvalueindex(UV_ARG_ERROR), lua_tostring(L, lua_upvalueindex(UV_NAME)),
+                               lua_tostring(L, lua_upvalueindex(UV_PARAMS)), lua_tostring(L, lua_upvalueindex(UV_KINDS)));
     }
     // A unit per field, as the transform math charges (the allocation is charged by the
     // allocator on top), before anything is allocated.
@@ -47,15 +40,8 @@ static int make(lua_State *L, int count) {
         lua_pushvalue(L, k);
         lua_rawset(L, -3);
     }
-    // setmetatable's rule in the sandbox: a metatable a script gave __gc is refused (a
-    // finalizer would run outside the limits).
-    lua_pushvalue(L, lua_upvalueindex(UV_METATABLE));
-    lua_pushvalue(L, lua_upvalueindex(UV_GC));
-    if (lua_rawget(L, -2) != LUA_TNIL)
-        return luaL_error(L, "setmetatable: __gc metamethods are not allowed in cardlua scripts "
-                             "(a finalizer runs outside the limits)");
-    lua_pop(L, 1);
-    lua_setmetatable(L, -2);
+    // setmetatable's rule in the sandbox: a metatable a script gave __gc is refused.
+    set_checked_metatable(L, lua_upvalueindex(UV_METATABLE));
     return 1;
 }
 
@@ -92,7 +78,6 @@ int geometry_makers(lua_State *L) {
         lua_pushstring(L, MAKERS[i].name);
         lua_pushstring(L, MAKERS[i].params);
         lua_pushstring(L, MAKERS[i].kinds);
-        lua_pushliteral(L, "__gc");
         for (int k = 0; k < count; k++) lua_pushstring(L, MAKERS[i].keys[k]);
         lua_pushcclosure(L, count == 2 ? make2 : make4, UV_KEY1 - 1 + count);
         lua_setfield(L, -2, MAKERS[i].name);

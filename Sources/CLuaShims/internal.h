@@ -238,6 +238,18 @@ static inline cardlua_host *host_of(lua_State *L) {
 }
 
 /* errors.c */ void note_field(cardlua_host *h, const char *path);
+/// Calls the prelude's argError (at index `arg_error`, an upvalue or absolute index) with
+/// the function's name, parameters and kinds and the first `nargs` values of the stack:
+/// it raises the Lua definition's message at the script's line (level 3: argError, the
+/// C function, its caller). For the C functions that stand in for prelude ones.
+/* errors.c */ int raise_arg_error(lua_State *L, int nargs, int arg_error, const char *name,
+                                   const char *params, const char *kinds);
+/// setmetatable's sandbox rule for C that gives its new tables a metatable a script can
+/// reach: raises when the metatable at `mt` (an upvalue or absolute index) has a __gc
+/// field (a finalizer runs with hooks off, outside the limits).
+/* sandbox.c */ void refuse_finalizer(lua_State *L, int mt);
+/// refuse_finalizer, then gives the value on top the metatable at `mt`.
+/* sandbox.c */ void set_checked_metatable(lua_State *L, int mt);
 /// The hook's event mask: the count, and returns while a return-line probe runs.
 #define HOOK_MASK(h) (LUA_MASKCOUNT | ((h)->return_probe ? LUA_MASKRET : 0))
 /// A key of `attributes` the contract knows (attributes.c: ATTRIBUTE_KEYS, NULL-ended).

@@ -197,15 +197,23 @@ static int charged_by_string(lua_State *L) {
 /// setmetatable(t, mt) without __gc: a finalizer runs with hooks off (the budget cannot
 /// stop it), possibly in lua_close after the run; scripts have no use for one.
 static int sandboxed_setmetatable(lua_State *L) {
-    if (lua_type(L, 2) == LUA_TTABLE) {
-        lua_pushliteral(L, "__gc");
-        int gc = lua_rawget(L, 2) != LUA_TNIL;
-        lua_pop(L, 1);
-        if (gc)
-            return luaL_error(L, "setmetatable: __gc metamethods are not allowed in cardlua scripts "
-                                 "(a finalizer runs outside the limits)");
-    }
+    if (lua_type(L, 2) == LUA_TTABLE) refuse_finalizer(L, 2);
     return call_original(L);
+}
+
+void refuse_finalizer(lua_State *L, int mt) {
+    lua_pushliteral(L, "__gc");
+    int gc = lua_rawget(L, mt) != LUA_TNIL;
+    lua_pop(L, 1);
+    if (gc)
+        luaL_error(L, "setmetatable: __gc metamethods are not allowed in cardlua scripts "
+                      "(a finalizer runs outside the limits)");
+}
+
+void set_checked_metatable(lua_State *L, int mt) {
+    refuse_finalizer(L, mt);
+    lua_pushvalue(L, mt);
+    lua_setmetatable(L, -2);
 }
 
 /// math.randomseed(): with no argument, the fixed seed (the stock one takes the time).

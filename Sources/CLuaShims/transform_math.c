@@ -51,7 +51,6 @@ enum {
     UV_AFFINE,        /* CGAffineTransform's metatable (of the userdata) */
     UV_POINT,         /* CGPoint's metatable */
     UV_ARGERROR,      /* the prelude's argError(fn, params, kinds, ...) */
-    UV_GC,            /* "__gc" */
     UV_K3,            /* "m11" … "m44": 16 upvalues */
     UV_KA = UV_K3 + 16, /* "a", "b", "c", "d", "tx", "ty" */
     UV_KX = UV_KA + 6,  /* "x" */
@@ -201,14 +200,8 @@ int transform_value(lua_State *L, int idx, double *m) {
 /// parameters): it raises the message the Lua version raises, at the caller's line
 /// (level 3: argError, this function, its caller).
 static int arg_error(lua_State *L, int nargs) {
-    lua_settop(L, nargs);
-    lua_pushvalue(L, UP(UV_ARGERROR));
-    lua_pushvalue(L, UP(UV_NAME));
-    lua_pushvalue(L, UP(UV_PARAMS));
-    lua_pushvalue(L, UP(UV_KINDS));
-    lua_rotate(L, 1, 4);
-    lua_call(L, nargs + 3, 0);
-    return luaL_error(L, "%s: bad arguments", lua_tostring(L, UP(UV_NAME)));  // argError always raises
+    return raise_arg_error(L, nargs, UP(UV_ARGERROR), lua_tostring(L, UP(UV_NAME)), lua_tostring(L, UP(UV_PARAMS)),
+                           lua_tostring(L, UP(UV_KINDS)));
 }
 
 /// The argument's name in messages: the n-th of the parameters ("t, angle" → "t").
@@ -336,15 +329,7 @@ static int push_fieldsA(lua_State *L, int t) {
 
 /// Sets the metatable in upvalue `mt` on the table on top, refusing one with a __gc field
 /// (setmetatable's rule in the sandbox: a finalizer would run outside the limits).
-static void set_metatable(lua_State *L, int mt) {
-    lua_pushvalue(L, UP(mt));
-    lua_pushvalue(L, UP(UV_GC));
-    if (lua_rawget(L, -2) != LUA_TNIL)
-        luaL_error(L, "setmetatable: __gc metamethods are not allowed in cardlua scripts "
-                      "(a finalizer runs outside the limits)");
-    lua_pop(L, 1);
-    lua_setmetatable(L, -2);
-}
+static void set_metatable(lua_State *L, int mt) { set_checked_metatable(L, UP(mt)); }
 
 /// One value of a new transform: a number, or a stack slot to copy (the Lua versions
 /// copy some fields as they are): `arg` and `field` name where it came from, for the
@@ -1238,7 +1223,6 @@ static void push_shared(lua_State *L) {
     lua_pushvalue(L, 5);  // CGAffineTransform's
     lua_pushvalue(L, 1);  // Point
     lua_pushvalue(L, 2);  // argError
-    lua_pushliteral(L, "__gc");
     for (int k = 0; k < 16; k++) lua_pushstring(L, KEYS3[k]);
     for (int k = 0; k < 6; k++) lua_pushstring(L, KEYSA[k]);
     lua_pushliteral(L, "x");
