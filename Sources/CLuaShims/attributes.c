@@ -762,13 +762,12 @@ static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigne
 
 // MARK: - Native functions the prelude uses
 
-/// native.query(x, y, width, height) → a flat array of numbers, CARDLUA_IN_STRIDE per
-/// item: the base attributes meeting the rect (the Swift layout answers).
-int native_query(lua_State *L) {
+/// The host's enumeration for native.query and the element makers (internal.h).
+long query_items(lua_State *L) {
     cardlua_host *h = host_of(L);
     double x = luaL_checknumber(L, 1), y = luaL_checknumber(L, 2);
     double w = luaL_checknumber(L, 3), ht = luaL_checknumber(L, 4);
-    if (h->query == NULL) { lua_createtable(L, 0, 0); return 1; }
+    if (h->query == NULL) return 0;
     // The host's enumeration is work done for the script: a flat fee, then a unit per
     // number handed over. The query stops counting past CARDLUA_QUERY_MAX.
     shims_charge(L, 100);
@@ -783,6 +782,14 @@ int native_query(lua_State *L) {
         n = h->query(h->query_context, x, y, w, ht, h->query_buffer, h->query_capacity);
         if (n > h->query_capacity) n = h->query_capacity;
     }
+    return n;
+}
+
+/// native.query(x, y, width, height) → a flat array of numbers, CARDLUA_IN_STRIDE per
+/// item: the base attributes meeting the rect (the Swift layout answers).
+int native_query(lua_State *L) {
+    cardlua_host *h = host_of(L);
+    long n = query_items(L);
     lua_createtable(L, (int)(n * CARDLUA_IN_STRIDE), 0);
     for (long i = 0; i < n * CARDLUA_IN_STRIDE; i++) {
         lua_pushnumber(L, h->query_buffer[i]);

@@ -170,23 +170,14 @@ static int item_attributes(lua_State *L) {
 /// rect, in the layout's order: layout:layoutAttributesForElements(rect) (the prelude
 /// checks the rect), the same host query as native.query, tables built here.
 static int query_attributes(lua_State *L) {
-    lua_Integer n;
-    // native.query's flat list (its fees, limits and buffer), then one table per item.
-    lua_pushcfunction(L, native_query);
-    lua_insert(L, 1);
-    lua_settop(L, 5);
-    lua_call(L, 4, 1);
-    n = (lua_Integer)lua_rawlen(L, 1) / CARDLUA_IN_STRIDE;
+    // native.query's enumeration (its fees, limits and buffer), one table per item.
+    long n = query_items(L);
+    const double *items = host_of(L)->query_buffer;  // nothing below runs a query again
     lua_createtable(L, (int)n, 0);
-    for (lua_Integer i = 0; i < n; i++) {
-        double v[CARDLUA_IN_STRIDE];
-        for (int k = 0; k < CARDLUA_IN_STRIDE; k++) {
-            lua_rawgeti(L, 1, i * CARDLUA_IN_STRIDE + k + 1);
-            v[k] = lua_tonumber(L, -1);
-            lua_pop(L, 1);
-        }
+    for (long i = 0; i < n; i++) {
+        const double *v = items + i * CARDLUA_IN_STRIDE;
         push_item_attributes(L, (lua_Integer)v[0], (lua_Integer)v[1], v + 2);
-        lua_rawseti(L, -2, i + 1);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
     return 1;
 }

@@ -276,6 +276,9 @@ extern const char *const SLOT_KEYS[K_COUNT];
 /* attributes.c */ int attributes_index(lua_State *L);
 /* attributes.c */ int attributes_newindex(lua_State *L);
 /* attributes.c */ int native_query(lua_State *L);
+/// The items meeting the rect at arguments 1…4 (x, y, width, height), enumerated by the
+/// host into h->query_buffer (CARDLUA_IN_STRIDE numbers each), charged; returns how many.
+/* attributes.c */ long query_items(lua_State *L);
 /* attributes.c */ int push_callback(lua_State *L, cardlua_host *h, const char *name);
 /* attributes.c */ void push_internal(lua_State *L, cardlua_host *h, const char *name);
 /* errors.c */ void add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap);
