@@ -269,6 +269,7 @@ void close_state(cardlua_host *h, lua_State *L) {
     lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
     lua_setwarnf(L, silent_warnings, NULL);
     lua_close(L);
+    release_small_blocks(h);
 }
 
 /// Runs body(L) under lua_pcall with the message handler. The single place that turns

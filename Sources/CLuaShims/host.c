@@ -185,6 +185,7 @@ cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t me
     set_short_name(h);
     h->L = lua_newstate(capped_alloc, h);
     if (h->L == NULL) {
+        release_small_blocks(h);
         free(h);
         if (message_out) *message_out = "not enough memory for a Lua state";
         return NULL;
@@ -223,6 +224,7 @@ void cardlua_close(cardlua_host *h) {
         h->L = NULL;
         close_state(h, L);
     }
+    release_small_blocks(h);
     free(h->query_buffer);
     free(h->elements);
     free(h->message);

@@ -68,6 +68,11 @@ enum {
 /// The present bits of the extras (isDoubleSided and the appearance keys).
 #define K_EXTRAS_MASK (((1u << K_ATTRIBUTES) - 1) & ~((1u << K_DOUBLE_SIDED) - 1))
 
+/// The allocator's small blocks: sizes up to SMALL_MAX in classes of SMALL_CLASS bytes.
+#define SMALL_CLASS 16
+#define SMALL_MAX 256
+#define SMALL_CLASSES (SMALL_MAX / SMALL_CLASS)
+
 struct cardlua_host {
     lua_State *L;
 
@@ -80,6 +85,9 @@ struct cardlua_host {
     const void *refused_block;
     size_t refused_size;
     size_t period_heap_mark;     // heap size at which the main thread's hook is retuned
+    // Freed small blocks kept for reuse, one list per size class (limits.c, *Small blocks*).
+    void *small_free[SMALL_CLASSES];
+    int small_count[SMALL_CLASSES];
 
     // Instruction budget (the count hook), per callback call.
     long long budget;
@@ -290,6 +298,7 @@ extern const char *const SLOT_KEYS[K_COUNT];
 /* host.c */ void set_short_name(cardlua_host *h);
 /* host.c */ void silent_warnings(void *ud, const char *msg, int tocont);
 /* limits.c */ void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+/* limits.c */ void release_small_blocks(cardlua_host *h);
 /* limits.c */ void grow_records(lua_State *L, cardlua_host *h, double **buffer, long *capacity, long n,
                                  int stride, const char *what);
 /* limits.c */ void count_hook(lua_State *L, lua_Debug *ar);

@@ -74,19 +74,102 @@ static void refuse(cardlua_host *h, const void *block, size_t size) {
     if (h->L != NULL && !h->budget_exhausted) lua_sethook(h->L, count_hook, HOOK_MASK(h), 1);
 }
 
+// MARK: - Small blocks
+
+// A frame makes and drops many small objects of a few sizes (a transform value is 168
+// bytes, a CGPoint's table 56 plus its 2-slot hash part), and the collector frees them
+// in bursts that overflow malloc's per-thread cache. So freed blocks of up to SMALL_MAX
+// bytes are kept, a list per 16-byte size class, and handed out again: a block's
+// capacity is always at least its class's size, so a block that stays in its class
+// moves nowhere. At most 128 KB of blocks per class are kept (2 MB in all, outside the memory
+// cap, which counts the sizes Lua asks for). Under AddressSanitizer blocks
+// are never kept, so that it still sees every use after free.
+#if defined(__SANITIZE_ADDRESS__)
+#define KEEP_SMALL_BLOCKS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KEEP_SMALL_BLOCKS 0
+#endif
+#endif
+#ifndef KEEP_SMALL_BLOCKS
+#define KEEP_SMALL_BLOCKS 1
+#endif
+#define SMALL_KEEP_BYTES (128 * 1024)
+
+#if KEEP_SMALL_BLOCKS
+static inline int size_class(size_t n) { return (int)((n - 1) / SMALL_CLASS); }
+
+/// A block of at least n bytes (n > 0); a small one has its class's full size.
+static void *block_new(cardlua_host *h, size_t n) {
+    if (n > SMALL_MAX) return malloc(n);
+    int c = size_class(n);
+    void *p = h->small_free[c];
+    if (p != NULL) {
+        h->small_free[c] = *(void **)p;
+        h->small_count[c]--;
+        return p;
+    }
+    return malloc((size_t)(c + 1) * SMALL_CLASS);
+}
+
+/// Drops a block whose Lua size is n: kept when small and its list has room.
+static void block_free(cardlua_host *h, void *p, size_t n) {
+    if (n > SMALL_MAX || h->small_count[size_class(n)] >= SMALL_KEEP_BYTES / ((size_class(n) + 1) * SMALL_CLASS)) {
+        free(p);
+        return;
+    }
+    int c = size_class(n);
+    *(void **)p = h->small_free[c];
+    h->small_free[c] = p;
+    h->small_count[c]++;
+}
+
+/// The block p (Lua size osize > 0) resized to nsize > 0; NULL when out of memory.
+static void *block_resize(cardlua_host *h, void *p, size_t osize, size_t nsize) {
+    if (osize > SMALL_MAX && nsize > SMALL_MAX) return realloc(p, nsize);
+    if (osize <= SMALL_MAX && nsize <= SMALL_MAX && size_class(osize) == size_class(nsize)) return p;
+    void *q = block_new(h, nsize);
+    if (q == NULL) return NULL;
+    memcpy(q, p, osize < nsize ? osize : nsize);
+    block_free(h, p, osize);
+    return q;
+}
+#else
+static void *block_new(cardlua_host *h, size_t n) { (void)h; return malloc(n); }
+static void block_free(cardlua_host *h, void *p, size_t n) { (void)h; (void)n; free(p); }
+static void *block_resize(cardlua_host *h, void *p, size_t osize, size_t nsize) {
+    (void)h; (void)osize;
+    return realloc(p, nsize);
+}
+#endif
+
+/// Frees the kept small blocks (after the state is closed).
+void release_small_blocks(cardlua_host *h) {
+    for (int c = 0; c < SMALL_CLASSES; c++) {
+        while (h->small_free[c] != NULL) {
+            void *p = h->small_free[c];
+            h->small_free[c] = *(void **)p;
+            free(p);
+        }
+        h->small_count[c] = 0;
+    }
+}
+
 /// The capped allocator: refuses growth past memory_limit; charges growth to the
 /// instruction budget.
 void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     cardlua_host *h = (cardlua_host *)ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
-        free(ptr);
+        if (ptr != NULL) block_free(h, ptr, old);
         h->memory_used -= old;
         return NULL;
     }
     if (nsize <= old) {
-        void *p = realloc(ptr, nsize);
-        if (p == NULL) return NULL;
+        // Lua assumes a shrink never fails: when there is no smaller block to move to,
+        // the block keeps its capacity (at least its new class's size).
+        void *p = block_resize(h, ptr, old, nsize);
+        if (p == NULL) p = ptr;
         h->memory_used -= old - nsize;
         return p;
     }
@@ -95,7 +178,7 @@ void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         refuse(h, ptr, nsize);
         return NULL;
     }
-    void *p = realloc(ptr, nsize);
+    void *p = ptr ? block_resize(h, ptr, old, nsize) : block_new(h, nsize);
     if (p == NULL) {
         refuse(h, ptr, nsize);
         return NULL;
