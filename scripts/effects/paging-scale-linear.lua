@@ -65,7 +65,14 @@ function prepare(layout)
 end
 
 
-local function clamp(x, low, high) return math.min(math.max(x, low), high) end   -- high wins, as max-then-min
+-- min(max(x, low), high), high winning, written as comparisons: the same number as
+-- math.min(math.max(x, low), high), NaN included, without two C calls per clamp (a card
+-- clamps a dozen times: a fifth of its time).
+local function clamp(x, low, high)
+  if x < low then x = low end
+  if high < x then x = high end
+  return x
+end
 
 local function round(x)   -- Swift's round: halves away from zero
   if x < 0 then return -math.floor(-x + 0.5) end

@@ -79,7 +79,8 @@ end
 -- mapped onto the output range's length; the output defaults to 0…1.
 local function interpolate(x, inLower, inUpper, outLower, outUpper)
   outLower, outUpper = outLower or 0, outUpper or 1
-  x = math.max(math.min(x, inUpper), inLower)
+  if inUpper < x then x = inUpper end   -- math.max(math.min(x, inUpper), inLower), as comparisons
+  if x < inLower then x = inLower end
   return outLower + math.abs(x - inLower) / math.abs(inUpper - inLower) * math.abs(outUpper - outLower)
 end
 
