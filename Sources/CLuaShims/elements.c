@@ -166,6 +166,63 @@ static int item_attributes(lua_State *L) {
     return 3;
 }
 
+/// The index path's part `key` (t at an absolute index; as `indexPath.section` in Lua:
+/// metamethods included) as an integer in *out; pushes it (for the messages) and returns
+/// whether it is a whole number (`type(v) == "number" and math.tointeger(v)`).
+static int path_part(lua_State *L, int t, const char *key, lua_Integer *out) {
+    lua_getfield(L, t, key);
+    int whole = 0;
+    if (lua_type(L, -1) == LUA_TNUMBER) *out = lua_tointegerx(L, -1, &whole);
+    return whole;
+}
+
+/// layout:layoutAttributesForItem(indexPath) (elements.lua's Lua version: the same checks,
+/// in the same order, and the same messages at the caller's line): the item's base
+/// attributes, on screen or not. In C because an element query asks for one per card.
+static int layout_attributes_for_item(lua_State *L) {
+    lua_settop(L, 3);
+    if (lua_type(L, 2) != LUA_TTABLE || !lua_isnil(L, 3)) {
+        const char *got = !lua_isnil(L, 3) ? "more arguments" : lua_isnil(L, 2) ? "nothing" : NULL;
+        if (got == NULL) lua_pushfstring(L, "a %s", luaL_typename(L, 2));
+        return luaL_error(L, "layoutAttributesForItem: expected an IndexPath (IndexPath(item, section)), got %s",
+                          got != NULL ? got : lua_tostring(L, -1));
+    }
+    lua_Integer section = 0, item = 0;
+    int S = lua_gettop(L) + 1;
+    int wholeSection = path_part(L, 2, "section", &section);
+    if (lua_isnil(L, S)) {  // `if s == nil then s = 0 end`
+        lua_pushinteger(L, 0);
+        lua_replace(L, S);
+        wholeSection = 1;
+    }
+    int I = S + 1;
+    int wholeItem = path_part(L, 2, "item", &item);
+    if (lua_isnil(L, I)) {  // `if it == nil then it = indexPath.row end`
+        lua_pop(L, 1);
+        wholeItem = path_part(L, 2, "row", &item);
+    }
+    if (!wholeSection || !wholeItem) {
+        const char *st = luaL_tolstring(L, S, NULL);
+        const char *it = luaL_tolstring(L, I, NULL);
+        return luaL_error(L, "layoutAttributesForItem: the index path needs whole numbers (section %s, item %s)",
+                          st, it);
+    }
+    cardlua_host *h = host_of(L);
+    double b[CARDLUA_IN_STRIDE];
+    long sections = 0, items = -1;
+    int found = look_up(h, (long)section, (long)item, b, &sections, &items);
+    if (found == 1) {
+        push_item_attributes(L, section, item, b + 2);
+        return 1;
+    }
+    if (found < 0) return luaL_error(L, "layoutAttributesForItem: the host layout cannot look up single items");
+    if (items < 0)
+        return luaL_error(L, "layoutAttributesForItem: no item %I in section %I: the layout has %I %s", item, section,
+                          (lua_Integer)sections, sections == 1 ? "section" : "sections");
+    return luaL_error(L, "layoutAttributesForItem: no item %I in section %I (it has %I %s)", item, section,
+                      (lua_Integer)items, items == 1 ? "item" : "items");
+}
+
 /// queryAttributes(x, y, width, height) → the base attributes of the items that meet the
 /// rect, in the layout's order: layout:layoutAttributesForElements(rect) (the prelude
 /// checks the rect), the same host query as native.query, tables built here.
@@ -183,7 +240,8 @@ static int query_attributes(lua_State *L) {
 }
 
 /// native.elementMakers(IndexPathMT, BaseAttributes, Point, Size, Rect, argError) → a
-/// table of IndexPath, itemAttributes and queryAttributes (closures over the six).
+/// table of IndexPath, itemAttributes, queryAttributes and layoutAttributesForItem
+/// (closures over the six).
 /// Called once, by the prelude (elements.lua).
 int element_makers(lua_State *L) {
     for (int k = 1; k <= 5; k++) luaL_checktype(L, k, LUA_TTABLE);
@@ -191,9 +249,11 @@ int element_makers(lua_State *L) {
     lua_settop(L, 6);
     static const struct { const char *name; lua_CFunction f; } MAKERS[] = {
         {"IndexPath", make_index_path}, {"itemAttributes", item_attributes}, {"queryAttributes", query_attributes},
+        {"layoutAttributesForItem", layout_attributes_for_item},
     };
-    lua_createtable(L, 0, 3);
-    for (int i = 0; i < 3; i++) {
+    int count = (int)(sizeof MAKERS / sizeof MAKERS[0]);
+    lua_createtable(L, 0, count);
+    for (int i = 0; i < count; i++) {
         for (int k = 1; k <= EM_COUNT; k++) lua_pushvalue(L, k);
         lua_pushcclosure(L, MAKERS[i].f, EM_COUNT);
         lua_setfield(L, -2, MAKERS[i].name);

@@ -232,6 +232,45 @@ import Testing
         #expect(section.message == "test.lua:7: transform: item 0: layoutAttributesForItem: no item 0 in section 2: the layout has 1 section")
     }
 
+    /// layout:layoutAttributesForItem's argument rules (the method is C; these are the
+    /// rules of its Lua reference in the prelude): an index path is any table whose
+    /// section (nil: 0) and item (nil: row) are whole numbers, read with metamethods.
+    @Test func layoutAttributesForItemTakesAnyIndexPathLikeTable() throws {
+        func message(_ call: String) throws -> String? {
+            Self.failure(Self.row + """
+            function transform(attributes, layout)
+              local a = \(call)
+            end
+            """)?.message
+        }
+        let prefix = "test.lua:7: transform: item 0: layoutAttributesForItem: "
+        #expect(try message("layout:layoutAttributesForItem()")
+                == prefix + "expected an IndexPath (IndexPath(item, section)), got nothing")
+        #expect(try message("layout:layoutAttributesForItem(3)")
+                == prefix + "expected an IndexPath (IndexPath(item, section)), got a number")
+        #expect(try message("layout:layoutAttributesForItem(IndexPath(1), 2)")
+                == prefix + "expected an IndexPath (IndexPath(item, section)), got more arguments")
+        #expect(try message("layout:layoutAttributesForItem({ item = 1.5 })")
+                == prefix + "the index path needs whole numbers (section 0, item 1.5)")
+        #expect(try message("layout:layoutAttributesForItem({ section = \"0\", item = 1 })")
+                == prefix + "the index path needs whole numbers (section 0, item 1)")
+        #expect(try message("layout:layoutAttributesForItem({})")
+                == prefix + "the index path needs whole numbers (section 0, item nil)")
+        // Found: a row instead of an item, a float that is whole, fields behind __index.
+        let items = try Self.run(Self.row + """
+        function transform(attributes, layout)
+          local byRow = layout:layoutAttributesForItem({ row = 2 })
+          local byFloat = layout:layoutAttributesForItem({ section = 0.0, item = 3.0 })
+          local proxied = layout:layoutAttributesForItem(setmetatable({}, { __index = { item = 4 } }))
+          local same = layout:layoutAttributesForItem(IndexPath(2))
+          attributes.alpha = (byRow.center.x == same.center.x and byRow.indexPath.item == 2
+            and math.type(byFloat.indexPath.item) == "integer" and byFloat.indexPath.item == 3
+            and proxied.indexPath.item == 4 and proxied.frame.width == same.frame.width) and 0.5 or 0
+        end
+        """)
+        #expect(items.allSatisfy { $0.alpha == 0.5 })
+    }
+
     /// Each bad list is one line at the script's `return`, naming the item.
     @Test func badElementsAreOneLineErrors() throws {
         func error(_ body: String) throws -> String {

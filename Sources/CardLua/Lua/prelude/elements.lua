@@ -74,10 +74,11 @@ end
 
 -- Where the host has them, C builds these tables (elements.c: the same keys, values and
 -- metatables, no Lua call frame; an element query makes several per card), and IndexPath.
-if native.elementMakers then
-  local C = native.elementMakers(IndexPathMT, BaseAttributes, Point, Size, Rect, argError)
-  lookUpItem, baseElements = C.itemAttributes, C.queryAttributes
-  G.IndexPath = C.IndexPath
+local elementMakers = native.elementMakers and
+  native.elementMakers(IndexPathMT, BaseAttributes, Point, Size, Rect, argError)
+if elementMakers then
+  lookUpItem, baseElements = elementMakers.itemAttributes, elementMakers.queryAttributes
+  G.IndexPath = elementMakers.IndexPath
 end
 
 -- layout:layoutAttributesForItem(indexPath): any item's base attributes, on screen or not.
@@ -107,6 +108,9 @@ function LayoutMethods.layoutAttributesForItem(_, indexPath, extra)
   end
   return found
 end
+-- The same in C where the host has it (elements.c: the same checks, messages and lines),
+-- without the Lua call frame: an element query asks for one item per card.
+if elementMakers then LayoutMethods.layoutAttributesForItem = elementMakers.layoutAttributesForItem end
 LayoutMethods.layoutAttributesForItemAtIndexPath = LayoutMethods.layoutAttributesForItem
 
 -- For the attributes proxy (attributes.c): a start's transform, a shadow offset; for the
