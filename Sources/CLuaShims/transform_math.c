@@ -507,12 +507,13 @@ static int rotate3(lua_State *L) {
         push_t3_floats(L, m, copies);
         return 1;
     }
-    if (src) a = push_fields3(L, 1, 12);  // the general axis takes them from the stack
     // The general axis: len = x·x + y·y + z·z in Lua's arithmetic (integers stay integers).
     lnum nx = arg_num(L, 3), ny = arg_num(L, 4), nz = arg_num(L, 5);
     lnum len2 = nadd(nadd(nmul(nx, nx), nmul(ny, ny)), nmul(nz, nz));
     lua_Number len = (len2.isint ? len2.i == 1 : len2.d == 1) ? 1.0 : sqrt(tof(len2));
-    if (!(len > 0) || len == HUGE_VAL) {
+    int degenerate = !(len > 0) || len == HUGE_VAL;
+    if (src && degenerate) a = push_fields3(L, 1, 12);  // the copy below takes them from the stack
+    if (degenerate) {
         cell v[16];
         for (int k = 0; k < 12; k++) v[k] = copy_cell(a + k, 1, KEYS3[k]);
         int copies = lua_gettop(L) + 1;
@@ -520,7 +521,7 @@ static int rotate3(lua_State *L) {
         push_t3(L, v);
         return 1;
     }
-    for (int k = 0; k < 12; k++) s11[k] = tof(num_at(L, a + k, 1, KEYS3[k]));
+    for (int k = 0; k < 12; k++) s11[k] = src ? tof(ud_get(src, k)) : tof(num_at(L, a + k, 1, KEYS3[k]));
     x = x / len; y = y / len; z = z / len;
     lua_Number c = cos(angle), s = sin(angle);
     lua_Number k1 = 1 - c;
@@ -532,6 +533,13 @@ static int rotate3(lua_State *L) {
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 4; j++)
             m[i * 4 + j] = r[i * 3] * s11[j] + r[i * 3 + 1] * s11[4 + j] + r[i * 3 + 2] * s11[8 + j];
+    if (src) {  // a value: 12 floats, m41…m44 copied with their subtypes (as the principal axes)
+        tvalue *u = new_value(L, 16, UV_T3);
+        u->ints = src->ints & 0xF000u;
+        for (int k = 0; k < 12; k++) u->v[k].d = m[k];
+        for (int k = 12; k < 16; k++) u->v[k] = src->v[k];
+        return 1;
+    }
     int copies = lua_gettop(L) + 1;
     push_range3(L, 1, 12, 16);
     push_t3_floats(L, m, copies);
