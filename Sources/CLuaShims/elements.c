@@ -9,6 +9,7 @@
 #include "CLuaShims.h"
 #include "internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,26 +96,101 @@ static void push_index_path(lua_State *L, lua_Integer section, lua_Integer item)
     set_metatable(L, EM_INDEX_PATH);
 }
 
+// MARK: - Geometry on first read
+
+// An element query asks the layout for a table per card and, as often as not, replaces
+// its frame at once (CGRectMake) and never reads its center or size: three tables with
+// their metatables made for nothing, an eighth of a card's cost. So the layout's tables
+// get their center, size and frame when first read (BaseAttributes' __index calls
+// base_geometry), from the base geometry noted here by table address when the table was
+// made: what they would have held. A table kept past the call that made it (in a
+// global, say) gets the layout's base for its indexPath at that later time instead: the
+// same unless the layout changed in between. The read-back takes an absent center, size
+// or frame from here too (elements.c's read_elements), so a table whose indexPath a
+// script changed keeps the geometry it was made with, as it did when it held it.
+
+static long base_slot_of(const void *table, long capacity) {
+    uintptr_t a = (uintptr_t)table >> 4;
+    return (long)((a * 0x9E3779B97F4A7C15ull) >> 20) & (capacity - 1);
+}
+
+/// Notes the base geometry b (centre x, y, width, height) of the table at `table`.
+static void note_base(lua_State *L, cardlua_host *h, const void *table, const double b[4]) {
+    if ((h->base_count + 1) * 2 > h->base_capacity) {
+        long capacity = h->base_capacity > 0 ? h->base_capacity * 2 : 64;
+        size_t bytes = (size_t)capacity * sizeof(struct base_slot);
+        struct base_slot *fresh = (struct base_slot *)capped_alloc(h, NULL, 0, bytes);
+        if (fresh == NULL) shims_charge(L, 0);  // the allocator noted the refusal: a memory limit
+        if (fresh == NULL) luaL_error(L, "not enough memory for %I attribute tables", (lua_Integer)h->base_count);
+        memset(fresh, 0, bytes);
+        for (long i = 0; i < h->base_capacity; i++) {
+            const struct base_slot *e = h->bases + i;
+            if (e->generation != h->base_generation) continue;
+            long j = base_slot_of(e->table, capacity);
+            while (fresh[j].generation == h->base_generation) j = (j + 1) & (capacity - 1);
+            fresh[j] = *e;
+        }
+        if (h->bases) capped_alloc(h, h->bases, (size_t)h->base_capacity * sizeof(struct base_slot), 0);
+        h->bases = fresh;
+        h->base_capacity = capacity;
+    }
+    long j = base_slot_of(table, h->base_capacity);
+    while (h->bases[j].generation == h->base_generation && h->bases[j].table != table)
+        j = (j + 1) & (h->base_capacity - 1);
+    if (h->bases[j].generation != h->base_generation) h->base_count++;
+    // The same address again: the first table was collected during the call.
+    h->bases[j].table = table;
+    h->bases[j].generation = h->base_generation;
+    memcpy(h->bases[j].base, b, sizeof h->bases[j].base);
+}
+
+/// The base geometry noted for the table at `table` during this call, into b.
+static int find_base(const cardlua_host *h, const void *table, double b[4]) {
+    if (h->base_capacity == 0) return 0;
+    long j = base_slot_of(table, h->base_capacity);
+    while (h->bases[j].generation == h->base_generation) {
+        if (h->bases[j].table == table) {
+            memcpy(b, h->bases[j].base, sizeof h->bases[j].base);
+            return 1;
+        }
+        j = (j + 1) & (h->base_capacity - 1);
+    }
+    return 0;
+}
+
+/// The layout's base geometry now for the item at the index path of the table at t
+/// (indexPath.section, .item: whole numbers), into b; 0 when it has none.
+static int base_for_path(lua_State *L, cardlua_host *h, int t, double b[4]) {
+    int top = lua_gettop(L);
+    int found = 0;
+    if (lua_getfield(L, t, "indexPath") == LUA_TTABLE) {
+        int P = lua_gettop(L);
+        lua_getfield(L, P, "section");
+        lua_getfield(L, P, "item");
+        int wholeSection = 0, wholeItem = 0;
+        lua_Integer section = lua_tointegerx(L, P + 1, &wholeSection);
+        lua_Integer item = lua_tointegerx(L, P + 2, &wholeItem);
+        double r[CARDLUA_IN_STRIDE];
+        long sections = 0, items = -1;
+        if (wholeSection && wholeItem && look_up(h, (long)section, (long)item, r, &sections, &items) == 1) {
+            memcpy(b, r + 2, 4 * sizeof *b);
+            found = 1;
+        }
+    }
+    lua_settop(L, top);
+    return found;
+}
+
 /// Pushes an item's base attributes as the layout hands them out (elements.lua's
-/// itemAttributes): indexPath, center, size, frame, alpha 1, zIndex 0, hidden false;
-/// no transform3D (the metatable makes the identity when it is first read: most element
-/// queries assign their own, and a 16-field table per card is the costliest part).
+/// itemAttributes): indexPath, alpha 1, zIndex 0, hidden false; center, size and frame
+/// made when first read (*Geometry on first read*), and no transform3D (the metatable
+/// makes the identity when it is first read: most element queries assign their own).
 static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer item, const double b[4]) {
-    static const char *const POINT_KEYS[2] = {"x", "y"};
-    static const char *const SIZE_KEYS[2] = {"width", "height"};
-    static const char *const RECT_KEYS[4] = {"x", "y", "width", "height"};
-    double cx = b[0], cy = b[1], w = b[2], ht = b[3];
     shims_charge(L, ELEMENT_FEE);
     lua_createtable(L, 0, 8);
+    note_base(L, host_of(L), lua_topointer(L, -1), b);
     push_index_path(L, section, item);
     lua_setfield(L, -2, "indexPath");
-    const lua_Number center[2] = {cx, cy}, extent[2] = {w, ht}, frame[4] = {cx - w / 2, cy - ht / 2, w, ht};
-    push_value(L, EM_POINT, 2, POINT_KEYS, center);
-    lua_setfield(L, -2, "center");
-    push_value(L, EM_SIZE, 2, SIZE_KEYS, extent);
-    lua_setfield(L, -2, "size");
-    push_value(L, EM_RECT, 4, RECT_KEYS, frame);
-    lua_setfield(L, -2, "frame");
     lua_pushinteger(L, 1);
     lua_setfield(L, -2, "alpha");
     lua_pushinteger(L, 0);
@@ -122,6 +198,43 @@ static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer 
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "hidden");
     set_metatable(L, EM_ATTRIBUTES);
+}
+
+/// baseGeometry(attributes, key): the center, size or frame of one of the layout's tables,
+/// made now from its base geometry and kept in it (so that `a.center.x = …` sticks);
+/// nil for another key, or when the layout has no such item. BaseAttributes' __index.
+static int base_geometry(lua_State *L) {
+    static const char *const POINT_KEYS[2] = {"x", "y"};
+    static const char *const SIZE_KEYS[2] = {"width", "height"};
+    static const char *const RECT_KEYS[4] = {"x", "y", "width", "height"};
+    luaL_checktype(L, 1, LUA_TTABLE);  // reachable through getmetatable: any arguments
+    size_t n = 0;
+    const char *k = lua_tolstring(L, 2, &n);
+    int which = k == NULL ? -1
+              : (n == 6 && memcmp(k, "center", 6) == 0) ? 0
+              : (n == 4 && memcmp(k, "size", 4) == 0) ? 1
+              : (n == 5 && memcmp(k, "frame", 5) == 0) ? 2 : -1;
+    if (which < 0) return 0;
+    cardlua_host *h = host_of(L);
+    double b[4];
+    if (!find_base(h, lua_topointer(L, 1), b) && !base_for_path(L, h, 1, b)) return 0;
+    double cx = b[0], cy = b[1], w = b[2], ht = b[3];
+    shims_charge(L, 4);
+    lua_settop(L, 2);
+    if (which == 0) {
+        const lua_Number center[2] = {cx, cy};
+        push_value(L, EM_POINT, 2, POINT_KEYS, center);
+    } else if (which == 1) {
+        const lua_Number extent[2] = {w, ht};
+        push_value(L, EM_SIZE, 2, SIZE_KEYS, extent);
+    } else {
+        const lua_Number frame[4] = {cx - w / 2, cy - ht / 2, w, ht};
+        push_value(L, EM_RECT, 4, RECT_KEYS, frame);
+    }
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
+    lua_rawset(L, 1);
+    return 1;
 }
 
 /// IndexPath(item, section): the prelude's constructor (geometry.lua's rules and
@@ -240,8 +353,8 @@ static int query_attributes(lua_State *L) {
 }
 
 /// native.elementMakers(IndexPathMT, BaseAttributes, Point, Size, Rect, argError) → a
-/// table of IndexPath, itemAttributes, queryAttributes and layoutAttributesForItem
-/// (closures over the six).
+/// table of IndexPath, itemAttributes, queryAttributes, layoutAttributesForItem and
+/// baseGeometry (closures over the six).
 /// Called once, by the prelude (elements.lua).
 int element_makers(lua_State *L) {
     for (int k = 1; k <= 5; k++) luaL_checktype(L, k, LUA_TTABLE);
@@ -249,7 +362,7 @@ int element_makers(lua_State *L) {
     lua_settop(L, 6);
     static const struct { const char *name; lua_CFunction f; } MAKERS[] = {
         {"IndexPath", make_index_path}, {"itemAttributes", item_attributes}, {"queryAttributes", query_attributes},
-        {"layoutAttributesForItem", layout_attributes_for_item},
+        {"layoutAttributesForItem", layout_attributes_for_item}, {"baseGeometry", base_geometry},
     };
     int count = (int)(sizeof MAKERS / sizeof MAKERS[0]);
     lua_createtable(L, 0, count);
@@ -393,6 +506,9 @@ static int read_elements(lua_State *L) {
                 lua_pop(L, 1);
             }
         }
+        // A layout's table left without its center, size or frame: the geometry it was
+        // made with (the same as the item's unless the script changed its indexPath).
+        if (layouts) find_base(h, lua_topointer(L, E), b + 2);
         double *record = h->elements + (i - 1) * CARDLUA_ELEMENT_STRIDE;
         record[0] = (double)section;
         record[1] = (double)item;

@@ -286,6 +286,12 @@ int run_protected(cardlua_host *h, lua_CFunction body) {
     h->memory_refused = 0;
     h->err_field[0] = '\0';
     reset_budget(h);
+    // The attribute tables of earlier calls: their geometry now comes from the layout.
+    if (++h->base_generation == 0) {
+        if (h->bases) memset(h->bases, 0, (size_t)h->base_capacity * sizeof *h->bases);
+        h->base_generation = 1;
+    }
+    h->base_count = 0;
     int status = lua_pcall(L, 0, 0, 1);
     if (status == LUA_OK && !memory_given_up(h)) {
         h->has_item = 0;

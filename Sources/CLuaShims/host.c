@@ -227,6 +227,7 @@ void cardlua_close(cardlua_host *h) {
     release_small_blocks(h);
     free(h->query_buffer);
     free(h->elements);
+    free(h->bases);
     free(h->message);
     free(h->details);
     free(h->string_result);

@@ -200,6 +200,22 @@ struct cardlua_host {
     double *elements;
     long elements_capacity;
     long elements_count;
+    // The base geometry (centre x, y, width, height) of the attribute tables the layout
+    // handed out during the current call, by table address: their center, size and frame
+    // are made when first read (elements.c, *Geometry on first read*). Open addressing,
+    // `base_capacity` slots (a power of two); a slot of an older generation is empty, and
+    // run_protected starts a new generation each call.
+    struct base_slot *bases;
+    long base_capacity;
+    long base_count;
+    unsigned base_generation;
+};
+
+/// One entry of host->bases.
+struct base_slot {
+    const void *table;
+    unsigned generation;
+    double base[4];
 };
 
 

@@ -232,6 +232,44 @@ import Testing
         #expect(section.message == "test.lua:7: transform: item 0: layoutAttributesForItem: no item 0 in section 2: the layout has 1 section")
     }
 
+    /// The layout's tables get their center, size and frame when first read: the values
+    /// they would have held (item k of the row: centre x = 100 + 220·k, y = 300, 200 × 300),
+    /// listed by pairs, kept when edited, and the geometry the read-back uses when absent,
+    /// even after the script changed the table's indexPath.
+    @Test func layoutTablesMakeTheirGeometryWhenFirstRead() throws {
+        let effect = try LuaEffect(source: Self.row + """
+        local kept   -- a table from an earlier call
+        function layoutAttributesForElements(rect, layout)
+          local many = {}
+          for i = 1, 200 do many[i] = layout:layoutAttributesForItem(IndexPath((i - 1) % 5)) end
+          local first, listed = many[1], {}
+          for k, v in pairs(many[2]) do listed[k] = v end
+          local ok = first.center.x == 100 and first.frame.x == 0 and first.frame.maxY == 450
+            and many[200].center.x == 100 + 220 * 4 and many[200].size.height == 300
+            and listed.center ~= nil and listed.center.x == 320 and listed.frame.width == 200
+            and listed.size ~= nil and listed.indexPath.item == 1
+            and getmetatable(first.center) == getmetatable(CGPointMake(0, 0))
+            and getmetatable(first.frame) == getmetatable(CGRectMake(0, 0, 1, 1))
+            and first.bounds.width == 200 and first.bounds.x == 0
+          first.center.x = 111            -- kept: the same table next time
+          ok = ok and first.center.x == 111
+          if kept ~= nil then ok = ok and kept.center.x == 100 + 220 * 2 end
+          kept = layout:layoutAttributesForItem(IndexPath(2))
+          local moved = layout:layoutAttributesForItem(IndexPath(1))
+          moved.indexPath = IndexPath(3)  -- never read: item 3 drawn where item 1 was made
+          first.alpha = ok and 0.5 or 0
+          return { first, moved }
+        end
+        """, chunkName: "test.lua")
+        // Twice: the second call also reads a table the first one made and kept.
+        for _ in 0..<2 {
+            let items = try Self.frame(effect, offset: 0, viewport: Size(width: 400, height: 600), items: 5).shown
+            #expect(items.map(\.indexPath.item) == [0, 3])
+            #expect(items[0].alpha == 0.5 && items[0].center.x == 111)
+            #expect(items[1].center.x == 320 && items[1].size.width == 200)
+        }
+    }
+
     /// layout:layoutAttributesForItem's argument rules (the method is C; these are the
     /// rules of its Lua reference in the prelude): an index path is any table whose
     /// section (nil: 0) and item (nil: row) are whole numbers, read with metamethods.

@@ -26,8 +26,12 @@ define("IndexPath", "fun(item: integer, section: integer?): IndexPath",
 -- behave like `attributes` in transform: `transform` and `transform3D` replace each other,
 -- `isHidden` is `hidden`, and the keys not set read their defaults.
 local ATTRIBUTE_DEFAULTS = { isDoubleSided = true, cornerRadius = 0, shadowOpacity = 0, shadowRadius = 3, blurRadius = 0 }
+local GEOMETRY, GEOMETRY_KEYS = { center = true, size = true, frame = true }, { "center", "size", "frame" }
+local baseGeometry   -- C, where the host makes the tables: their geometry on first read
 BaseAttributes.__index = function(a, k)
-  if k == "isHidden" then
+  if GEOMETRY[k] and baseGeometry then
+    return baseGeometry(a, k)
+  elseif k == "isHidden" then
     return rawget(a, "hidden") == true
   elseif k == "transform" then
     local t = rawget(a, "transform3D")
@@ -46,10 +50,17 @@ BaseAttributes.__index = function(a, k)
     rawset(a, "shadowOffset", o)
     return o
   elseif k == "bounds" then
-    local f = rawget(a, "frame")
+    local f = a.frame
     if f ~= nil then return rect(0, 0, f.width, f.height) end
   end
   return ATTRIBUTE_DEFAULTS[k]
+end
+-- pairs lists every field, center, size and frame included (made now if not yet read).
+BaseAttributes.__pairs = function(a)
+  if baseGeometry then
+    for i = 1, 3 do local _ = a[GEOMETRY_KEYS[i]] end
+  end
+  return next, a, nil
 end
 -- The same rule in C (elements.c) where the host has it: an element query sets several
 -- absent keys per card.
@@ -73,12 +84,14 @@ local function lookUpItem(s, it)
 end
 
 -- Where the host has them, C builds these tables (elements.c: the same keys, values and
--- metatables, no Lua call frame; an element query makes several per card), and IndexPath.
+-- metatables, no Lua call frame; an element query makes several per card; center, size
+-- and frame made when first read, through baseGeometry), and IndexPath.
 local elementMakers = native.elementMakers and
   native.elementMakers(IndexPathMT, BaseAttributes, Point, Size, Rect, argError)
 if elementMakers then
   lookUpItem, baseElements = elementMakers.itemAttributes, elementMakers.queryAttributes
   G.IndexPath = elementMakers.IndexPath
+  baseGeometry = elementMakers.baseGeometry
 end
 
 -- layout:layoutAttributesForItem(indexPath): any item's base attributes, on screen or not.
