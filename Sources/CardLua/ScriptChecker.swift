@@ -100,37 +100,25 @@ package struct ScriptChecker {
     /// A source scan: a statement (at the start of a line that does not continue the one
     /// before, or after `;`, `then`, `do`, `else`) that is only such a call.
     package static func droppedResults(in source: String) -> [Diagnostic] {
-        let pattern = #"(?:^|;|\bthen\b|\bdo\b|\belse\b)\s*(?:([A-Za-z_][\w.]*)\s*:\s*(rotate|scale|translate|concat|invert)|((?:CATransform3D|CGAffineTransform)\w+))\s*\("#
-        guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
-        let continuation = try? NSRegularExpression(
-            pattern: #"(?:[=,(\[{+\-*/%^<>~]|\.\.|\b(?:and|or|not|return|local|in))\s*$"#)
         var found: [Diagnostic] = []
         var previous = ""
         for (index, rawLine) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.range(of: "--").map { String(rawLine[..<$0.lowerBound]) } ?? String(rawLine)
-            defer { if !line.trimmingCharacters(in: .whitespaces).isEmpty { previous = line } }
-            // Most lines call no transform function: they skip the regular expressions (this
-            // scan runs after every `run`, so its cost is part of every demo's).
-            guard line.contains("CATransform3D") || line.contains("CGAffineTransform") || line.contains(":") else {
-                continue
-            }
-            let whole = NSRange(line.startIndex..., in: line)
+            let line = DroppedResultScanner.code(of: rawLine)
+            defer { if !DroppedResultScanner.isBlank(line) { previous = line } }
+            // Most lines call no transform function: they skip the scan.
+            guard DroppedResultScanner.mayHoldCall(line) else { continue }
             let before = previous
-            lazy var continues = continuation?.firstMatch(in: before, range: NSRange(before.startIndex..., in: before)) != nil
-            for match in regex.matches(in: line, range: whole) {
+            lazy var continues = DroppedResultScanner.continues(before)
+            let scalars = Array(line.unicodeScalars)
+            for call in DroppedResultScanner.calls(in: line) {
                 // A call at the start of a line may be the tail of the previous line's
                 // expression (`t = a +⏎ CATransform3D…`): then its value is used.
-                guard let callStart = (Range(match.range(at: 1), in: line) ?? Range(match.range(at: 3), in: line))?
-                    .lowerBound else { continue }
-                if line[..<callStart].allSatisfy(\.isWhitespace) && continues { continue }
+                if scalars[..<call.start].allSatisfy(DroppedResultScanner.isSpace) && continues { continue }
                 let message: String
-                if let receiverRange = Range(match.range(at: 1), in: line),
-                   let methodRange = Range(match.range(at: 2), in: line) {
-                    let receiver = line[receiverRange], method = line[methodRange]
+                if let receiver = call.receiver, let method = call.method {
                     message = "\(receiver):\(method)(…) returns a new transform and leaves \(receiver) as it was; "
                         + "its result is dropped (write \(receiver) = \(receiver):\(method)(…))"
-                } else if let nameRange = Range(match.range(at: 3), in: line) {
-                    let name = line[nameRange]
+                } else if let name = call.function {
                     message = "\(name)(…) returns a new value and changes nothing; its result is dropped "
                         + "(assign it, like t = \(name)(t, …))"
                 } else { continue }
