@@ -436,8 +436,8 @@ static void check_written(lua_State *L, const char *k, size_t n) {
     else if (n == 11 && memcmp(k, "transform3D", 11) == 0) { expected = "CATransform3D"; transform = 1; }
     else if (n == 9 && memcmp(k, "transform", 9) == 0) { expected = "CGAffineTransform"; transform = 1; }
     if (expected) {
-        double ignored[16];  // a transform may be one of the transform math's values
-        if (t != LUA_TTABLE && !(t == LUA_TUSERDATA && transform && transform_value(L, 3, ignored)))
+        // A transform may be one of the transform math's values (its kind checked, not copied).
+        if (t != LUA_TTABLE && !(t == LUA_TUSERDATA && transform && transform_value(L, 3, NULL)))
             luaL_error(L, "attributes.%s is a %s, expected a %s", k, luaL_typename(L, 3), expected);
     } else if (n == 5 && memcmp(k, "alpha", 5) == 0) {
         if (t != LUA_TNUMBER) luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, 3));

@@ -180,7 +180,8 @@ static tvalue *new_value(lua_State *L, int n, int mt) {
 }
 
 /// For the host's read-back (attributes.c): the fields of one of these values at idx as
-/// doubles; returns 16 (a CATransform3D), 6 (a CGAffineTransform) or 0 (anything else).
+/// doubles (m NULL: none, the kind alone); returns 16 (a CATransform3D), 6 (a
+/// CGAffineTransform) or 0 (anything else).
 /// The metatable is recognised by pointer (the host keeps both; the registry anchors them).
 int transform_value(lua_State *L, int idx, double *m) {
     if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return 0;
@@ -188,6 +189,7 @@ int transform_value(lua_State *L, int idx, double *m) {
     lua_pop(L, 1);
     const cardlua_host *h = host_of(L);
     int n = mt == NULL ? 0 : mt == h->transform_mt[0] ? 16 : mt == h->transform_mt[1] ? 6 : 0;
+    if (m == NULL) return n;  // the kind alone
     const tvalue *u = (const tvalue *)lua_touserdata(L, idx);
     for (int k = 0; k < n; k++) m[k] = tof(ud_get(u, k));
     return n;
