@@ -260,19 +260,23 @@ static int make_index_path(lua_State *L) {
     return 1;
 }
 
+/// Pushes the item's base attributes when the layout has it (returns 1); otherwise
+/// pushes nothing and returns look_up's 0 or -1 (*sections, *items say why).
+static int push_item_if_found(lua_State *L, lua_Integer section, lua_Integer item, long *sections, long *items) {
+    double b[CARDLUA_IN_STRIDE];
+    int found = look_up(host_of(L), (long)section, (long)item, b, sections, items);
+    if (found == 1) push_item_attributes(L, section, item, b + 2);
+    return found;
+}
+
 /// itemAttributes(section, item) → the item's base attributes (a new table), or nil, the
 /// number of sections, the items in `section` (-1: no such section), or nil, -1 when the
 /// host cannot look items up: native.item's answers, for layout:layoutAttributesForItem.
 static int item_attributes(lua_State *L) {
-    cardlua_host *h = host_of(L);
     lua_Integer section = luaL_checkinteger(L, 1), item = luaL_checkinteger(L, 2);
-    double b[CARDLUA_IN_STRIDE];
     long sections = 0, items = -1;
-    int found = look_up(h, (long)section, (long)item, b, &sections, &items);
-    if (found == 1) {
-        push_item_attributes(L, section, item, b + 2);
-        return 1;
-    }
+    int found = push_item_if_found(L, section, item, &sections, &items);
+    if (found == 1) return 1;
     lua_pushnil(L);
     lua_pushinteger(L, found < 0 ? -1 : (lua_Integer)sections);
     lua_pushinteger(L, (lua_Integer)items);
@@ -320,14 +324,9 @@ static int layout_attributes_for_item(lua_State *L) {
         return luaL_error(L, "layoutAttributesForItem: the index path needs whole numbers (section %s, item %s)",
                           st, it);
     }
-    cardlua_host *h = host_of(L);
-    double b[CARDLUA_IN_STRIDE];
     long sections = 0, items = -1;
-    int found = look_up(h, (long)section, (long)item, b, &sections, &items);
-    if (found == 1) {
-        push_item_attributes(L, section, item, b + 2);
-        return 1;
-    }
+    int found = push_item_if_found(L, section, item, &sections, &items);
+    if (found == 1) return 1;
     if (found < 0) return luaL_error(L, "layoutAttributesForItem: the host layout cannot look up single items");
     if (items < 0)
         return luaL_error(L, "layoutAttributesForItem: no item %I in section %I: the layout has %I %s", item, section,
