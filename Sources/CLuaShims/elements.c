@@ -158,18 +158,28 @@ static int find_base(const cardlua_host *h, const void *table, double b[4]) {
     return 0;
 }
 
+/// The index path's part `key` (t at an absolute index; as `indexPath.section` in Lua:
+/// metamethods included) as an integer in *out; pushes it (for the messages) and returns
+/// whether it is a whole number (`type(v) == "number" and math.tointeger(v)`).
+static int path_part(lua_State *L, int t, const char *key, lua_Integer *out) {
+    lua_getfield(L, t, key);
+    int whole = 0;
+    if (lua_type(L, -1) == LUA_TNUMBER) *out = lua_tointegerx(L, -1, &whole);
+    return whole;
+}
+
 /// The layout's base geometry now for the item at the index path of the table at t
-/// (indexPath.section, .item: whole numbers), into b; 0 when it has none.
+/// (section, and item or else row: whole numbers, as layoutAttributesForItem takes them;
+/// a missing section is 0), into b; 0 when it has none.
 static int base_for_path(lua_State *L, cardlua_host *h, int t, double b[4]) {
     int top = lua_gettop(L);
     int found = 0;
     if (lua_getfield(L, t, "indexPath") == LUA_TTABLE) {
         int P = lua_gettop(L);
-        lua_getfield(L, P, "section");
-        lua_getfield(L, P, "item");
-        int wholeSection = 0, wholeItem = 0;
-        lua_Integer section = lua_tointegerx(L, P + 1, &wholeSection);
-        lua_Integer item = lua_tointegerx(L, P + 2, &wholeItem);
+        lua_Integer section = 0, item = 0;
+        int wholeSection = path_part(L, P, "section", &section) || lua_isnil(L, -1);
+        int wholeItem = path_part(L, P, "item", &item);
+        if (lua_isnil(L, -1)) wholeItem = path_part(L, P, "row", &item);
         double r[CARDLUA_IN_STRIDE];
         long sections = 0, items = -1;
         if (wholeSection && wholeItem && look_up(h, (long)section, (long)item, r, &sections, &items) == 1) {
@@ -281,16 +291,6 @@ static int item_attributes(lua_State *L) {
     lua_pushinteger(L, found < 0 ? -1 : (lua_Integer)sections);
     lua_pushinteger(L, (lua_Integer)items);
     return 3;
-}
-
-/// The index path's part `key` (t at an absolute index; as `indexPath.section` in Lua:
-/// metamethods included) as an integer in *out; pushes it (for the messages) and returns
-/// whether it is a whole number (`type(v) == "number" and math.tointeger(v)`).
-static int path_part(lua_State *L, int t, const char *key, lua_Integer *out) {
-    lua_getfield(L, t, key);
-    int whole = 0;
-    if (lua_type(L, -1) == LUA_TNUMBER) *out = lua_tointegerx(L, -1, &whole);
-    return whole;
 }
 
 /// layout:layoutAttributesForItem(indexPath) (elements.lua's Lua version: the same checks,

@@ -238,7 +238,7 @@ import Testing
     /// even after the script changed the table's indexPath.
     @Test func layoutTablesMakeTheirGeometryWhenFirstRead() throws {
         let effect = try LuaEffect(source: Self.row + """
-        local kept   -- a table from an earlier call
+        local kept, byRow   -- tables from an earlier call
         function layoutAttributesForElements(rect, layout)
           local many = {}
           for i = 1, 200 do many[i] = layout:layoutAttributesForItem(IndexPath((i - 1) % 5)) end
@@ -253,8 +253,12 @@ import Testing
             and first.bounds.width == 200 and first.bounds.x == 0
           first.center.x = 111            -- kept: the same table next time
           ok = ok and first.center.x == 111
-          if kept ~= nil then ok = ok and kept.center.x == 100 + 220 * 2 end
+          if kept ~= nil then
+            ok = ok and kept.center.x == 100 + 220 * 2 and byRow.center.x == 100 + 220 * 3
+          end
           kept = layout:layoutAttributesForItem(IndexPath(2))
+          byRow = layout:layoutAttributesForItem(IndexPath(0))
+          byRow.indexPath = { row = 3 }   -- read next time: the layout's item 3 then
           local moved = layout:layoutAttributesForItem(IndexPath(1))
           moved.indexPath = IndexPath(3)  -- never read: item 3 drawn where item 1 was made
           first.alpha = ok and 0.5 or 0
