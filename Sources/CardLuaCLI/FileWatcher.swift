@@ -53,6 +53,18 @@ struct FileWatcher {
     /// Seconds a changed file must stay the same before it counts as saved (an editor's
     /// truncate-then-write shows as two changes).
     var settle: Double = 0.015
+    /// Seconds a file that became empty must stay empty before it counts as saved.
+    ///
+    /// A save in place truncates the file and then writes it: on a loaded machine the
+    /// writer can be descheduled between the two for longer than ``settle``, and running
+    /// the empty file in between (a valid, blank effect) would replace the last output
+    /// with a blank carousel — and, for a broken save, report success before the error.
+    /// Nobody saves an empty script on purpose and then minds a second's wait.
+    var emptyGrace: Double = 1.0
+    /// Reads a path's stamp (``FileStamp/of(_:)``; tests pass a scripted sequence).
+    var stamp: (String) -> FileStamp? = FileStamp.of
+    /// Waits this many seconds (`nanosleep`; tests pass a clock of their own).
+    var pause: (Double) -> Void = FileWatcher.sleep(seconds:)
 
     /// The stamp of the version last reported (nil: no file).
     private(set) var current: FileStamp?
@@ -62,6 +74,14 @@ struct FileWatcher {
         current = FileStamp.of(path)
     }
 
+    /// A watcher that reads stamps and waits through the given functions (for tests).
+    init(path: String, stamp: @escaping (String) -> FileStamp?, pause: @escaping (Double) -> Void) {
+        self.path = path
+        self.stamp = stamp
+        self.pause = pause
+        current = stamp(path)
+    }
+
     /// Whether the file exists, as of the last poll.
     var exists: Bool { current != nil }
 
@@ -69,10 +89,10 @@ struct FileWatcher {
     mutating func next(shouldStop: () -> Bool) -> Event? {
         var missingPolls = 0
         while !shouldStop() {
-            sleep(seconds: interval)
-            let now = FileStamp.of(path)
+            pause(interval)
+            let now = stamp(path)
             if now == current { missingPolls = 0; continue }
-            guard var settled = now else {
+            guard now != nil else {
                 missingPolls += 1
                 if missingPolls >= 2 {
                     current = nil
@@ -80,21 +100,36 @@ struct FileWatcher {
                 }
                 continue
             }
-            // Wait until two stats in a row agree (a few tries at most).
-            for _ in 0..<20 {
-                sleep(seconds: settle)
-                guard let again = FileStamp.of(path) else { break }
-                if again == settled { break }
-                settled = again
-            }
-            guard FileStamp.of(path) != nil else { continue }
+            guard let settled = settledStamp() else { continue }
             current = settled
             return .changed
         }
         return nil
     }
 
-    private func sleep(seconds: Double) {
+    /// The file's stamp once two reads in a row agree (a few tries at most), and, when the
+    /// file is empty, once it has stayed empty for ``emptyGrace`` (or filled up); nil if it
+    /// vanished meanwhile.
+    private func settledStamp() -> FileStamp? {
+        guard var settled = stamp(path) else { return nil }
+        var waitedEmpty = 0.0
+        var tries = 0
+        while tries < 20 || (settled.size == 0 && waitedEmpty < emptyGrace) {
+            pause(settle)
+            if settled.size == 0 { waitedEmpty += settle }
+            tries += 1
+            guard let again = stamp(path) else { return nil }
+            if again == settled {
+                if settled.size != 0 || waitedEmpty >= emptyGrace { break }
+                continue
+            }
+            settled = again
+            waitedEmpty = 0
+        }
+        return settled
+    }
+
+    private static func sleep(seconds: Double) {
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }

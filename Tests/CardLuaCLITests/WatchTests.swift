@@ -52,9 +52,11 @@ import Testing
         // 1. The first run writes the output.
         try #require(waitUntil { Self.itemWidth(in: output) == 200 }, "no first output; stderr: \(watch.stderr)")
 
-        // 2. A save with a syntax error: the error is reported, the output stays.
+        // 2. A save with a syntax error: the error is reported, the output stays. (Saved by
+        // rename: an in-place save passes through an empty file, which the watcher waits
+        // out — FileWatcherTests pins that rule without depending on the scheduler.)
         let good = try Data(contentsOf: output)
-        try Self.syntaxError.write(to: script, atomically: false, encoding: .utf8)
+        try Self.saveByRename(Self.syntaxError, to: script)
         try #require(waitUntil { watch.stderr.contains("effect.lua:3:") }, "no error shown; stderr: \(watch.stderr)")
         #expect(watch.stderr.contains("keeping the last good output"))
         #expect(try Data(contentsOf: output) == good)
@@ -102,8 +104,9 @@ import Testing
         let first = try String(contentsOf: stamp, encoding: .utf8)
         #expect(first.hasPrefix("window.cardluaReloadStamp = "))
 
-        // A broken save changes neither the page nor the stamp.
-        try Self.runtimeError.write(to: script, atomically: false, encoding: .utf8)
+        // A broken save changes neither the page nor the stamp (saved by rename, as in
+        // brokenSavesKeepTheLastGoodOutputAndGoodSavesRecover).
+        try Self.saveByRename(Self.runtimeError, to: script)
         try #require(waitUntil { watch.stderr.contains("effect.lua:3:") }, "stderr: \(watch.stderr)")
         #expect(try String(contentsOf: stamp, encoding: .utf8) == first)
         #expect(try String(contentsOf: page, encoding: .utf8) == html)
