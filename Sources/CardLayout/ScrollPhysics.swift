@@ -224,7 +224,8 @@ public enum ScrollPhysics {
     /// effect's answer), as consecutive segments; empty when there is nothing to move.
     /// The last segment ends exactly on `target` clamped to `range`.
     ///
-    /// 1. **Hitting an edge.** When the release is inside `range`, free deceleration at
+    /// 1. **Hitting an edge.** When the release is inside `range` (or past the edge behind
+    ///    the velocity, as after a drag that rubber-banded past the start), free deceleration at
     ///    `rate` would stop past the edge the velocity points at, and the target is that
     ///    edge, the content decelerates freely until it reaches the edge and bounces there:
     ///    a spring from the edge with the velocity it arrived with (phase `settling`), onto
@@ -255,8 +256,13 @@ public enum ScrollPhysics {
             let at = side(of: offset, in: edge...edge)
             if at == .inside || at == (velocity > 0 ? .after : .before) { velocity = 0 }
         }
-        // 1. A fling into an edge the effect left as the target.
-        if side(of: offset, in: range) == .inside, abs(velocity) > stopVelocity {
+        // 1. A fling into an edge the effect left as the target. The release may be inside
+        // the range or past the *other* edge (a drag that rubber-banded past the start and
+        // was flung hard enough to cross the whole content): only a release already past
+        // the edge it moves towards is not a fling into it. The same tolerance as every
+        // other edge test decides which side the release is on.
+        let pastTheEdgeAhead: RangeSide = velocity > 0 ? .after : .before
+        if side(of: offset, in: range) != pastTheEdgeAhead, abs(velocity) > stopVelocity {
             let edge = velocity > 0 ? range.upperBound : range.lowerBound
             let stop = stopOffset(from: offset, velocity: velocity, rate: rate)
             let beyond = side(of: stop, in: range) == (velocity > 0 ? .after : .before)

@@ -223,6 +223,28 @@ struct ScrollPhysicsTests {
         #expect(inwards[0].end == 0)
     }
 
+    @Test func releasePastTheStartHardEnoughToCrossTheContentBouncesOnTheFarEdge() throws {
+        // 320-pt pages, content 960 wide: range 0…640. At 25 pt/ms the natural rest is
+        // 12 475 pt ahead, far past 640, and the clamped proposal (640) is the target.
+        let d = 0.998, v0 = 25.0, edge = 640.0
+        for x0 in [0, -1e-7, -1e-5, -0.001, -30] {
+            let motions = ScrollPhysics.releaseMotions(from: x0, velocity: v0, target: edge, rate: d, range: 0...edge)
+            try #require(motions.map(\.phase) == [.decelerating, .settling], "released at \(x0)")
+            // Free deceleration into the edge: it arrives when v0·d·(1 − d^t)/(1 − d) = edge − x0,
+            // with the velocity v0·d^t, and the spring from there overshoots before resting.
+            let hit = log(1 - (edge - x0) * (1 - d) / (v0 * d)) / log(d)
+            #expect(approx(motions[0].duration, hit, 1e-6), "released at \(x0)")
+            #expect(approx(motions[1].velocity(at: 0), v0 * pow(d, hit), 1e-9), "released at \(x0)")
+            #expect(motions[1].offset(at: 60) > edge + 100, "released at \(x0)")
+            #expect(motions[1].offset(at: motions[1].duration) == edge)
+        }
+        // The other side of the rule: released already past the edge it moves towards,
+        // there is no edge ahead to hit — a spring brings it back.
+        let past = ScrollPhysics.releaseMotions(from: edge + 1e-5, velocity: v0, target: edge, rate: d, range: 0...edge)
+        #expect(past.map(\.phase) == [.settling])
+        #expect(past.last.map { $0.offset(at: $0.duration) } == edge)
+    }
+
     // MARK: Rubber band and drag
 
     @Test func rubberBandGoldenValues() {
