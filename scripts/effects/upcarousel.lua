@@ -21,11 +21,12 @@
 -- spacingMode=1` shows it (visibleOffset's value is the demo's 30).
 --
 -- Snapping (targetContentOffset): the item whose centre is nearest proposed.x + W/2, at
--- floor(center.x - W/2). Source bug, fixed: the source takes its candidates from
--- layoutAttributesForElements(in: collectionView.bounds), the CURRENT bounds, so a fling
--- can only land on an item already on screen; the port takes them from the proposed rect
--- (the proposal's own bounds), the intent. No paging (the source returns the proposal
--- when isPagingEnabled), no wrap.
+-- floor(center.x - W/2), among the candidates of layoutAttributesForElements(in:
+-- collectionView.bounds) — the CURRENT bounds, as the source has it: a fling lands at most
+-- on a card that was on screen at the release (from 0 at 8 pt/ms it rests at 200, not
+-- 800). snapInProposedRect = 1 takes the candidates from the proposed rect instead (where
+-- the fling would stop: likely the source's intent; off by default, the port is
+-- faithful). No paging (the source returns the proposal when isPagingEnabled), no wrap.
 
 params = {
   sideItemScale = { value = 0.6, min = 0, max = 1, step = 0.05 },    -- sideItemScale (default 0.6)
@@ -36,6 +37,7 @@ params = {
   visibleOffset = { value = 30, min = -100, max = 200, step = 1 },   -- .overlap(visibleOffset:) (demo 30)
   itemWidth = { value = 200, min = 20, max = 400, step = 10 },       -- the demo's itemSize
   itemHeight = { value = 200, min = 20, max = 700, step = 10 },
+  snapInProposedRect = { value = 0, min = 0, max = 1, step = 1 },     -- 0 the source's snap; 1 cardlua's fix
 }
 
 function prepare(layout)
@@ -81,9 +83,12 @@ function targetContentOffset(proposedContentOffset, velocity, layout)
   local bounds = layout.collectionView.bounds
   local midSide = bounds.width / 2
   local proposedContentOffsetCenterOrigin = proposedContentOffset.x + midSide
-  local proposedRect = CGRectMake(proposedContentOffset.x, proposedContentOffset.y, bounds.width, bounds.height)
+  local candidatesRect = bounds                                       -- the source: on screen now
+  if params.snapInProposedRect ~= 0 then
+    candidatesRect = CGRectMake(proposedContentOffset.x, proposedContentOffset.y, bounds.width, bounds.height)
+  end
   local closest
-  for _, attributes in ipairs(layout:layoutAttributesForElements(proposedRect)) do
+  for _, attributes in ipairs(layout:layoutAttributesForElements(candidatesRect)) do
     if closest == nil or math.abs(attributes.center.x - proposedContentOffsetCenterOrigin)
         < math.abs(closest.center.x - proposedContentOffsetCenterOrigin) then
       closest = attributes

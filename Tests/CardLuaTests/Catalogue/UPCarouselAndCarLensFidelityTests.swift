@@ -83,11 +83,26 @@ import Testing
         }
     }
 
-    /// Both snap to the card nearest the proposal's centre, looking in the proposed rect
-    /// (the sources look only in the current bounds: a fling could not pass the screen).
+    /// UPCarousel snaps as its source does: to the card nearest the proposal's centre among
+    /// those on screen at the release (layoutAttributesForElements(in: collectionView.bounds)),
+    /// so a fast fling lands at most on a card that was visible.
+    @Test func upCarouselSnapsAmongTheCardsOnScreenAsTheSourceDoes() throws {
+        let effect = try CatalogueHarness.effect("upcarousel")
+        let runner = ScenarioRunner(effect: effect, scriptName: "upcarousel.lua")
+        let timeline = try runner.run(Scenario(name: "fling", steps: [.jump(offset: 0), .fling(velocity: 8)]))
+        let snap = try #require(timeline.snaps.first)
+        // Fast deceleration (0.99): the proposal is (8 − 0.01)·0.99/0.01 = 791.01 ahead.
+        #expect(abs(snap.proposedContentOffset.x - 7.99 * 0.99 / 0.01) < 1e-9)
+        // On screen at 0 (0…414): items 0 and 1, centred at 207 and 407 (pitch 200). The
+        // nearer to 791.01 + 207 is item 1: floor(407 − 207) = 200.
+        #expect(snap.targetContentOffset.x == 200)
+    }
+
+    /// With snapInProposedRect (UPCarousel's declared improvement, off by default) and in
+    /// CarLens, the snap looks in the proposed rect: the card nearest where the fling stops.
     @Test func snapsLookWhereTheFlingStops() throws {
         for (name, pitch, first) in [("upcarousel", 200.0, 207.0), ("carlens", 374.0, 207.0)] {
-            let effect = try CatalogueHarness.effect(name)
+            let effect = try CatalogueHarness.effect(name, params: name == "upcarousel" ? ["snapInProposedRect": 1] : [:])
             let runner = ScenarioRunner(effect: effect, scriptName: "\(name).lua")
             let timeline = try runner.run(Scenario(name: "fling", steps: [.jump(offset: 0), .fling(velocity: 20)]))
             let snap = try #require(timeline.snaps.first)
