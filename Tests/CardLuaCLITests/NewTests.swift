@@ -37,6 +37,37 @@ import Testing
         #expect(settings["runtime.version"] as? String == "Lua 5.4")
     }
 
+    /// `cardlua new fx.lua` starts a carousel, not a grid: horizontal, one row, the first
+    /// card centred and full size, its neighbours smaller, and a fling that rests with a
+    /// card centred.
+    @Test func theBlankStarterIsACentredCarouselThatSnaps() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try #require(try CLI.run(["new", "fx.lua"], directory: directory).status == 0)
+        let still = try CLI.run(["run", "fx.lua", "--offset", "0", "--format", "json"], directory: directory)
+        try #require(still.status == 0, "\(still.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(still.stdout.utf8)) as? [String: Any])
+        let layout = try #require(json["layout"] as? [String: Any])
+        #expect(layout["scrollDirection"] as? String == "horizontal")
+        let frame = try #require((json["frames"] as? [[String: Any]])?.first)
+        let items = try #require(frame["items"] as? [[String: Any]])
+        let centres = items.compactMap { ($0["center"] as? [String: Double]) }
+        #expect(Set(centres.compactMap { $0["y"] }) == [368], "one row, centred in the 736-pt viewport")
+        #expect(centres.first?["x"] == 207, "the first card centred in the 414-pt viewport")
+        let scales = items.compactMap { ($0["transform3D"] as? [Double])?.first }
+        #expect(scales.first == 1)
+        #expect(scales.dropFirst().allSatisfy { $0 < 1 }, "\(scales)")
+        // A fling from 0: the 289.8-pt cards are 16 pt apart, item i is centred at i·305.8.
+        let fling = try CLI.run(["run", "fx.lua", "--fling", "3", "--format", "json"], directory: directory)
+        try #require(fling.status == 0, "\(fling.stderr)")
+        let flung = try #require(try JSONSerialization.jsonObject(with: Data(fling.stdout.utf8)) as? [String: Any])
+        let snap = try #require((flung["snaps"] as? [[String: Any]])?.first)
+        let target = try #require((snap["targetContentOffset"] as? [String: Double])?["x"])
+        let pitch = 414 * 0.7 + 16
+        #expect(abs(target / pitch - (target / pitch).rounded()) < 1e-9, "rests on a card: \(target)")
+        #expect(target > 0)
+    }
+
     /// The templates are the shipped scripts (embedded from scripts/ at build time), with
     /// a header and `---@` annotations added.
     @Test(arguments: ["lol", "card-scale", "photo-browser", "stacked-deck", "paging-layout", "wrap-carousel"])

@@ -1,27 +1,61 @@
--- A blank effect: each callback below leaves the cards as UIKit would. Change them.
+-- A starting point: a horizontal carousel of one row, the centred card full size and the
+-- others smaller, and a fling that comes to rest with a card centred. Change anything.
+
+-- Tweakables: numbers to try out without editing, with `cardlua run FILE --param
+-- sideScale=0.6` or the sliders of `cardlua play FILE`. Inside the callbacks
+-- `params.sideScale` is the number in use (read it there, not at the top of the file).
+params = {
+  sideScale = { value = 0.8, min = 0.3, max = 1, step = 0.05 },   -- a card one place from the centre
+}
 
 function prepare(layout)
   -- The viewport in points: layout.collectionView.bounds.width and .height.
-  layout.scrollDirection = "vertical"                  -- or "horizontal"
-  layout.itemSize = CGSizeMake(50, 50)                 -- width, height of every card
-  layout.sectionInset = UIEdgeInsetsMake(0, 0, 0, 0)   -- top, left, bottom, right
-  layout.minimumLineSpacing = 10                       -- between rows (columns when horizontal)
-  layout.minimumInteritemSpacing = 10                  -- between cards in a row
+  local bounds = layout.collectionView.bounds
+  local width, height = bounds.width * 0.7, bounds.height * 0.5
+  layout.scrollDirection = "horizontal"                -- or "vertical"
+  layout.itemSize = CGSizeMake(width, height)          -- width, height of every card
+  -- Side insets centre the first and the last card; top and bottom insets leave room for
+  -- one row only (a horizontal flow fills columns from the top while cards fit).
+  local side, top = (bounds.width - width) / 2, (bounds.height - height) / 2
+  layout.sectionInset = UIEdgeInsetsMake(top, side, top, side)   -- top, left, bottom, right
+  layout.minimumLineSpacing = 16                       -- between cards along the scroll
+  layout.decelerationRate = "fast"                     -- "normal" (UIKit's default), "fast", a number
   -- layout.wraps = true        -- endless: the cards repeat along the scroll axis, no edges
 end
 
 function transform(attributes, layout)
   -- Where the card is: attributes.center, attributes.frame, attributes.indexPath.item.
   -- Where the view is: layout.collectionView.bounds (midX, midY: the screen's centre).
-  -- What you may change, for example:
-  --   attributes.transform3D = CATransform3DMakeScale(0.9, 0.9, 1)
+  local pitch = layout.itemSize.width + layout.minimumLineSpacing
+  local distance = math.abs(attributes.center.x - layout.collectionView.bounds.midX) / pitch
+  local scale = 1 - (1 - params.sideScale) * math.min(distance, 1)
+  attributes.transform3D = CATransform3DMakeScale(scale, scale, 1)
+  attributes.zIndex = -math.floor(distance)           -- the centred card on top
+  -- What else you may change, for example:
+  --   attributes.transform3D = CATransform3DRotate(t, angle, 0, 1, 0)   -- turn about y
   --   attributes.alpha = 0.5      -- 0 (invisible) to 1
-  --   attributes.zIndex = 1       -- higher draws on top
   --   attributes.isDoubleSided = false        -- not drawn while turned away
   --   attributes.cornerRadius = 12            -- and shadowOpacity, shadowRadius,
   --   attributes.shadowOpacity = 0.3          -- shadowOffset = CGSizeMake(0, 4),
   --   attributes.backgroundColor = "#ff8800"  -- blurRadius
-  -- or `return 0.9` to scale the card evenly. Returning nothing changes nothing.
+  -- or `return 0.9` to scale the card evenly. Returning nothing keeps what you set.
+end
+
+function targetContentOffset(proposedContentOffset, velocity, layout)
+  -- proposedContentOffset is where the fling would come to rest by itself; velocity.x
+  -- and velocity.y are in points per millisecond. Return where it should rest instead:
+  -- here, with the card nearest the centre of that resting place centred.
+  local bounds = layout.collectionView.bounds
+  local centre = proposedContentOffset.x + bounds.width / 2
+  local rect = CGRectMake(proposedContentOffset.x, 0, bounds.width, bounds.height)
+  local nearest
+  for _, card in ipairs(layout:layoutAttributesForElements(rect)) do
+    if nearest == nil or math.abs(card.center.x - centre) < math.abs(nearest.center.x - centre) then
+      nearest = card
+    end
+  end
+  if nearest == nil then return proposedContentOffset end
+  return CGPointMake(nearest.center.x - bounds.width / 2, proposedContentOffset.y)
 end
 
 -- The layout's own element query (UIKit's layoutAttributesForElements(in:) override):
@@ -34,14 +68,6 @@ end
 --   end
 --   return all
 -- end
-
-function targetContentOffset(proposedContentOffset, velocity, layout)
-  -- proposedContentOffset is where the fling would come to rest by itself; velocity.x
-  -- and velocity.y are in points per millisecond. Return where it should rest instead:
-  -- layout:layoutAttributesForElements(rect) lists the cards in a rect, to find the
-  -- one nearest the centre.
-  return proposedContentOffset
-end
 
 -- Optional, as UICollectionViewDelegateFlowLayout (uncomment to use): a size per card,
 -- insets and header/footer sizes per section. Sections come from `--items 5,8,3`;
@@ -73,11 +99,4 @@ end
 -- scenarios = {
 --   fling = { viewport = "414x736", items = 10, steps = { { jump = 200 }, { wait = 0.2 }, { fling = 2 } } },
 --   sections = { items = { 5, 8, 3 }, rtl = true, steps = { { scrollToItem = { item = 2, section = 1 } } } },
--- }
-
--- Tweakables: numbers to try out without editing, with `cardlua run FILE --param rotate=50`
--- or the sliders of `cardlua play FILE`. Inside the callbacks `params.rotate` is the number
--- in use (read it there, not at the top of the file):
--- params = {
---   rotate = { value = 35, min = 0, max = 90, step = 1 },   -- degrees
 -- }
