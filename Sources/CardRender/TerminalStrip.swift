@@ -6,9 +6,11 @@ import CardLayout
 /// Column `c` of `n` covers `[c·L/n, (c+1)·L/n)` of the viewport extent `L`. A card
 /// covers the columns whose centres lie within its projected quad's extent on the axis
 /// (min…max x when scrolling horizontally, y when vertically); a card narrower than a
-/// column still gets the column holding its midpoint, if that is in view. Cards are
-/// drawn in drawing order (`zIndex`, then index path), later ones overwriting earlier
-/// ones; hidden cards, cards behind the eye and fully transparent cards are left out.
+/// column still gets the column holding its midpoint, if that is in view. A column shows
+/// the front-most card covering it (drawing order: `zIndex`, then index path); each card
+/// that shows in any column keeps its label, placed in the longest run of its columns
+/// that no card in front covers. Hidden cards, cards behind the eye and fully
+/// transparent cards are left out.
 ///
 /// Without colour a block is `[`, shade characters (`█ ▓ ▒ ░` by alpha) with the
 /// item's label in the middle, and `]` (narrow blocks drop the brackets, then the
@@ -57,11 +59,20 @@ public enum TerminalStrip {
         guard columns > 0 else { return "" }
         var cells = [Cell](repeating: Cell(), count: columns)
         let extent = direction == .horizontal ? frame.viewportSize.width : frame.viewportSize.height
+        // Back to front: each column belongs to the front-most card covering it.
+        var placed: [(card: RenderCard, span: ClosedRange<Int>)] = []
+        var owners = [Int?](repeating: nil, count: columns)
         for card in RenderCard.drawn(in: frame) where card.attributes.alpha > 0 {
             let e = card.extent
             let (low, high) = direction == .horizontal ? (e.minX, e.maxX) : (e.minY, e.maxY)
             guard let span = columnSpan(low: low, high: high, extent: extent, columns: columns) else { continue }
-            paint(card, span: span, into: &cells)
+            for c in span { owners[c] = placed.count }
+            placed.append((card, span))
+        }
+        for (index, entry) in placed.enumerated() {
+            let visible = entry.span.filter { owners[$0] == index }
+            guard !visible.isEmpty else { continue }   // wholly behind others: not seen
+            paint(entry.card, span: entry.span, visible: visible, into: &cells)
         }
         return color ? colored(cells) : plain(cells)
     }
@@ -97,24 +108,42 @@ public enum TerminalStrip {
         alpha >= 0.75 ? "█" : alpha >= 0.5 ? "▓" : alpha >= 0.25 ? "▒" : "░"
     }
 
-    static func paint(_ card: RenderCard, span: ClosedRange<Int>, into cells: inout [Cell]) {
+    /// Paints the columns of `card` that no card in front of it covers (`visible`, within
+    /// its `span`): its edges as brackets where they show, and its label in the longest
+    /// run of visible columns, so that every card that can be seen keeps its number
+    /// however the cards overlap (a card partly hidden by its neighbour shows its label
+    /// in the part that is not).
+    static func paint(_ card: RenderCard, span: ClosedRange<Int>, visible: [Int], into cells: inout [Cell]) {
         let a = card.attributes
         let label = Array(RenderSupport.label(for: a.indexPath))
-        let width = span.count
         let fill = Palette.fill(for: a.indexPath).blended(over: Palette.background, alpha: a.alpha)
         let stroke = Palette.stroke(for: a.indexPath)
-        // The characters of the block, left to right.
-        var chars = [Character](repeating: shade(a.alpha), count: width)
-        var labelCells = Set<Int>()
-        let bracketed = width >= label.count + 2 && width >= 3
-        if bracketed { chars[0] = "["; chars[width - 1] = "]" }
-        let inner = bracketed ? 1..<(width - 1) : 0..<width
+        var chars: [Int: Character] = [:]
+        for c in visible { chars[c] = shade(a.alpha) }
+        // The longest run of consecutive visible columns (the first of equal ones).
+        var best = visible[0]...visible[0], start = visible[0]
+        for (previous, c) in zip(visible, visible.dropFirst()) where c != previous + 1 {
+            if previous - start > best.count - 1 { best = start...previous }
+            start = c
+        }
+        if visible[visible.count - 1] - start > best.count - 1 { best = start...visible[visible.count - 1] }
+        // Brackets on the card's own edges, where they show; the label inside them in its
+        // run, or over them when the run is too short for both.
+        if span.count >= label.count + 2 && span.count >= 3 {
+            if chars[span.lowerBound] != nil { chars[span.lowerBound] = "[" }
+            if chars[span.upperBound] != nil { chars[span.upperBound] = "]" }
+        }
+        var inner = best
+        if chars[inner.lowerBound] == "[", inner.count > 1 { inner = (inner.lowerBound + 1)...inner.upperBound }
+        if chars[inner.upperBound] == "]", inner.count > 1 { inner = inner.lowerBound...(inner.upperBound - 1) }
+        if inner.count < label.count { inner = best }
         let shown = Array(label.prefix(inner.count))
-        let offset = inner.lowerBound + (inner.count - shown.count) / 2
-        for (j, ch) in shown.enumerated() { chars[offset + j] = ch; labelCells.insert(offset + j) }
-        for (j, c) in span.enumerated() {
-            var cell = Cell(character: chars[j], indexPath: a.indexPath, background: fill)
-            cell.isLabel = labelCells.contains(j)
+        let first = inner.lowerBound + (inner.count - shown.count) / 2
+        var labelCells = Set<Int>()
+        for (j, ch) in shown.enumerated() { chars[first + j] = ch; labelCells.insert(first + j) }
+        for c in visible {
+            var cell = Cell(character: chars[c] ?? shade(a.alpha), indexPath: a.indexPath, background: fill)
+            cell.isLabel = labelCells.contains(c)
             cell.foreground = cell.isLabel ? Palette.label : stroke
             cells[c] = cell
         }

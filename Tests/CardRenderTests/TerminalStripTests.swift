@@ -98,6 +98,24 @@ import Testing
                 == String(repeating: " ", count: 20) + "▼\n" + String(repeating: " ", count: 12) + "[██████12██████]")
     }
 
+    /// Overlapping cards each keep their number: item 2 is half under item 1 (drawn on
+    /// top by its zIndex), and its label moves into the half that shows.
+    @Test func overlappedCardsKeepTheirNumbers() {
+        func card(_ item: Int, x: Double, z: Int) -> LayoutAttributes {
+            var a = LayoutAttributes(indexPath: CardIndexPath(item: item, section: 0),
+                                     frame: Rect(x: x, y: 50, width: 160, height: 200))
+            a.zIndex = z
+            return a
+        }
+        let frame = Frame(time: 0, contentOffset: .zero, phase: .idle, viewportSize: Size(width: 400, height: 300),
+                          items: [card(0, x: 40, z: 0), card(1, x: 120, z: 1), card(2, x: 200, z: 0)])
+        // 10 pt a column: item 0 covers columns 4…19, item 1 12…27 (on top), item 2 20…35.
+        // Shown: item 0 in 4…11, item 1 in 12…27, item 2 in 28…35; each label centred in
+        // its shown part, inside the brackets of the edges that show.
+        #expect(TerminalStrip.line(frame: frame, columns: 40, color: false)
+                == "    [███0███[██████1███████]███2███]")
+    }
+
     @Test func verticalScrollingUsesY() {
         let line = TerminalStrip.line(frame: frame, columns: 30, color: true, direction: .vertical)
         let cells = backgrounds(line)
