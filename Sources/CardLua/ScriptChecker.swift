@@ -87,7 +87,8 @@ package struct ScriptChecker {
         let locator = SourceLocator(source: source)
         let attributeKeys = (try? effect.internalString("attributeNotes")).map(Notes.attributeKeys) ?? []
         let layoutKeys = (try? effect.internalString("layoutNotes")).map(Notes.layoutKeys) ?? []
-        let found = Notes.unknownKeyWarnings(attributeKeys: attributeKeys, layoutKeys: layoutKeys, locator: locator)
+        let found = CheckSession.misspelledGlobals(effect, locator: locator)
+            + Notes.unknownKeyWarnings(attributeKeys: attributeKeys, layoutKeys: layoutKeys, locator: locator)
             + droppedResults(in: source)
         return found.enumerated().sorted { a, b in
             let la = a.element.line ?? 0, lb = b.element.line ?? 0
@@ -242,7 +243,15 @@ private final class CheckSession {
 
     /// Globals that look like a callback with a typo: cardlua never calls them.
     private func checkGlobals(_ effect: LuaEffect) {
-        guard let text = try? effect.internalString("userGlobals"), !text.isEmpty else { return }
+        diagnostics += Self.misspelledGlobals(effect, locator: locator)
+    }
+
+    /// The script's globals that look like a callback (or `scenarios`, `params`) with a
+    /// typo, as warnings: `run`, `watch` and `play` print them too, since a misspelt
+    /// `tranform` otherwise runs cleanly with flat cards.
+    static func misspelledGlobals(_ effect: LuaEffect, locator: SourceLocator) -> [Diagnostic] {
+        guard let text = try? effect.internalString("userGlobals"), !text.isEmpty else { return [] }
+        var found: [Diagnostic] = []
         for entry in text.split(separator: "\n") {
             let fields = entry.split(separator: "\t").map(String.init)
             guard fields.count == 2 else { continue }
@@ -251,8 +260,9 @@ private final class CheckSession {
             let message = type == "function"
                 ? "function '\(name)' is never called by cardlua — did you mean \(intended)?"
                 : "global '\(name)' is never read by cardlua — did you mean \(intended)?"
-            diagnostics.append(Diagnostic(line: locator.definition(of: name), message: message, severity: .warning))
+            found.append(Diagnostic(line: locator.definition(of: name), message: message, severity: .warning))
         }
+        return found
     }
 
     /// `prepare` for the current viewport; the configuration it set, or UIKit's defaults

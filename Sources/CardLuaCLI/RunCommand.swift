@@ -16,6 +16,8 @@ enum RunCommand {
             try output.commit()
         } catch {
             output.discard()
+            // The warnings may explain the failure (a misspelt callback): they come first.
+            for warning in warnings { Console.error(warning) }
             throw error  // CardLuaCommand reports it
         }
         // What `check` would warn about, on standard error: the output stays clean.
