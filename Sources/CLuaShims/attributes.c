@@ -127,6 +127,15 @@ int get_key(lua_State *L, int table, const hot_slots *s, int key) {
 }
 
 /// v (field `key` of `what`) when it is finite and within the magnitude allowed.
+/// The fix a zIndex error suggests: for a finite number with a fraction, within the range
+/// (the usual mistake, a zIndex computed by division), how to make it whole.
+static const char *zindex_hint(lua_State *L, int index) {
+    if (lua_type(L, index) != LUA_TNUMBER || lua_isinteger(L, index)) return "";
+    lua_Number v = lua_tonumber(L, index);
+    if (v != v || v < -2147483648.0 || v > 2147483647.0) return "";
+    return "; use math.floor(…) to make it one";
+}
+
 static double checked_number(lua_State *L, double v, int key, const char *what) {
     if (v != v || v - v != 0) {
         note_field(host_of(L), what);
@@ -450,9 +459,11 @@ static void check_written(lua_State *L, const char *k, size_t n) {
         if (t != LUA_TNUMBER) luaL_error(L, "attributes.zIndex is a %s, expected an integer", luaL_typename(L, 3));
         int isInteger = 0;
         lua_Integer zi = lua_tointegerx(L, 3, &isInteger);
-        if (!isInteger || zi > 2147483647 || zi < -2147483647 - 1)
-            luaL_error(L, "attributes.zIndex is %s, expected a whole number from -2147483648 to 2147483647",
-                       lua_tostring(L, 3));
+        if (!isInteger || zi > 2147483647 || zi < -2147483647 - 1) {
+            const char *hint = zindex_hint(L, 3);   // before lua_tostring turns it into a string
+            luaL_error(L, "attributes.zIndex is %s, expected a whole number from -2147483648 to 2147483647%s",
+                       lua_tostring(L, 3), hint);
+        }
     } else if ((n == 6 && memcmp(k, "hidden", 6) == 0) || (n == 8 && memcmp(k, "isHidden", 8) == 0)) {
         if (t != LUA_TBOOLEAN) luaL_error(L, "attributes.hidden is a %s, expected a boolean", luaL_typename(L, 3));
     } else {
@@ -674,9 +685,11 @@ int read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned pres
         if (lua_type(L, t) != LUA_TNUMBER) luaL_error(L, "attributes.zIndex is a %s, expected an integer", luaL_typename(L, t));
         int isInteger = 0;
         lua_Integer zi = lua_tointegerx(L, t, &isInteger);
-        if (!isInteger || zi > 2147483647 || zi < -2147483647 - 1)
-            luaL_error(L, "attributes.zIndex is %s, expected a whole number from -2147483648 to 2147483647",
-                       lua_tostring(L, t));
+        if (!isInteger || zi > 2147483647 || zi < -2147483647 - 1) {
+            const char *hint = zindex_hint(L, t);   // before lua_tostring turns it into a string
+            luaL_error(L, "attributes.zIndex is %s, expected a whole number from -2147483648 to 2147483647%s",
+                       lua_tostring(L, t), hint);
+        }
         z = (double)zi;
         changed = 1;
     }

@@ -3,7 +3,8 @@ import Foundation
 
 /// One problem `cardlua check` found in a script.
 package struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
-    /// How bad it is. Either kind makes `cardlua check` exit with status 1.
+    /// How bad it is. An error makes `cardlua check` exit with status 1; a warning too
+    /// with `--strict`.
     package enum Severity: String, Sendable {
         /// The script fails, or produces a value that breaks the contract (NaN, infinity).
         case error
@@ -20,6 +21,11 @@ package struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     package var severity: Severity
     /// Further lines (the script's own traceback), possibly empty.
     package var details: String
+    /// How many times `check` met this problem (in as many frames or calls): one line
+    /// says it once, with the count.
+    package var occurrences = 1
+    /// What a repeat is counted in: "frames" for the per-frame callbacks, else "calls".
+    package var unit = "calls"
 
     package init(line: Int?, message: String, severity: Severity, details: String = "") {
         self.line = line
@@ -28,10 +34,12 @@ package struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         self.details = details
     }
 
-    /// `file:line: message`, with `warning: ` before the message of a warning.
+    /// `file:line: message`, with `warning: ` before the message of a warning and, for a
+    /// problem met more than once, how often (`(in 12 frames)`).
     package func formatted(file: String) -> String {
         let place = line.map { "\(file):\($0): " } ?? "\(file): "
-        return place + (severity == .warning ? "warning: " : "") + message
+        let repeated = occurrences > 1 ? " (in \(occurrences) \(unit))" : ""
+        return place + (severity == .warning ? "warning: " : "") + message + repeated
     }
 
     package var description: String { formatted(file: "script") }
@@ -163,7 +171,8 @@ private final class CheckSession {
     private var needsPrepare = false
 
     private var diagnostics: [Diagnostic] = []
-    private var seenErrors: Set<String> = []
+    /// Each problem recorded, by its key: its index in ``diagnostics``.
+    private var seenErrors: [String: Int] = [:]
     private var attributeKeys: [(key: String, item: String)] = []
     private var layoutKeys: [String] = []
     private var alpha: AlphaFinding?
@@ -444,16 +453,43 @@ private final class CheckSession {
         // A NaN or infinity caught after the call points at the callback's first line; the
         // assignment that wrote it is more use.
         if let key = error.field, let assigned = locator.assignment(to: key) { found = assigned }
-        // The same problem on another item counts once: the key leaves the item out.
-        recordOnce(Diagnostic(line: found, message: error.unlocated, severity: .error, details: error.details),
-                   key: "\(error.callback ?? ""): \(error.text)")
+        // The same problem on another item, or with another value, counts once: the key
+        // leaves the item out and every number of the text.
+        var diagnostic = Diagnostic(line: found, message: error.unlocated, severity: .error, details: error.details)
+        if let callback = error.callback, Self.perFrameCallbacks.contains(callback) { diagnostic.unit = "frames" }
+        recordOnce(diagnostic, key: "\(error.callback ?? ""): \(Self.withoutNumbers(error.text))")
+    }
+
+    /// The callbacks `check` calls once per frame of its sweep.
+    static let perFrameCallbacks: Set<String> = ["transform", "layoutAttributesForElements"]
+
+    /// `text` with every number replaced by `#`, so that one problem met with other values
+    /// (`zIndex is 14.28…`, `… is 74.28…`) is recognised as the same.
+    static func withoutNumbers(_ text: String) -> String {
+        var result = ""
+        var inNumber = false
+        for character in text {
+            let numeric = character.isNumber || (inNumber && (character == "." || character == "e" || character == "-"))
+            if numeric {
+                if !inNumber { result.append("#") }
+                inNumber = true
+            } else {
+                inNumber = false
+                result.append(character)
+            }
+        }
+        return result
     }
 
     /// Adds `diagnostic` unless the same problem (same line, same `key`, by default the
-    /// message) is already there.
+    /// message) is already there; then it counts one more occurrence of that one.
     private func recordOnce(_ diagnostic: Diagnostic, key: String? = nil) {
         let key = "\(diagnostic.line ?? 0)|" + (key ?? diagnostic.message)
-        guard seenErrors.insert(key).inserted else { return }
+        if let index = seenErrors[key] {
+            diagnostics[index].occurrences += 1
+            return
+        }
+        seenErrors[key] = diagnostics.count
         diagnostics.append(diagnostic)
     }
 

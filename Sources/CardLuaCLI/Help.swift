@@ -97,8 +97,10 @@ enum Help {
     offsets including both ends, and targetContentOffset with flings both ways. Reports
     errors, NaN or infinite values, alpha outside 0…1, unknown fields written on
     attributes or layout, transform results that are computed and dropped, and globals
-    that look like misspelled callbacks, each as file:line: message on standard output.
-    The limits are run's. Exit status 0 when clean, 1 otherwise.
+    that look like misspelled callbacks, each as file:line: message on standard output;
+    a problem met in several frames is one line, with the count. The limits are run's.
+    Exit status 1 when it found an error, 0 when clean or with warnings only (1 with
+    --strict).
 
     \(OptionTable.help(OptionTable.check))
     """

@@ -91,6 +91,7 @@ enum OptionTable {
     static let check: [OptionSpec] = [
         param,
         OptionSpec(name: "rtl", summary: "right to left: prepare sees effectiveUserInterfaceLayoutDirection \"rightToLeft\""),
+        OptionSpec(name: "strict", summary: "warnings fail too (exit status 1)"),
     ] + limits
 
     /// `new`.

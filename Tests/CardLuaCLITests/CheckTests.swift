@@ -10,6 +10,41 @@ import Testing
         return try CLI.run(["check", "effect.lua"] + extra, directory: directory)
     }
 
+    /// One problem met in many frames is one line with the count and one traceback, and a
+    /// fractional zIndex says how to make it whole.
+    @Test func aProblemInEveryFrameIsOneLineWithItsCount() throws {
+        let source = """
+        function prepare(layout)
+          layout.scrollDirection = "horizontal"
+          layout.itemSize = CGSizeMake(200, 300)
+        end
+        function transform(attributes, layout)
+          attributes.zIndex = attributes.center.x / 7
+        end
+
+        """
+        let result = try Self.check(source)
+        #expect(result.status == 1)
+        let lines = Self.problems(result)[6] ?? []
+        #expect(lines.count == 1, "\(result.stdout)")
+        let line = try #require(lines.first)
+        #expect(line.contains("expected a whole number from -2147483648 to 2147483647; use math.floor(…) to make it one"))
+        // Every frame of the sweep puts an item at a centre that is not a multiple of 7.
+        let count = line.split(separator: "(in ").last.flatMap { Int($0.prefix(while: \.isNumber)) }
+        #expect((count ?? 0) > 5, "\(line)")
+        #expect(line.hasSuffix(" frames)"))
+        #expect(result.stdout.components(separatedBy: "script traceback:").count == 2, "one traceback")
+        #expect(result.stdout.contains("1 problem (1 error, 0 warnings)"))
+    }
+
+    @Test func warningsOnlyExitZeroUnlessStrict() throws {
+        let source = "function tranform(attributes, layout)\n  return 0.5\nend\n"
+        let relaxed = try Self.check(source)
+        #expect(relaxed.status == 0, "\(relaxed.stdout)")
+        #expect(relaxed.stdout.contains("did you mean transform?"))
+        #expect(try Self.check(source, ["--strict"]).status == 1)
+    }
+
     /// The report's lines that begin with `effect.lua:N:`, by line number.
     static func problems(_ result: CLI.Result) -> [Int: [String]] {
         var found: [Int: [String]] = [:]

@@ -61,7 +61,7 @@ import Testing
         let wrong = try CLI.run(["run", "typed.lua", "--offset", "0"], directory: directory)
         #expect(wrong.status == 1)
         #expect(wrong.stderr.split(separator: "\n").first
-                == "typed.lua:8: layoutAttributesForElements: item 0: attributes.zIndex is 1.5, expected a whole number from -2147483648 to 2147483647")
+                == "typed.lua:8: layoutAttributesForElements: item 0: attributes.zIndex is 1.5, expected a whole number from -2147483648 to 2147483647; use math.floor(…) to make it one")
     }
 
     /// The new keys come from the one list: a misspelling on `attributes` or on an element
@@ -83,7 +83,7 @@ import Testing
         let first = "typo.lua:2: warning: attributes.cornerRadus is not a field of attributes; cardlua ignores it (first written for item 0) — did you mean cornerRadius?"
         let second = "typo.lua:6: warning: attributes.shadowOpactiy is not a field of attributes; cardlua ignores it (first written for item 0) — did you mean shadowOpacity?"
         let check = try CLI.run(["check", "typo.lua"], directory: directory)
-        #expect(check.status == 1)
+        #expect(check.status == 0, "warnings only")
         #expect(check.stdout.contains(first) && check.stdout.contains(second), "\(check.stdout)")
         let run = try CLI.run(["run", "typo.lua", "--offset", "0"], directory: directory)
         #expect(run.status == 0)

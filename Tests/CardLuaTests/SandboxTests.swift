@@ -199,7 +199,7 @@ import Testing
         ("attributes.zIndex = 2^53 + 1", "attributes.zIndex is 9.007199254741e+15, expected a whole number from -2147483648 to 2147483647"),
         ("attributes.zIndex = math.maxinteger", "attributes.zIndex is 9223372036854775807, expected a whole number from -2147483648 to 2147483647"),
         ("attributes.zIndex = 2^31", "attributes.zIndex is 2147483648.0, expected a whole number from -2147483648 to 2147483647"),
-        ("attributes.zIndex = 1.5", "attributes.zIndex is 1.5, expected a whole number from -2147483648 to 2147483647"),
+        ("attributes.zIndex = 1.5", "attributes.zIndex is 1.5, expected a whole number from -2147483648 to 2147483647; use math.floor(…) to make it one"),
         ("attributes.zIndex = '1'", "attributes.zIndex is a string, expected an integer"),
         ("attributes.hidden = 1", "attributes.hidden is a number, expected a boolean"),
         ("local t = setmetatable({}, {__index = function(t, k) error('no ' .. k) end}); return t", "no m11"),
