@@ -24,6 +24,61 @@ local function class(text) classes[#classes + 1] = text end
 
 local function isnumber(v) return type(v) == "number" and v == v and v - v == 0 end
 
+-- MARK: Misspelt fields --------------------------------------------------------------------
+
+-- A read of a field the API does not have returns nil, as in plain Lua, unless the name
+-- looks like a misspelling of one it has: `layout.collectionview`, `bounds.midx`,
+-- `size.widht`. Then the read raises at the script's line, with the right name, instead
+-- of a nil that fails later as "attempt to index a nil value". Only misses get here.
+local slower, slen, sbyte = string.lower, string.len, string.byte
+
+-- Optimal string alignment distance (a transposition counts as one edit), for short names.
+local function editDistance(a, b)
+  local la, lb = slen(a), slen(b)
+  local previous, current, before = {}, {}, {}
+  for j = 0, lb do previous[j] = j end
+  for i = 1, la do
+    current[0] = i
+    for j = 1, lb do
+      local cost = sbyte(a, i) == sbyte(b, j) and 0 or 1
+      local best = previous[j] + 1
+      if current[j - 1] + 1 < best then best = current[j - 1] + 1 end
+      if previous[j - 1] + cost < best then best = previous[j - 1] + cost end
+      if i > 1 and j > 1 and sbyte(a, i) == sbyte(b, j - 1) and sbyte(a, i - 1) == sbyte(b, j)
+        and before[j - 2] + 1 < best then best = before[j - 2] + 1 end
+      current[j] = best
+    end
+    before, previous, current = previous, current, before
+  end
+  return previous[lb]
+end
+
+-- The known name `key` misspells: the same in another case, or (for names of four letters
+-- or more) within two edits; nil otherwise.
+local function misspelt(key, known)
+  if type(key) ~= "string" or slen(key) > 64 then return nil end
+  local lower = slower(key)
+  for i = 1, #known do
+    if slower(known[i]) == lower and known[i] ~= key then return known[i] end
+  end
+  if slen(key) < 4 then return nil end
+  for i = 1, #known do
+    if editDistance(lower, slower(known[i])) <= 2 then return known[i] end
+  end
+  return nil
+end
+
+-- Raises "owner.key: no such field — did you mean X?" at the line that read it, when
+-- `key` misspells one of `known`; returns nil otherwise. Every __index calls it as a tail
+-- call (`return missingField(…)`), which leaves no frame of its own: level 2 is the read.
+local function missingField(owner, key, known)
+  local intended = misspelt(key, known)
+  if intended then
+    error(owner .. "." .. tostring(key) .. ": no such field — did you mean " .. intended .. "?", 2)
+  end
+  return nil
+end
+
 -- MARK: Argument checks -----------------------------------------------------------------
 
 -- Every helper tests its arguments inline (a type() or nil test each: this is the hot

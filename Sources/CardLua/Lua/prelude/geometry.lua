@@ -8,6 +8,14 @@ local IndexPathMT = { __name = "IndexPath" }
 Point.__tostring = function(p) return "(" .. tostring(p.x) .. ", " .. tostring(p.y) .. ")" end
 Size.__tostring = function(s) return tostring(s.width) .. "x" .. tostring(s.height) end
 
+local POINT_FIELDS, SIZE_FIELDS = { "x", "y" }, { "width", "height" }
+local RECT_FIELDS = { "x", "y", "width", "height", "origin", "size", "minX", "midX", "maxX", "minY", "midY", "maxY" }
+local INSET_FIELDS, INDEX_PATH_FIELDS = { "top", "left", "bottom", "right" }, { "section", "item", "row" }
+Point.__index = function(_, k) return missingField("CGPoint", k, POINT_FIELDS) end
+Size.__index = function(_, k) return missingField("CGSize", k, SIZE_FIELDS) end
+Insets.__index = function(_, k) return missingField("UIEdgeInsets", k, INSET_FIELDS) end
+IndexPathMT.__index = function(_, k) return missingField("IndexPath", k, INDEX_PATH_FIELDS) end
+
 local function point(x, y) return setmetatable({ x = x, y = y }, Point) end
 local function size(w, h) return setmetatable({ width = w, height = h }, Size) end
 local function rect(x, y, w, h) return setmetatable({ x = x, y = y, width = w, height = h }, Rect) end
@@ -20,6 +28,7 @@ local OriginView = { __name = "CGPoint", __tostring = Point.__tostring }
 OriginView.__index = function(v, k)
   local r = rawget(v, VIEWED)
   if k == "x" then return r.x elseif k == "y" then return r.y end
+  return missingField("CGPoint", k, POINT_FIELDS)
 end
 OriginView.__newindex = function(v, k, value)
   local r = rawget(v, VIEWED)
@@ -29,6 +38,7 @@ local SizeView = { __name = "CGSize", __tostring = Size.__tostring }
 SizeView.__index = function(v, k)
   local r = rawget(v, VIEWED)
   if k == "width" then return r.width elseif k == "height" then return r.height end
+  return missingField("CGSize", k, SIZE_FIELDS)
 end
 SizeView.__newindex = function(v, k, value)
   local r = rawget(v, VIEWED)
@@ -47,6 +57,7 @@ Rect.__index = function(r, k)
   elseif k == "origin" then return setmetatable({ [VIEWED] = r }, OriginView)
   elseif k == "size" then return setmetatable({ [VIEWED] = r }, SizeView)
   end
+  return missingField("CGRect", k, RECT_FIELDS)
 end
 Rect.__tostring = function(r)
   return "(" .. tostring(r.x) .. ", " .. tostring(r.y) .. ", " .. tostring(r.width) .. ", " .. tostring(r.height) .. ")"

@@ -43,6 +43,15 @@ end
 LayoutMethods.targetContentOffsetForProposedContentOffset = LayoutMethods.targetContentOffset
 function LayoutMethods.invalidateLayout() end
 
+-- Reads of a misspelt layout property or method (`layout.collectionview`) raise with the
+-- right name; every other absent key reads nil, as before.
+local LAYOUT_FIELDS = { "scrollDirection", "itemSize", "sectionInset", "minimumLineSpacing",
+  "minimumInteritemSpacing", "headerReferenceSize", "footerReferenceSize", "decelerationRate",
+  "isPagingEnabled", "time", "collectionView", "collectionViewContentSize", "wraps",
+  "flipsHorizontallyInOppositeLayoutDirection", "layoutAttributesForElements", "layoutAttributesForItem",
+  "targetContentOffset", "invalidateLayout" }
+setmetatable(LayoutMethods, { __index = function(_, k) return missingField("layout", k, LAYOUT_FIELDS) end })
+
 -- The collection view's rects and points are the same tables every frame, updated in
 -- place (like `attributes`). Every field exists from the start and the host reads none
 -- of them back, so nothing a script does to their metatables runs in setState.

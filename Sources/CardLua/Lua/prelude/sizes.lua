@@ -28,11 +28,17 @@ do
   CollectionViewMethods.numberOfItemsInSection = CollectionViewMethods.numberOfItems
 
   -- Read through __index: not raw fields, so check's unknown-key notes never see them.
+  local COLLECTION_VIEW_FIELDS = { "bounds", "frame", "contentOffset", "contentSize", "isTracking", "isDragging",
+    "isDecelerating", "effectiveUserInterfaceLayoutDirection", "numberOfSections", "numberOfItems",
+    "numberOfItemsInSection", "decelerationRate", "isPagingEnabled", "bounces", "alwaysBounceHorizontal",
+    "alwaysBounceVertical" }
   setmetatable(collectionView, {
     __name = "UICollectionView",
     __index = function(_, key)
       if key == "numberOfSections" then return #counts end
-      return CollectionViewMethods[key]
+      local method = CollectionViewMethods[key]
+      if method ~= nil then return method end
+      return missingField("layout.collectionView", key, COLLECTION_VIEW_FIELDS)
     end,
   })
 end
