@@ -32,9 +32,9 @@ public struct GalleryEntry: Sendable {
 /// Cards are drawn as in ``HTMLRenderer``: a `<div>` per card at its untransformed frame
 /// minus the content offset, `transform: matrix3d(…)` about its centre, painted by
 /// `z-index` with ties in index-path order, and left out when hidden, behind the eye or
-/// turned away while single-sided (the flags Swift decides). The demos' numbers are
-/// written to six significant digits (a hundredth of a point at the largest offsets),
-/// which keeps a gallery of fifty demos to a few megabytes.
+/// turned away while single-sided (the flags Swift decides). A frame keeps only the cards
+/// that can be seen (``shown(_:)``), and the numbers are written short (``short(_:)``),
+/// which keeps the whole catalogue under 3 MB.
 public enum GalleryRenderer {
     /// The page.
     public static func render(_ entries: [GalleryEntry], title: String = "cardlua gallery") -> String {
@@ -68,6 +68,7 @@ public enum GalleryRenderer {
         out += "<div id=\"overlay\" hidden><div id=\"panel\"><div id=\"big\"></div><div id=\"side\">"
         out += "<h2 id=\"name\"></h2><p id=\"summary\"></p><p class=\"dim\" id=\"source\"></p>"
         out += "<p><code id=\"start\"></code></p>"
+        out += "<p class=\"dim\">drag it, flick it, tune it live:</p><p><code id=\"play-line\"></code></p>"
         out += "<div class=\"row\"><button id=\"play\" type=\"button\" title=\"play / pause (space)\">❚❚</button>"
         out += "<input id=\"scrub\" type=\"range\" min=\"0\" value=\"0\" step=\"1\" aria-label=\"frame\"></div>"
         out += "<p id=\"info\"></p><p class=\"dim\">space play/pause · ←/→ step (shift ×10) · Esc close</p>"
@@ -82,19 +83,72 @@ public enum GalleryRenderer {
     /// (``HTMLRenderer/timelineJSON(_:items:start:reloadStampFile:number:)``) plus each
     /// card's colours.
     static func entryJSON(_ entry: GalleryEntry) -> String {
-        let items = HTMLRenderer.cardSlots(entry.timeline.frames)
+        let (timeline, box) = shown(entry.timeline)
+        let items = HTMLRenderer.cardSlots(timeline.frames)
         let colours = items.map { "[\"\(Palette.fill(for: $0).hex)\",\"\(Palette.stroke(for: $0).hex)\"]" }
         let j = RenderSupport.jsonString
         return "{\"name\":\(j(entry.name)),\"summary\":\(j(entry.summary)),\"source\":\(j(entry.source)),"
+            + "\"box\":[\([box.minX, box.minY, box.width, box.height].map(short).joined(separator: ","))],"
             + "\"colours\":[\(colours.joined(separator: ","))],\"timeline\":"
-            + HTMLRenderer.timelineJSON(entry.timeline, items: items, start: 0, reloadStampFile: nil, number: short)
+            + HTMLRenderer.timelineJSON(timeline, items: items, start: 0, reloadStampFile: nil, number: short)
             + "}"
     }
 
-    /// A number to six significant digits, without trailing zeros (`0.002`, `1234.57`, `-0` as `0`).
+    /// The demo as the gallery keeps it, and the part of the viewport its cards use.
+    ///
+    /// A frame keeps only the cards that can be seen: drawn (``RenderCard/drawn(in:)``:
+    /// not hidden, in front of the eye, not turned away while single-sided), not fully
+    /// transparent, and meeting the viewport — a paging layout hands every page to every
+    /// frame, most of them off screen, and they were most of the page's weight. The box is
+    /// the union of those cards' extents over the demo, within the viewport, with a
+    /// margin: a tile shows that part, so that a carousel of short cards in a tall
+    /// viewport fills its tile instead of drawing a thin band in it.
+    static func shown(_ timeline: Timeline) -> (Timeline, box: Rect) {
+        var kept = timeline
+        let viewport = timeline.viewportSize
+        var union: (minX: Double, maxX: Double, minY: Double, maxY: Double)?
+        for (index, frame) in timeline.frames.enumerated() {
+            let size = frame.viewportSize
+            var visible = Set<LayoutAttributes>()
+            for card in RenderCard.drawn(in: frame) where card.attributes.alpha > 0 {
+                let e = card.extent
+                guard e.maxX > 0, e.minX < size.width, e.maxY > 0, e.minY < size.height else { continue }
+                visible.insert(card.attributes)
+                let clipped = (minX: max(e.minX, 0), maxX: min(e.maxX, viewport.width),
+                               minY: max(e.minY, 0), maxY: min(e.maxY, viewport.height))
+                guard clipped.minX < clipped.maxX, clipped.minY < clipped.maxY else { continue }
+                union = union.map { (min($0.minX, clipped.minX), max($0.maxX, clipped.maxX),
+                                     min($0.minY, clipped.minY), max($0.maxY, clipped.maxY)) } ?? clipped
+            }
+            // In the data's order (section, item), as the preview expects.
+            kept.frames[index].items = frame.items.filter { visible.contains($0) }
+        }
+        // A frame that shows what the one before it shows (the demo's pauses) adds
+        // nothing: the player keeps showing a frame until the next one's time. The last
+        // frame stays, for the loop's length.
+        var previous: Frame?
+        kept.frames = kept.frames.enumerated().filter { index, frame in
+            defer { previous = frame }
+            guard let before = previous, index < kept.frames.count - 1 else { return true }
+            return !(before.contentOffset == frame.contentOffset && before.phase == frame.phase
+                     && before.viewportSize == frame.viewportSize && before.items == frame.items
+                     && before.supplementary == frame.supplementary)
+        }.map(\.element)
+        guard let u = union else { return (kept, Rect(x: 0, y: 0, width: viewport.width, height: viewport.height)) }
+        // A margin of 4 % of the viewport, within it.
+        let mx = viewport.width * 0.04, my = viewport.height * 0.04
+        let minX = max(0, u.minX - mx), maxX = min(viewport.width, u.maxX + mx)
+        let minY = max(0, u.minY - my), maxY = min(viewport.height, u.maxY + my)
+        return (kept, Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY))
+    }
+
+    /// A number to four significant digits below 1000 and six above, without trailing
+    /// zeros (`0.002`, `0.1564`, `231.6`, `1234.57`, `-0` as `0`): a hundredth of a point
+    /// on a card, a ten-thousandth of a matrix's scale — below what a 170-pixel tile, or
+    /// the full preview, can show — and offsets and times still to a hundredth.
     static func short(_ x: Double) -> String {
         guard x.isFinite else { return "0" }
-        var s = String(format: "%.6g", x)
+        var s = String(format: abs(x) < 1000 ? "%.4g" : "%.6g", x)
         if s.contains("e") { return s }
         if s.contains(".") {
             while s.hasSuffix("0") { s.removeLast() }

@@ -103,7 +103,13 @@ import Testing
         let data = try JSONSerialization.jsonObject(with: Data(page[start.upperBound..<end.lowerBound].utf8)) as? [[String: Any]]
         #expect(data?.map { $0["name"] as? String } == ["line-layout", "lol"])
         let timeline = data?.first?["timeline"] as? [String: Any]
-        #expect(((timeline?["frames"] as? [Any])?.count ?? 0) > 100, "the whole demo")
+        // The whole demo, to its last frame (pauses that repeat a frame are left out).
+        let frames = (timeline?["frames"] as? [[String: Any]]) ?? []
+        #expect(frames.count > 50, "the whole demo")
+        #expect(((frames.last?["t"] as? Double) ?? 0) > 4, "to its end")
+        // Each tile frames its cards: a box within the 414 × 736 viewport.
+        let box = (data?.first?["box"] as? [Double]) ?? []
+        #expect(box.count == 4 && box[0] >= 0 && box[1] >= 0 && box[0] + box[2] <= 414 && box[1] + box[3] <= 736, "\(box)")
         #expect(page.contains("<h2>Apple&#39;s LineLayout sample</h2>"))
         #expect(page.contains("<h2>cardlua&#39;s seeds</h2>"))
 

@@ -7,17 +7,22 @@
   var G = JSON.parse(document.getElementById("gallery").textContent);
   var $ = function (id) { return document.getElementById(id); };
 
-  // One effect's demo drawn into `stage` at `width` pixels wide.
-  function Viewer(entry, stage, width) {
+  // One effect's demo drawn into `stage` at `width` pixels wide. With `box` ([x, y, w, h]
+  // of the viewport: where the demo's cards are), the stage shows that part, at most
+  // `maxHeight` pixels high, centred: a tile frames the cards, not the empty viewport.
+  function Viewer(entry, stage, width, box, maxHeight) {
     var D = entry.timeline, frames = D.frames, N = frames.length;
-    var scale = width / D.viewport[0];
+    box = box || [0, 0, D.viewport[0], D.viewport[1]];
+    var scale = width / box[2];
+    if (maxHeight && box[3] * scale > maxHeight) { scale = maxHeight / box[3]; }
+    var height = box[3] * scale, left = (width - box[2] * scale) / 2;
     stage.style.width = width + "px";
-    stage.style.height = D.viewport[1] * scale + "px";
+    stage.style.height = height + "px";
     var vp = document.createElement("div");
     vp.className = "vp";
     vp.style.width = D.viewport[0] + "px";
     vp.style.height = D.viewport[1] + "px";
-    vp.style.transform = "scale(" + scale + ")";
+    vp.style.transform = "translate(" + (left - box[0] * scale) + "px," + (-box[1] * scale) + "px) scale(" + scale + ")";
     stage.appendChild(vp);
     var cards = D.items.map(function (item, k) {
       var el = document.createElement("div"), label = document.createElement("span");
@@ -68,7 +73,8 @@
 
   // The tiles: each plays while it is on screen.
   var tiles = Array.prototype.slice.call(document.querySelectorAll(".tile")).map(function (figure) {
-    var viewer = new Viewer(G[+figure.dataset.k], figure.querySelector(".stage"), 168);
+    var entry = G[+figure.dataset.k];
+    var viewer = new Viewer(entry, figure.querySelector(".stage"), 168, entry.box, 210);
     // Start a little into the sweep, where the cards are between rest positions: a
     // still of the page (or a slow machine) shows each effect at work.
     viewer.advance(viewer.duration * 0.12);
@@ -113,6 +119,7 @@
     $("summary").textContent = entry.summary;
     $("source").textContent = entry.source;
     $("start").textContent = "cardlua new fx.lua --from " + entry.name;
+    $("play-line").textContent = "cardlua new fx.lua --from " + entry.name + " && cardlua play fx.lua";
     scrub.max = Math.max(open.N - 1, 0);
     overlay.hidden = false;
     opener = from;
