@@ -72,7 +72,8 @@ package struct ScriptChecker {
     /// range, is thrown (wrong usage, not a problem of the script).
     package static func check(path: String, limits: ScriptLimits = ScriptLimits(),
                               params: [(name: String, value: Double)],
-                              layoutDirection: UserInterfaceLayoutDirection = .leftToRight) throws(ParamOverrideError) -> [Diagnostic] {
+                              layoutDirection: UserInterfaceLayoutDirection = .leftToRight,
+                              viewport: Size? = nil) throws(ParamOverrideError) -> [Diagnostic] {
         guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
             let reason = FileManager.default.fileExists(atPath: path)
                 ? "cannot read the script (not UTF-8 text, or no permission)" : "no such file"
@@ -81,6 +82,7 @@ package struct ScriptChecker {
         let session = CheckSession(source: source, chunkName: path, limits: limits)
         session.overrides = params
         session.layoutDirection = layoutDirection
+        if let viewport, !session.viewports.contains(viewport) { session.viewports.append(viewport) }
         session.run()
         if let refused = session.refusedOverride { throw refused }
         return session.finish()
@@ -187,11 +189,17 @@ private final class CheckSession {
         self.locator = SourceLocator(source: source)
     }
 
+    /// The viewports to check in: the two defaults, then `--viewport`'s if another.
+    var viewports = ScriptChecker.viewports
+    /// Lines across the scroll axis (rows of a horizontal flow, columns of a vertical
+    /// one) at each viewport checked, with what decided them.
+    private var lineCounts: [(viewport: Size, lines: Int, configuration: FlowLayoutConfiguration)] = []
+
     func run() {
         guard let first = load() else { return }
         effect = first
         checkGlobals(first)
-        for size in ScriptChecker.viewports {
+        for size in viewports {
             viewport = size
             let configuration = prepare()
             // The per-item and per-section callbacks (sizeForItem, insetForSection, …),
@@ -204,6 +212,7 @@ private final class CheckSession {
                 : nil
             let layout = FlowLayout(configuration: configuration, viewportSize: size,
                                     numberOfItemsInSections: counts, metrics: metrics)
+            lineCounts.append((size, Self.linesAcross(layout), configuration))
             sweep(layout)
             fling(layout)
             harvestNotes()
@@ -212,7 +221,43 @@ private final class CheckSession {
         harvestNotes()
     }
 
+    /// How many items sit side by side across the scroll axis at the start: the rows of
+    /// a horizontal flow, the columns of a vertical one.
+    static func linesAcross(_ layout: FlowLayout) -> Int {
+        let horizontal = layout.configuration.scrollDirection == .horizontal
+        let first = layout.layoutAttributesForElements(in: Rect(origin: .zero, size: layout.viewportSize))
+            .filter { $0.indexPath.section == 0 }
+        guard let leader = first.first else { return 0 }
+        // The items of the first line share its position along the scroll axis.
+        let along = horizontal ? leader.center.x : leader.center.y
+        return first.filter { abs((horizontal ? $0.center.x : $0.center.y) - along) < 1e-6 }.count
+    }
+
+    /// A carousel that becomes a grid at another viewport: one line across the scroll axis
+    /// at the first viewport and several at another (one warning per such viewport). UIKit does the same (a flow fills a
+    /// line while items fit), which is why a tall preset silently shows 2–3 rows; this
+    /// says why, and what keeps one.
+    private func checkLineCounts() {
+        guard let first = lineCounts.first, first.lines == 1 else { return }
+        for entry in lineCounts.dropFirst() where entry.lines > 1 {
+            let c = entry.configuration
+            let horizontal = c.scrollDirection == .horizontal
+            let n = Suggest.number
+            let (extent, item, low, high) = horizontal
+                ? (entry.viewport.height, c.itemSize.height, c.sectionInset.top, c.sectionInset.bottom)
+                : (entry.viewport.width, c.itemSize.width, c.sectionInset.left, c.sectionInset.right)
+            let lines = horizontal ? "rows" : "columns"
+            let message = "\(horizontal ? "horizontal" : "vertical") flow lays out \(entry.lines) \(lines) at "
+                + "\(n(entry.viewport.width))×\(n(entry.viewport.height)) (1 at \(n(first.viewport.width))×\(n(first.viewport.height))): "
+                + "itemSize.\(horizontal ? "height" : "width") \(n(item)) ≤ (\(n(extent)) − insets \(n(low + high)))/2; "
+                + "raise sectionInset.\(horizontal ? "top/bottom" : "left/right") to keep one \(horizontal ? "row" : "column")"
+            let line = locator.assignment(to: "sectionInset") ?? locator.assignment(to: "itemSize") ?? locator.definition(of: "prepare")
+            diagnostics.append(Diagnostic(line: line, message: message, severity: .warning))
+        }
+    }
+
     func finish() -> [Diagnostic] {
+        checkLineCounts()
         diagnostics += Notes.unknownKeyWarnings(attributeKeys: attributeKeys, layoutKeys: layoutKeys, locator: locator)
         diagnostics += ScriptChecker.droppedResults(in: source)
         if let alpha {

@@ -18,10 +18,13 @@ enum CheckCommand {
         let limits = try RunOptions.limits(arguments.values, command: "check")
         let params = try ParamOption.parse(arguments, command: "check")
         let direction: UserInterfaceLayoutDirection = arguments.flags.contains("rtl") ? .rightToLeft : .leftToRight
+        let viewport = try arguments.values["viewport"].map { text throws(UsageError) in
+            try RunOptions.parseViewport(text, command: "check")
+        }
         let diagnostics: [Diagnostic]
         do {
             diagnostics = try ScriptChecker.check(path: path, limits: limits, params: params.overrides,
-                                                  layoutDirection: direction)
+                                                  layoutDirection: direction, viewport: viewport)
         } catch {
             throw RunFailure(message: ParamOption.message(error, in: params), details: "", isUsage: true)
         }

@@ -92,6 +92,7 @@ enum OptionTable {
         param,
         OptionSpec(name: "rtl", summary: "right to left: prepare sees effectiveUserInterfaceLayoutDirection \"rightToLeft\""),
         OptionSpec(name: "strict", summary: "warnings fail too (exit status 1)"),
+        OptionSpec(name: "viewport", value: "WxH", summary: "check at this viewport too (after 414x736 and 768x1024)"),
     ] + limits
 
     /// `new`.

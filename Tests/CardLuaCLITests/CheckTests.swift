@@ -45,6 +45,30 @@ import Testing
         #expect(try Self.check(source, ["--strict"]).status == 1)
     }
 
+    /// A horizontal carousel whose cards fit twice in a taller viewport becomes a grid
+    /// there, as in UIKit: check says so, and why, at its viewports and at --viewport.
+    @Test func aCarouselThatBecomesAGridAtAnotherViewportIsAWarning() throws {
+        let source = """
+        function prepare(layout)
+          layout.scrollDirection = "horizontal"
+          layout.itemSize = CGSizeMake(260, 380)
+        end
+
+        """
+        let result = try Self.check(source, ["--viewport", "820x1180"])
+        #expect(result.status == 0, "a warning")
+        let lines = Self.problems(result)[3] ?? []
+        // Two rows in 1024 (380 + 10 + 380 ≤ 1024), three in 1180 (3 · 380 + 2 · 10 ≤ 1180).
+        #expect(lines == [
+            "effect.lua:3: warning: horizontal flow lays out 2 rows at 768×1024 (1 at 414×736): itemSize.height 380 ≤ (1024 − insets 0)/2; raise sectionInset.top/bottom to keep one row",
+            "effect.lua:3: warning: horizontal flow lays out 3 rows at 820×1180 (1 at 414×736): itemSize.height 380 ≤ (1180 − insets 0)/2; raise sectionInset.top/bottom to keep one row",
+        ], "\(result.stdout)")
+        // Insets that leave room for one row only: no warning.
+        let kept = try Self.check(source.replacingOccurrences(of: "380)", with: "380)\n  layout.sectionInset = UIEdgeInsetsMake(300, 0, 300, 0)"),
+                                  ["--viewport", "820x1180"])
+        #expect(!kept.stdout.contains("flow lays out"), "\(kept.stdout)")
+    }
+
     /// The report's lines that begin with `effect.lua:N:`, by line number.
     static func problems(_ result: CLI.Result) -> [Int: [String]] {
         var found: [Int: [String]] = [:]
