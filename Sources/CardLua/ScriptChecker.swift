@@ -65,9 +65,12 @@ package struct ScriptChecker {
     package static func check(path: String, limits: ScriptLimits = ScriptLimits(),
                               params: [(name: String, value: Double)],
                               layoutDirection: UserInterfaceLayoutDirection = .leftToRight) throws(ParamOverrideError) -> [Diagnostic] {
-        guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
-            let reason = FileManager.default.fileExists(atPath: path)
-                ? "cannot read the script (not UTF-8 text, or no permission)" : "no such file"
+        let source: String
+        do {
+            source = try ScriptFile.read(path: path)
+        } catch {
+            // The reason without the path (a diagnostic is shown under it).
+            let reason = error.message.hasPrefix(path + ": ") ? String(error.message.dropFirst(path.count + 2)) : error.message
             return [Diagnostic(line: nil, message: reason, severity: .error)]
         }
         let session = CheckSession(source: source, chunkName: path, limits: limits)
@@ -83,7 +86,7 @@ package struct ScriptChecker {
     /// far as the frames noted saw them: set `keyNoteInterval` before the run), and
     /// transform results computed and dropped. Each once, by line.
     package static func warnings(after effect: LuaEffect, path: String) -> [Diagnostic] {
-        let source = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let source = effect.source  // the text that ran (the file may have changed since)
         let locator = SourceLocator(source: source)
         let attributeKeys = (try? effect.internalString("attributeNotes")).map(Notes.attributeKeys) ?? []
         let layoutKeys = (try? effect.internalString("layoutNotes")).map(Notes.layoutKeys) ?? []
