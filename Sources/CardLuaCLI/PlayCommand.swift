@@ -121,7 +121,7 @@ final class Playground: @unchecked Sendable {
         } catch {
             throw RunFailure(message: ParamOption.message(error, in: options.params), details: "", isUsage: true)
         }
-        goodSource = (try? String(contentsOfFile: options.scriptPath, encoding: .utf8)) ?? ""
+        goodSource = effect.source  // the text that loaded (read once, within the load bound)
         session = try InteractiveScrollView(
             effect: effect, viewportSize: options.viewportSize,
             numberOfItems: options.numberOfItems ?? Scenario.defaultNumberOfItems,
@@ -283,12 +283,11 @@ final class Playground: @unchecked Sendable {
     private func reloadIfChanged(at time: Double) {
         guard takeChanged() else { return }
         do {
-            let source = (try? String(contentsOfFile: options.scriptPath, encoding: .utf8)) ?? ""
             let fresh = try LuaEffect(path: options.scriptPath, limits: options.limits)
             keepOverrides(in: fresh)
             try session.reload(effect: fresh, at: max(time, session.state.time))
             effect = fresh
-            goodSource = source
+            goodSource = fresh.source
             version += 1
             loadError = nil
             frameError = nil
