@@ -67,7 +67,7 @@ enum BenchCommand {
         func count(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
             guard let text = v[name] else { return nil }
             guard let n = Int(text), range.contains(n) else {
-                throw UsageError("--\(name): expected a whole number from \(range.lowerBound) to \(range.upperBound) (got '\(text)')",
+                throw UsageError("--\(name): expected a whole number from \(range.lowerBound) to \(range.upperBound) (got '\(Echo.safe(text))')",
                                  command: "bench")
             }
             return n
@@ -80,7 +80,7 @@ enum BenchCommand {
         o.lua = v["lua"]
         if let twin = v["twin"] {
             guard twin == "none" || SeedTwin(rawValue: twin) != nil else {
-                throw UsageError("--twin: expected lol, card-scale, photo-browser or none (got '\(twin)')", command: "bench")
+                throw UsageError("--twin: expected lol, card-scale, photo-browser or none (got '\(Echo.safe(twin))')", command: "bench")
             }
             o.twin = twin
         }
