@@ -22,7 +22,9 @@ enum BenchCommand {
         /// Frames per repeat in the frame measurement (a sweep across the content).
         var frames = 600
         var lua: String?
-        var stock = true
+        /// `--stock`: the stock interpreter's rows (opt-in: it runs the script in another
+        /// interpreter, sandboxed by the harness and confined by ``ConfinedProcess``).
+        var stock = false
         var twin: String?
         var scale = false
         var coldRun = false
@@ -84,7 +86,7 @@ enum BenchCommand {
             }
             o.twin = twin
         }
-        o.stock = !arguments.flags.contains("no-stock")
+        o.stock = arguments.flags.contains("stock")
         o.scale = arguments.flags.contains("scale")
         o.coldRun = arguments.flags.contains("cold-run")
         o.watchLatency = arguments.flags.contains("watch-latency")
@@ -115,7 +117,7 @@ enum BenchCommand {
         table.header(machineDescription(options))
         let stock = options.stock ? StockInterpreter.find(options.lua) : nil
         if options.stock && stock == nil {
-            table.note("stock interpreter: \(options.lua ?? "lua5.4 on the PATH") not found (its rows are skipped; scripts/bootstrap --test installs lua5.4)")
+            table.note("stock interpreter: \(Echo.safe(options.lua ?? "lua5.4 on the PATH")) not found (its rows are skipped; scripts/bootstrap --test installs lua5.4)")
         }
 
         if !scripts.isEmpty {
