@@ -60,6 +60,28 @@ import Testing
         }
     }
 
+    /// An endless carousel's fling that would carry the offset past the bound stops at the
+    /// frame that would pass it, naming the bound (it used to go on with frames a double
+    /// could not place).
+    @Test func aWrappingFlingPastTheBoundIsRefused() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try CLI.write("""
+        function prepare(layout)
+          layout.scrollDirection = "horizontal"
+          layout.itemSize = CGSizeMake(240, 340)
+          layout.wraps = true
+        end
+        """, named: "endless.lua", in: directory)
+        #expect {
+            _ = try Self.run([path, "--fling", "1e13"])
+        } throws: { error in
+            guard let failure = error as? RunFailure else { return false }
+            return !failure.isUsage && failure.message.contains("(fling): offset must be within ±1e15")
+        }
+        _ = try Self.run([path, "--fling", "1e11"])  // 5e13 points away: fine
+    }
+
     /// Just inside the bound, the frame is made, at that exact offset.
     @Test func anOffsetJustInsideTheBoundRuns() throws {
         let json = try Self.run([CLI.script("card-scale.lua"), "--offset", "999999999999999"])
