@@ -618,6 +618,9 @@ enum Suggest {
     /// The known name nearest to `name`: the same in another case, or within two edits
     /// (for names of four letters or more).
     static func closest(to name: String, in known: [String]) -> String? {
+        // A word far longer than any name is no typo of one, and its edit distance would
+        // take seconds (a 100 000-character `--param` name).
+        guard name.utf8.count <= 64 else { return nil }
         if let same = known.first(where: { $0.lowercased() == name.lowercased() }) { return same }
         guard name.count >= 4 else { return nil }
         let scored = known.map { ($0, distance(name.lowercased(), $0.lowercased())) }

@@ -1,3 +1,4 @@
+@testable import CardLua
 @testable import CardLuaCLI
 import CardLuaTestSupport
 import Foundation
@@ -112,5 +113,9 @@ import Testing
     @Test func closestNamesSkipLongWords() {
         #expect(Arguments.closest(to: "rnu", in: ["run", "new"]) == "run")
         #expect(Arguments.closest(to: String(repeating: "r", count: 65), in: ["run"]) == nil)
+        // The script-side search (--param names, keys): the same cap.
+        #expect(Suggest.closest(to: "rotat", in: ["rotate"]) == "rotate")
+        let long = String(repeating: "a", count: 64)
+        #expect(Suggest.closest(to: long + "b", in: [long]) == nil)
     }
 }
