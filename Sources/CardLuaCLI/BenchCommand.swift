@@ -124,7 +124,7 @@ enum BenchCommand {
             table.section("floors: the cost of any call")
             let floor = try measureFloors(options, stock: stock, table: &table)
             for script in scripts {
-                table.section(script.path)
+                table.section(Echo.safe(script.path))
                 try measureScript(script.path, script.effect, script.setup, options, floor: floor,
                                   stock: stock, table: &table)
             }
@@ -183,7 +183,7 @@ enum BenchCommand {
 
     static func measureScript(_ path: String, _ effect: LuaEffect, _ setup: Setup, _ options: Options,
                               floor: Floors, stock: StockInterpreter?, table: inout BenchTable) throws {
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = Echo.safe(((path as NSString).lastPathComponent as NSString).deletingPathExtension)
         let twinName = options.twin ?? name
         let twin = SeedTwin(rawValue: twinName)
 

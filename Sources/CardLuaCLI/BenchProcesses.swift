@@ -172,19 +172,19 @@ enum BenchProcesses {
         for index in 0...runs {  // the first run warms the file cache, untimed
             let start = Benchmark.wallNanoseconds()
             guard let pid = spawn(arguments) else {
-                table.missing("cold cardlua run \(script) (demo)", reason: "could not start \(executable)")
+                table.missing("cold cardlua run \(Echo.safe(script)) (demo)", reason: "could not start \(executable)")
                 return
             }
             let status = wait(pid)
             let elapsed = Double(Benchmark.wallNanoseconds() - start)
             guard status == 0 else {
-                table.missing("cold cardlua run \(script) (demo)", reason: "the run failed (exit \(status))")
+                table.missing("cold cardlua run \(Echo.safe(script)) (demo)", reason: "the run failed (exit \(status))")
                 return
             }
             if index > 0 { samples.append(elapsed) }
         }
         let median = Benchmark.median(samples)
-        table.row("cold cardlua run \(script) (the demo), end to end", ns: median, unit: .msWall,
+        table.row("cold cardlua run \(Echo.safe(script)) (the demo), end to end", ns: median, unit: .msWall,
                   target: Target(limit: 80_000_000, what: "ns", value: median),
                   note: "median of \(runs) runs")
     }
@@ -193,9 +193,9 @@ enum BenchProcesses {
     /// the script to the output file being replaced, wall clock. Edits alternate between
     /// a version that changes the output (every card's zIndex) and the original.
     static func watchLatency(_ script: String, _ options: BenchCommand.Options, table: inout BenchTable) {
-        let what = "watch: save to output (\(script), json)"
+        let what = "watch: save to output (\(Echo.safe(script)), json)"
         guard let original = try? String(contentsOfFile: script, encoding: .utf8) else {
-            table.missing(what, reason: "cannot read \(script)")
+            table.missing(what, reason: "cannot read \(Echo.safe(script))")
             return
         }
         let directory = FileManager.default.temporaryDirectory
