@@ -523,6 +523,7 @@ const attribute_key ATTRIBUTE_KEYS[] = {
     /* contract v2: facing and appearance */
     {"isDoubleSided", 1}, {"cornerRadius", 1}, {"shadowOpacity", 1}, {"shadowRadius", 1},
     {"shadowOffset", 1}, {"backgroundColor", 1}, {"blurRadius", 1}, {NULL, 0}};
+const int ATTRIBUTE_KEY_COUNT = (int)(sizeof ATTRIBUTE_KEYS / sizeof ATTRIBUTE_KEYS[0]);
 
 /// Whether the hot path's slot keys (SLOT_KEYS up to K_ATTRIBUTES) are exactly the
 /// writable keys of ATTRIBUTE_KEYS: checked when a state opens, so the two lists cannot
@@ -794,6 +795,7 @@ long query_items(lua_State *L) {
         grow_records(L, h, &h->query_buffer, &h->query_capacity, n, CARDLUA_IN_STRIDE, "items");
         n = h->query(h->query_context, x, y, w, ht, h->query_buffer, h->query_capacity);
         if (n > h->query_capacity) n = h->query_capacity;
+        if (n < 0) n = 0;  // a host's second answer is trusted no more than its first
     }
     return n;
 }
@@ -877,6 +879,7 @@ int cardlua_transform(cardlua_host *h, const double *state, const double *input,
 
 int cardlua_transform_from(cardlua_host *h, const double *state, const double *input,
                            const double *starts, long count, double *output) {
+    REFUSE_REENTRY(h, CARDLUA_ERROR);
     h->state = state;
     h->input = input;
     h->starts = starts;

@@ -569,6 +569,9 @@ static int body_elements(lua_State *L) {
 
 const double *cardlua_layout_elements(cardlua_host *h, const double *state, double x, double y,
                                       double width, double height, long *count, int *status) {
+    if (count) *count = 0;
+    if (status) *status = CARDLUA_ERROR;
+    REFUSE_REENTRY(h, NULL);
     h->state = state;
     h->proposed[0] = x; h->proposed[1] = y; h->proposed[2] = width; h->proposed[3] = height;
     h->input = NULL;

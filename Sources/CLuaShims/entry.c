@@ -16,6 +16,24 @@
 #include <lua.h>
 #include <lualib.h>
 
+/// A script's size as its refusal says it: whole MiB ("300 MiB"), or MiB rounded up to a
+/// tenth ("8.1 MiB": never shown equal to the bound it exceeds). ScriptFile.swift says
+/// the same for a file.
+static void describe_script_size(size_t bytes, char *out, size_t size) {
+    size_t mib = (size_t)1 << 20;
+    if (bytes % mib == 0) { snprintf(out, size, "%zu MiB", bytes / mib); return; }
+    size_t tenths = bytes / mib * 10 + ((bytes % mib) * 10 + mib - 1) / mib;  // cannot wrap
+    snprintf(out, size, "%zu.%zu MiB", tenths / 10, tenths % 10);
+}
+
+static int body_too_long(lua_State *L) {
+    cardlua_host *h = host_of(L);
+    char size[32];
+    describe_script_size(h->load_length, size, sizeof size);
+    return luaL_error(L, "the script is %s; scripts are limited to %d MiB", size,
+                      (int)(CARDLUA_SCRIPT_MAX_BYTES >> 20));
+}
+
 static int body_load(lua_State *L) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
@@ -31,10 +49,19 @@ static int body_load(lua_State *L) {
 /// "@file" source): the name itself if it fits in LUA_IDSIZE - 1 characters, else "..."
 /// and its last LUA_IDSIZE - 4 characters.
 int cardlua_load_script(cardlua_host *h, const char *source, size_t length, const char *chunkname) {
+    REFUSE_REENTRY(h, CARDLUA_ERROR);
     snprintf(h->chunkname, sizeof h->chunkname, "%s", chunkname);
     set_short_name(h);
     h->callback = NULL;
     h->callback_line = 1;
+    if (length > CARDLUA_SCRIPT_MAX_BYTES) {
+        // Refused before the parser sees it: parsing runs no instruction, so neither the
+        // budget nor the clock could stop it.
+        h->callback_line = 0;
+        h->load_source = NULL;
+        h->load_length = length;
+        return run_protected(h, body_too_long);
+    }
     h->load_source = source;
     h->load_length = length;
     int status = run_protected(h, body_load);
@@ -52,6 +79,7 @@ static int body_has_function(lua_State *L) {
 }
 
 int cardlua_has_function(cardlua_host *h, const char *name) {
+    REFUSE_REENTRY(h, 0);
     h->internal_name = name;
     h->numbers_count = 0;
     h->callback = NULL;
@@ -144,6 +172,7 @@ static int body_prepare(lua_State *L) {
 }
 
 int cardlua_prepare(cardlua_host *h, const double *state, double *config_out) {
+    REFUSE_REENTRY(h, CARDLUA_ERROR);
     h->state = state;
     h->config_out = config_out;
     h->callback = "prepare";
@@ -194,6 +223,7 @@ static int body_target(lua_State *L) {
 
 int cardlua_target_content_offset(cardlua_host *h, const double *state, double px, double py,
                                   double vx, double vy, double *result) {
+    REFUSE_REENTRY(h, CARDLUA_ERROR);
     h->state = state;
     h->proposed[0] = px; h->proposed[1] = py; h->proposed[2] = vx; h->proposed[3] = vy;
     h->point_out = result;
@@ -232,6 +262,8 @@ static int body_internal(lua_State *L) {
 
 int cardlua_call_internal(cardlua_host *h, const char *name, const char *argument, double *output,
                           long capacity, long *count) {
+    if (count) *count = 0;
+    REFUSE_REENTRY(h, CARDLUA_ERROR);
     h->internal_name = name;
     h->internal_argument = argument;
     h->numbers_out = output;
@@ -246,6 +278,8 @@ int cardlua_call_internal(cardlua_host *h, const char *name, const char *argumen
 
 const char *cardlua_call_internal_string(cardlua_host *h, const char *name, const char *argument,
                                          int *status) {
+    if (status) *status = CARDLUA_ERROR;
+    REFUSE_REENTRY(h, NULL);
     h->internal_name = name;
     h->internal_argument = argument;
     h->numbers_out = NULL;
@@ -254,6 +288,26 @@ const char *cardlua_call_internal_string(cardlua_host *h, const char *name, cons
     int s = run_protected(h, body_internal);
     if (status) *status = s;
     return s == CARDLUA_OK ? h->string_result : NULL;
+}
+
+static int bench_pcalls(cardlua_host *h, lua_State *L, long count);
+
+static int body_collector_mode(lua_State *L) {
+    cardlua_host *h = host_of(L);
+    // Switching answers the previous mode; switch back when it was generational.
+    int previous = lua_gc(L, LUA_GCINC, 0, 0, 0);
+    if (previous == LUA_GCGEN) lua_gc(L, LUA_GCGEN, 0, 0);
+    h->numbers_count = previous == LUA_GCGEN;
+    return 0;
+}
+
+int cardlua_collector_mode(cardlua_host *h) {
+    if (h->in_call) return -1;
+    if (h->poisoned || h->L == NULL) return -1;
+    h->callback = NULL;
+    h->callback_line = 0;
+    if (run_protected(h, body_collector_mode) != CARDLUA_OK) return -1;
+    return (int)h->numbers_count;
 }
 
 static int body_bench(lua_State *L) {
@@ -266,8 +320,16 @@ static int body_bench(lua_State *L) {
 }
 
 int cardlua_bench_empty_pcalls(cardlua_host *h, long count) {
+    REFUSE_REENTRY(h, CARDLUA_ERROR);
     lua_State *L = h->L;
     if (h->poisoned) return CARDLUA_LIMIT;
+    h->in_call = 1;  // (its functions call no host callback; kept for the rule's sake)
+    int status = bench_pcalls(h, L, count);
+    h->in_call = 0;
+    return status;
+}
+
+static int bench_pcalls(cardlua_host *h, lua_State *L, long count) {
     // Make the empty function protected, then time only the bare pcalls.
     lua_settop(L, 0);
     lua_pushcfunction(L, body_bench);

@@ -272,10 +272,31 @@ void close_state(cardlua_host *h, lua_State *L) {
     release_small_blocks(h);
 }
 
+int refuse_reentry(cardlua_host *h) {
+    // The parts of this error only: the call under way sets its own when it fails (its
+    // message handler fills them all), and reads none of them before.
+    h->err_line = 0;
+    h->err_callback[0] = '\0';
+    h->err_has_item = 0;
+    h->err_item = 0;
+    h->err_field[0] = '\0';
+    set_message(h, "re-entered the effect during a call: a callback of the host (a log sink, a "
+                   "base layout) called back into the same effect, which is refused (the call under "
+                   "way goes on)");
+    return CARDLUA_ERROR;
+}
+
+int cardlua_in_call(cardlua_host *h) {
+    if (!h->in_call) return 0;
+    refuse_reentry(h);
+    return 1;
+}
+
 /// Runs body(L) under lua_pcall with the message handler. The single place that turns
 /// a Lua error into a status and a message.
 int run_protected(cardlua_host *h, lua_CFunction body) {
     lua_State *L = h->L;
+    if (h->in_call) return refuse_reentry(h);  // the entry points check first; this is the backstop
     if (h->poisoned) {
         if (h->message == NULL) set_message(h, "the script was stopped by a limit");
         return CARDLUA_LIMIT;
@@ -292,7 +313,16 @@ int run_protected(cardlua_host *h, lua_CFunction body) {
         h->base_generation = 1;
     }
     h->base_count = 0;
+    h->in_call = 1;
     int status = lua_pcall(L, 0, 0, 1);
+    h->in_call = 0;
+    if (h->restore_incremental) {
+        // sizes.c's generational mode ends with its call, however the call ended (an
+        // error unwinds past the body's own restore). lua_gc switching to incremental
+        // mode only relinks the collector's lists: it allocates nothing and cannot raise.
+        h->restore_incremental = 0;
+        lua_gc(L, LUA_GCINC, 0, 0, 0);
+    }
     if (status == LUA_OK && !memory_given_up(h)) {
         h->has_item = 0;
         h->input = NULL;

@@ -7,6 +7,7 @@
 #include "internal.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,12 +65,13 @@ int native_print(lua_State *L) {
     return 0;
 }
 
-/// warn(...) to standard error, prefixed with the script's name; always on.
+/// warn(...) to standard error, prefixed with the script's name; always on. Whether a
+/// line is under way is the state's own (h->warn_continuing), never shared.
 static void warning_function(void *ud, const char *msg, int tocont) {
-    static int continuing = 0;
     cardlua_host *h = (cardlua_host *)ud;
+    int continuing = h->warn_continuing;
     if (!continuing && !tocont && msg[0] == '@') return;  // control messages (@on, @off)
-    if (h->print_silenced) { continuing = tocont; return; }
+    if (h->print_silenced) { h->warn_continuing = tocont; return; }
     if (h->log != NULL) {
         // Pieces gather in warn_line; the finished line goes to the log.
         if (!continuing) {
@@ -92,7 +94,7 @@ static void warning_function(void *ud, const char *msg, int tocont) {
             h->warn_length = 0;
             if (h->print_silenced) log_notice(h, "warn");
         }
-        continuing = tocont;
+        h->warn_continuing = tocont;
         return;
     }
     if (!continuing) fprintf(stderr, "%s: warning: ", h->chunkname);
@@ -107,7 +109,7 @@ static void warning_function(void *ud, const char *msg, int tocont) {
         else { fputc(*p, stderr); h->printed++; }
     }
     if (!tocont || h->print_silenced) fputc('\n', stderr);
-    continuing = tocont;
+    h->warn_continuing = tocont;
 }
 
 void silent_warnings(void *ud, const char *msg, int tocont) {
@@ -256,8 +258,19 @@ static void log_notice(cardlua_host *h, const char *what) {
 void cardlua_set_check_mode(cardlua_host *h, int on) { h->check_mode = on; }
 
 void cardlua_set_run_time_limit(cardlua_host *h, double seconds) {
-    h->run_limit_ns = seconds > 0 ? (long long)(seconds * 1e9) : 0;
-    h->run_deadline_ns = h->run_limit_ns > 0 ? monotonic_ns() + h->run_limit_ns : 0;
+    // NaN, not positive or infinite: no limit. Finite but longer than
+    // CARDLUA_MAX_RUN_TIME_SECONDS: that bound, so that the nanoseconds and the deadline
+    // (the clock plus the limit) stay inside a long long (converting a larger double is
+    // undefined, and the sum would wrap to a deadline in the past).
+    if (!(seconds > 0) || seconds == HUGE_VAL) {
+        h->run_limit_ns = 0;
+        h->run_deadline_ns = 0;
+        return;
+    }
+    if (seconds > CARDLUA_MAX_RUN_TIME_SECONDS) seconds = CARDLUA_MAX_RUN_TIME_SECONDS;
+    h->run_limit_ns = (long long)(seconds * 1e9);
+    if (h->run_limit_ns < 1) h->run_limit_ns = 1;  // a positive limit below a nanosecond is still one
+    h->run_deadline_ns = monotonic_ns() + h->run_limit_ns;
 }
 
 void cardlua_set_time_limit(cardlua_host *h, double seconds) {
@@ -292,7 +305,8 @@ const char *cardlua_step_name(int code) {
 }
 
 const char *cardlua_attribute_key(int index, int *writable) {
-    if (index < 0 || ATTRIBUTE_KEYS[index].name == NULL) {
+    // Bounded by the table's own length: an index past its end reads nothing.
+    if (index < 0 || index >= ATTRIBUTE_KEY_COUNT || ATTRIBUTE_KEYS[index].name == NULL) {
         if (writable) *writable = 0;
         return NULL;
     }

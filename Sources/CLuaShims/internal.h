@@ -121,6 +121,21 @@ struct cardlua_host {
     // After a limit the state is not trusted again.
     int poisoned;
 
+    // A protected call is under way (run_protected, cardlua_bench_empty_pcalls). Every
+    // entry point refuses to start while it is set (REFUSE_REENTRY): a callback of the
+    // host's (the log function, a query) that calls back into the same state would
+    // clear the stack of the call under way and overwrite its arguments here.
+    int in_call;
+
+    // warn: the previous piece asked to be continued (its line is not finished). Per
+    // state: two states warning at once (two threads, or one state's log function
+    // making another warn) each finish their own line.
+    int warn_continuing;
+
+    // sizes.c switched the collector to generational mode for a sizing call:
+    // run_protected switches it back after the call, however the call ended.
+    int restore_incremental;
+
     // `cardlua check`: report unknown keys written on attributes.
     int check_mode;
 
@@ -279,6 +294,8 @@ static inline cardlua_host *host_of(lua_State *L) {
 /// A key of `attributes` the contract knows (attributes.c: ATTRIBUTE_KEYS, NULL-ended).
 typedef struct { const char *name; int writable; } attribute_key;
 extern const attribute_key ATTRIBUTE_KEYS[];
+/// ATTRIBUTE_KEYS' length, its NULL end included.
+extern const int ATTRIBUTE_KEY_COUNT;
 /* attributes.c */ int attribute_slots_match(void);
 /// Where the read-back keeps the keys and the values an item left (attributes.c).
 typedef struct {
@@ -309,6 +326,14 @@ extern const char *const SLOT_KEYS[K_COUNT];
 /* errors.c */ void close_state(cardlua_host *h, lua_State *L);
 /* errors.c */ int message_handler(lua_State *L);
 /* errors.c */ int run_protected(cardlua_host *h, lua_CFunction body);
+/// The error of an entry point called while a call of the same state is under way (from a
+/// callback of the host's): sets the last error's parts and returns CARDLUA_ERROR. Touches
+/// no Lua and none of the call under way's fields.
+/* errors.c */ int refuse_reentry(cardlua_host *h);
+/// The first statement of every entry point that calls into Lua or changes the call's
+/// fields: returns `__VA_ARGS__` (after refuse_reentry) during a call of the same state.
+#define REFUSE_REENTRY(h, ...) \
+    do { if ((h)->in_call) { refuse_reentry(h); return __VA_ARGS__; } } while (0)
 /* errors.c */ int script_line(lua_State *L, cardlua_host *h);
 /* host.c */ int native_print(lua_State *L);
 /* host.c */ void set_short_name(cardlua_host *h);

@@ -7,6 +7,7 @@
 #include "internal.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +51,13 @@ static void retune_main_hook(cardlua_host *h) {
 void grow_records(lua_State *L, cardlua_host *h, double **buffer, long *capacity, long n, int stride,
                   const char *what) {
     if (n <= *capacity) return;
-    size_t old = (size_t)*capacity * (size_t)stride * sizeof(double);
-    size_t size = (size_t)n * (size_t)stride * sizeof(double);
+    // The byte count is checked before it is computed: a product that wraps would make a
+    // small block that the caller then fills as a large one.
+    size_t record = (size_t)stride * sizeof(double);
+    if (stride <= 0 || (unsigned long)n > SIZE_MAX / record)
+        luaL_error(L, "not enough memory for %I %s (too many to count in bytes)", (lua_Integer)n, what);
+    size_t old = (size_t)*capacity * record;
+    size_t size = (size_t)n * record;
     double *grown = (double *)capped_alloc(h, *buffer, old, size);
     if (grown == NULL) shims_charge(L, 0);  // the allocator noted the refusal: a memory limit
     if (grown == NULL) luaL_error(L, "not enough memory for %I %s", (lua_Integer)n, what);

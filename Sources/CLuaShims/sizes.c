@@ -71,6 +71,7 @@ static int body_set_counts(lua_State *L) {
 }
 
 int cardlua_set_item_counts(cardlua_host *h, const long *counts, long sections) {
+    REFUSE_REENTRY(h, CARDLUA_ERROR);  // before `args`: they may be the call under way's
     args.counts = counts;
     args.sections = sections;
     h->callback = NULL;
@@ -179,9 +180,10 @@ static int body_item_sizes(lua_State *L) {
     args.probe_function = F;
     args.probe_argument = P;
     // Every item's CGSize is garbage at once: the generational collector frees such
-    // young garbage far more cheaply than the incremental one (the state's mode is
-    // restored after the loop; an error ends the run anyway).
-    int previous_mode = lua_gc(L, LUA_GCGEN, 0, 0);
+    // young garbage far more cheaply than the incremental one. The state's mode is
+    // restored by run_protected after the call, on every path (an error in a callback
+    // unwinds past this body, and the state may be used again: watch, an embedder).
+    if (lua_gc(L, LUA_GCGEN, 0, 0) == LUA_GCINC) h->restore_incremental = 1;
     long done = 0;
     char where[64] = "";
     for (long s = 0; s < args.sections; s++) {
@@ -208,7 +210,6 @@ static int body_item_sizes(lua_State *L) {
             lua_settop(L, base);
         }
     }
-    if (previous_mode == LUA_GCINC) lua_gc(L, LUA_GCINC, 0, 0, 0);
     h->has_item = 0;
     args.probe_function = 0;
     return 0;
@@ -229,6 +230,7 @@ static int run_sizing(cardlua_host *h, const double *state, const char *name, lu
 
 int cardlua_item_sizes(cardlua_host *h, const double *state, const long *counts, long sections,
                        double *sizes) {
+    REFUSE_REENTRY(h, CARDLUA_ERROR);
     args.counts = counts;
     args.sections = sections;
     args.out = sizes;
@@ -278,6 +280,7 @@ static int body_section_metrics(lua_State *L) {
 
 int cardlua_section_metrics(cardlua_host *h, const double *state, const char *name, long sections,
                             double *out) {
+    REFUSE_REENTRY(h, CARDLUA_ERROR);
     args.name = name;
     args.sections = sections;
     args.out = out;

@@ -48,6 +48,16 @@ public struct Scenario: Hashable, Sendable {
     public static let maxSteps = 10_000
     /// The smallest and largest viewport side, points.
     public static let viewportExtentRange: ClosedRange<Double> = 1...100_000
+    /// The largest magnitude of a content offset or a drag distance a scenario (or
+    /// `--offset`) may give, 1e15 points: the bound the Lua host puts on every number a
+    /// script answers (`MAX_MAGNITUDE` in Sources/CLuaShims/internal.h). Below it a double
+    /// still places a frame to an eighth of a point; far beyond it, an endless carousel's
+    /// position within its period is lost (1e20 shows no cards at all).
+    public static let maximumMagnitude: Double = 1e15
+    /// ``maximumMagnitude`` as messages write it: `1e15`.
+    public static var maximumMagnitudeText: String {
+        String(format: "%g", maximumMagnitude).replacingOccurrences(of: "e+", with: "e")
+    }
 
     /// A scenario; the defaults are the CLI's (414×736, 20 items, 60 fps).
     public init(name: String, viewportSize: Size = Scenario.defaultViewportSize,
@@ -95,11 +105,17 @@ public struct Scenario: Hashable, Sendable {
                     throw .negativeDuration(scenario: name, stepIndex: index, kind: step.kind, duration: value)
                 }
             }
+            func bounded(_ value: Double, _ field: String) throws(ScenarioError) {
+                try finite(value, field)
+                guard abs(value) <= Scenario.maximumMagnitude else {
+                    throw .valueTooLarge(scenario: name, stepIndex: index, kind: step.kind, field: field, value: value)
+                }
+            }
             switch step {
             case let .jump(offset):
-                try finite(offset, "offset")
+                try bounded(offset, "offset")
             case let .drag(distance, seconds, velocity):
-                try finite(distance, "distance")
+                try bounded(distance, "distance")
                 try duration(seconds)
                 if let velocity { try finite(velocity, "velocity") }
             case let .fling(velocity):
@@ -220,6 +236,8 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case negativeDuration(scenario: String, stepIndex: Int, kind: String, duration: Double)
     /// A step's number is NaN or infinite.
     case nonFiniteValue(scenario: String, stepIndex: Int, kind: String, field: String, value: Double)
+    /// A step's offset or distance is beyond ``Scenario/maximumMagnitude``.
+    case valueTooLarge(scenario: String, stepIndex: Int, kind: String, field: String, value: Double)
     /// `scrollToItem` names an item that does not exist; `itemsInSection` is nil when the
     /// section does not exist either.
     case itemOutOfRange(scenario: String, stepIndex: Int, indexPath: CardIndexPath, itemsInSection: Int?)
@@ -254,6 +272,9 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .nonFiniteValue(scenario, stepIndex, kind, field, value):
             return "\(Self.location(scenario, stepIndex, kind)): \(field) must be a finite number "
                 + "(got \(Self.format(value)))"
+        case let .valueTooLarge(scenario, stepIndex, kind, field, value):
+            return "\(Self.location(scenario, stepIndex, kind)): \(field) must be within ±\(Scenario.maximumMagnitudeText) "
+                + "points, where frames stay exact (got \(Self.format(value)))"
         case let .itemOutOfRange(scenario, stepIndex, indexPath, itemsInSection):
             let available = itemsInSection.map { "section \(indexPath.section) has \($0) item\($0 == 1 ? "" : "s")" }
                 ?? "there is no section \(indexPath.section)"

@@ -363,6 +363,12 @@ private struct Session {
             throw ScenarioError.tooManyFrames(scenario: scenario.name, stepIndex: stepIndex, kind: kind,
                                               limit: maxFrames)
         }
+        // An endless carousel's motion can carry the offset anywhere: past the bound a
+        // double no longer places the frame (1e20 shows no cards at all).
+        guard abs(offset) <= Scenario.maximumMagnitude else {
+            throw ScenarioError.valueTooLarge(scenario: scenario.name, stepIndex: stepIndex, kind: kind,
+                                              field: "offset", value: offset)
+        }
         let frame = try view.frame(offset: offset, time: Double(emittedFrames) / fps, phase: phase,
                                    activity: activity)
         try sink.frame(frame)

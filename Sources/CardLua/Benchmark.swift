@@ -57,14 +57,16 @@ package enum Benchmark {
     /// it so that both sides run the same transform math.
     package static var preludeSource: String { CardLua.preludeSource }
 
-    /// The stock-interpreter harness (run with `lua5.4`). Arguments: the prelude's path,
-    /// the script's path, a data file (`return { prepareState = {…}, state = {…},
-    /// items = {…} }`: the arguments of the prelude's `I.setState` for `prepare` and for
-    /// `transform`, and the items flat, `CARDLUA_IN_STRIDE` numbers each), iterations per
-    /// repeat, repeats.
-    /// It loads the prelude exactly as cardlua does (with inert stand-ins for the native
-    /// functions), runs the script, calls `prepare`, then times plain loops that call the
-    /// script's `transform` over the same items, and an empty function the same way.
+    /// The stock-interpreter harness (run with `lua5.4 -E -e BOOT`, `cardlua bench
+    /// --stock`). It receives the settings (iterations per repeat, repeats, the instruction
+    /// budget, the memory limit), the prelude's text, the script's name and text, and a
+    /// data chunk (`return { prepareState = {…}, state = {…}, items = {…} }`: the arguments
+    /// of the prelude's `I.setState` for `prepare` and for `transform`, and the items flat,
+    /// `CARDLUA_IN_STRIDE` numbers each).
+    /// It loads the prelude and the script as cardlua does, in `run`'s sandbox with the
+    /// same limits (inert stand-ins for the native functions), calls `prepare`, then times
+    /// plain loops that call the script's `transform` over the same items, and an empty
+    /// function the same way.
     /// Prints `transform_ns N`, `empty_ns N` (medians, CPU time per item) and `sink N`.
     package static var stockHarness: String { benchHarnessSource }  // Sources/CardLua/Lua/bench-harness.lua
 }

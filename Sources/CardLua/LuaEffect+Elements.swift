@@ -13,6 +13,7 @@ extension LuaEffect {
     /// ``LuaEffect/maxQueryItems``), in its order; nil when the script does not define it.
     public func layoutAttributesForElements(in rect: Rect, layout: FlowLayout,
                                             context: ScrollContext) throws -> [LayoutAttributes]? {
+        try refuseReentry()
         guard definesElementQuery else { return nil }
         setState(context)
         // run and watch's key notes: the frame's transform call decides (it follows).

@@ -33,6 +33,7 @@ extension LuaEffect {
     /// 10¹⁵, item sizes positive, the rest zero or more.
     public func flowLayoutMetrics(configuration: FlowLayoutConfiguration, viewportSize: Size,
                                   numberOfItems counts: [Int]) throws -> FlowLayoutMetrics? {
+        try refuseReentry()
         let defined = Self.metricsCallbacks.map { definesFunction($0) }
         guard defined.contains(true) else { return nil }
         setState(ScrollContext(bounds: Rect(origin: .zero, size: viewportSize), contentSize: viewportSize))

@@ -10,8 +10,9 @@ import Foundation
 ///
 /// Thread safety: not `Sendable`. An effect owns one Lua state and is confined to one
 /// thread at a time (an app's main thread, where `UICollectionViewLayout` is called);
-/// calls must not overlap. Separate effects are independent and may live on different
-/// threads.
+/// calls must not overlap (a call made from one of the effect's own callbacks, a log sink
+/// or a base layout, is refused). Separate effects are independent and may live on
+/// different threads: they share no state.
 public final class LuaEffect: Effect {
     /// The most items one `layout:layoutAttributesForElements(rect)` returns; a rect that
     /// meets more is a script error.
@@ -21,8 +22,9 @@ public final class LuaEffect: Effect {
     public let chunkName: String
     public let limits: ScriptLimits
     /// The script's text: where a scenario is defined, for errors about it (Lua cannot
-    /// tell the line of a table).
-    let source: String
+    /// tell the line of a table). Also what `play` keeps as the last good text: the text
+    /// this effect was loaded from, whatever the file holds now.
+    package let source: String
 
     let host: OpaquePointer
     let query = LayoutQuery()
@@ -47,6 +49,9 @@ public final class LuaEffect: Effect {
         self.chunkName = chunkName
         self.limits = limits
         self.source = source
+        // Refused before the text is copied or parsed (ScriptFile.swift).
+        let size = source.utf8.count
+        if size > ScriptFile.maxBytes { throw ScriptFile.tooLong(path: chunkName, bytes: size) }
         var failure: UnsafePointer<CChar>?
         let opened = preludeSource.withCString { prelude in
             cardlua_open(prelude, strlen(prelude), max(limits.maxMemory, 0),
@@ -80,17 +85,10 @@ public final class LuaEffect: Effect {
         definesElementQuery = definesFunction(Self.elementQueryName)
     }
 
-    /// Reads and loads the script at `path`.
+    /// Reads and loads the script at `path`; a file over 8 MiB is refused before it is
+    /// read (``ScriptFile``).
     public convenience init(path: String, limits: ScriptLimits = ScriptLimits()) throws(ScriptError) {
-        let source: String
-        do {
-            source = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path)
-                ? "cannot read the script (not UTF-8 text, or no permission)" : "no such file"
-            throw ScriptError(kind: .unreadable, message: "\(path): \(reason)")
-        }
-        try self.init(source: source, chunkName: path, limits: limits)
+        try self.init(source: ScriptFile.read(path: path), chunkName: path, limits: limits)
     }
 
     deinit { cardlua_close(host) }
@@ -117,8 +115,10 @@ public final class LuaEffect: Effect {
     /// Receives each line a script prints (`print`, and `warn` as "name: warning: …"),
     /// one line per call without its newline, control characters escaped, instead of
     /// standard error (nil, the default: standard error, as `cardlua` wants). Called
-    /// synchronously on the effect's thread while a callback runs; it must not call back
-    /// into the effect. Output past 1 MiB per effect is dropped, as on standard error.
+    /// synchronously on the effect's thread while a callback runs. A call back into this
+    /// effect from it is refused (a ``ScriptError``: "re-entered the effect during a
+    /// call"), and the call under way goes on. Output past 1 MiB per effect is dropped, as
+    /// on standard error.
     public var logSink: ((String) -> Void)? {
         get { log.sink }
         set {
@@ -129,7 +129,8 @@ public final class LuaEffect: Effect {
 
     /// A host's own layout answering the script's `layout:layoutAttributesForElements(rect)`
     /// (for instance the `super` attributes of a `UICollectionViewFlowLayout` subclass).
-    /// Nil (the default): the ``FlowLayout`` passed to each call answers. Held strongly: a
+    /// Nil (the default): the ``FlowLayout`` passed to each call answers. It must not
+    /// call back into this effect (such a call is refused, as from ``logSink``). Held strongly: a
     /// layout that owns this effect and provides itself sets it back to nil when done.
     public var baseLayout: (any BaseLayoutProviding)? {
         get { query.provider }
@@ -139,6 +140,7 @@ public final class LuaEffect: Effect {
     // MARK: Effect
 
     public func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {
+        try refuseReentry()
         isRightToLeft = configuration.layoutDirection == .rightToLeft
         setState(ScrollContext(bounds: Rect(origin: .zero, size: viewportSize), contentSize: viewportSize))
         var numbers = [Double](repeating: 0, count: Int(CARDLUA_CFG_COUNT))
@@ -167,6 +169,7 @@ public final class LuaEffect: Effect {
 
     public func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
                           context: ScrollContext) throws {
+        try refuseReentry()
         let count = attributes.count
         let inStride = Int(CARDLUA_IN_STRIDE), outStride = Int(CARDLUA_OUT_STRIDE)
         if input.count < count * inStride { input = [Double](repeating: 0, count: count * inStride) }
@@ -232,6 +235,7 @@ public final class LuaEffect: Effect {
 
     public func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
                                     context: ScrollContext) throws -> Point {
+        try refuseReentry()
         setState(context)
         var result = [proposed.x, proposed.y]
         let status = withUnsafePointer(to: layout) { lent in
@@ -284,6 +288,14 @@ public final class LuaEffect: Effect {
     /// benchmark's floor for any call into Lua).
     package func benchmarkEmptyProtectedCalls(_ count: Int) -> Bool {
         cardlua_bench_empty_pcalls(host, count) == CARDLUA_OK
+    }
+
+    /// Throws the re-entry refusal when a call of this effect is under way (a log sink or a
+    /// base layout calling back into it): before a method touches the buffers and the state
+    /// the call under way is using. The C entry points refuse too; this keeps Swift's own
+    /// fields out of it.
+    func refuseReentry() throws(ScriptError) {
+        if cardlua_in_call(host) != 0 { throw error(CARDLUA_ERROR) }
     }
 
     func setState(_ context: ScrollContext) {

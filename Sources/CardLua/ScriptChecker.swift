@@ -74,9 +74,12 @@ package struct ScriptChecker {
                               params: [(name: String, value: Double)],
                               layoutDirection: UserInterfaceLayoutDirection = .leftToRight,
                               viewport: Size? = nil) throws(ParamOverrideError) -> [Diagnostic] {
-        guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
-            let reason = FileManager.default.fileExists(atPath: path)
-                ? "cannot read the script (not UTF-8 text, or no permission)" : "no such file"
+        let source: String
+        do {
+            source = try ScriptFile.read(path: path)
+        } catch {
+            // The reason without the path (a diagnostic is shown under it).
+            let reason = error.message.hasPrefix(path + ": ") ? String(error.message.dropFirst(path.count + 2)) : error.message
             return [Diagnostic(line: nil, message: reason, severity: .error)]
         }
         let session = CheckSession(source: source, chunkName: path, limits: limits)
@@ -93,7 +96,7 @@ package struct ScriptChecker {
     /// far as the frames noted saw them: set `keyNoteInterval` before the run), and
     /// transform results computed and dropped. Each once, by line.
     package static func warnings(after effect: LuaEffect, path: String) -> [Diagnostic] {
-        let source = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let source = effect.source  // the text that ran (the file may have changed since)
         let locator = SourceLocator(source: source)
         let attributeKeys = (try? effect.internalString("attributeNotes")).map(Notes.attributeKeys) ?? []
         let layoutKeys = (try? effect.internalString("layoutNotes")).map(Notes.layoutKeys) ?? []
@@ -706,6 +709,9 @@ enum Suggest {
     /// The known name nearest to `name`: the same in another case, or within two edits
     /// (for names of four letters or more).
     static func closest(to name: String, in known: [String]) -> String? {
+        // A word far longer than any name is no typo of one, and its edit distance would
+        // take seconds (a 100 000-character `--param` name).
+        guard name.utf8.count <= 64 else { return nil }
         if let same = known.first(where: { $0.lowercased() == name.lowercased() }) { return same }
         guard name.count >= 4 else { return nil }
         let scored = known.map { ($0, distance(name.lowercased(), $0.lowercased())) }

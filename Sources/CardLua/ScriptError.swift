@@ -103,7 +103,8 @@ public struct ScriptLimits: Sendable, Equatable {
     /// `transform` is one call per frame: the whole frame, all its items, gets this much.
     public var maxTime: Double
     /// Seconds of wall-clock time for everything the effect runs, from its creation:
-    /// a run of many frames each within `maxTime` still ends. Zero or less: none (the
+    /// a run of many frames each within `maxTime` still ends. Infinity or NaN: none;
+    /// past 10⁹ s (about 31 years): 10⁹ s. Zero or less: none (the
     /// default here, for effects that live long, like the benchmark's;
     /// `cardlua run`/`watch` default to ``ScriptLimits/defaultRunTime``).
     public var maxRunTime: Double

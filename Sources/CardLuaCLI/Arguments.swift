@@ -43,7 +43,7 @@ struct Arguments {
             }
             if let known = canonical[name] { name = known }
             if flagNames.contains(name) {
-                if inlineValue != nil { throw UsageError("\(word): --\(name) takes no value", command: command) }
+                if inlineValue != nil { throw UsageError("\(Echo.safe(word)): --\(name) takes no value", command: command) }
                 flags.insert(name)
             } else if valued.contains(name) {
                 let display = name == "o" ? "-o" : "--\(name)"
@@ -60,7 +60,7 @@ struct Arguments {
                     index += 1
                 }
             } else {
-                var message = "unknown option '\(word)'"
+                var message = "unknown option '\(Echo.safe(word))'"
                 let known = Set(canonical.keys).filter { $0.count > 1 }
                 if let guess = Arguments.closest(to: name, in: known) { message += " (did you mean --\(guess)?)" }
                 throw UsageError(message, command: command)
@@ -74,8 +74,13 @@ struct Arguments {
         return !(second.isNumber || second == ".")
     }
 
+    /// Names longer than this get no suggestion: no known name is that long, and the edit
+    /// distance of a hostile 100 000-character word would take seconds.
+    static let longestComparedName = 64
+
     /// The known name nearest to `name` by edit distance, if it is near enough.
     static func closest(to name: String, in known: Set<String>) -> String? {
+        guard name.unicodeScalars.count <= longestComparedName else { return nil }
         let scored = known.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }) else { return nil }
         return best.1 <= max(2, name.count / 3) ? best.0 : nil

@@ -22,7 +22,9 @@ enum BenchCommand {
         /// Frames per repeat in the frame measurement (a sweep across the content).
         var frames = 600
         var lua: String?
-        var stock = true
+        /// `--stock`: the stock interpreter's rows (opt-in: it runs the script in another
+        /// interpreter, sandboxed by the harness and confined by ``ConfinedProcess``).
+        var stock = false
         var twin: String?
         var scale = false
         var coldRun = false
@@ -67,7 +69,7 @@ enum BenchCommand {
         func count(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
             guard let text = v[name] else { return nil }
             guard let n = Int(text), range.contains(n) else {
-                throw UsageError("--\(name): expected a whole number from \(range.lowerBound) to \(range.upperBound) (got '\(text)')",
+                throw UsageError("--\(name): expected a whole number from \(range.lowerBound) to \(range.upperBound) (got '\(Echo.safe(text))')",
                                  command: "bench")
             }
             return n
@@ -80,11 +82,11 @@ enum BenchCommand {
         o.lua = v["lua"]
         if let twin = v["twin"] {
             guard twin == "none" || SeedTwin(rawValue: twin) != nil else {
-                throw UsageError("--twin: expected lol, card-scale, photo-browser or none (got '\(twin)')", command: "bench")
+                throw UsageError("--twin: expected lol, card-scale, photo-browser or none (got '\(Echo.safe(twin))')", command: "bench")
             }
             o.twin = twin
         }
-        o.stock = !arguments.flags.contains("no-stock")
+        o.stock = arguments.flags.contains("stock")
         o.scale = arguments.flags.contains("scale")
         o.coldRun = arguments.flags.contains("cold-run")
         o.watchLatency = arguments.flags.contains("watch-latency")
@@ -115,14 +117,14 @@ enum BenchCommand {
         table.header(machineDescription(options))
         let stock = options.stock ? StockInterpreter.find(options.lua) : nil
         if options.stock && stock == nil {
-            table.note("stock interpreter: \(options.lua ?? "lua5.4 on the PATH") not found (its rows are skipped; scripts/bootstrap --test installs lua5.4)")
+            table.note("stock interpreter: \(Echo.safe(options.lua ?? "lua5.4 on the PATH")) not found (its rows are skipped; scripts/bootstrap --test installs lua5.4)")
         }
 
         if !scripts.isEmpty {
             table.section("floors: the cost of any call")
             let floor = try measureFloors(options, stock: stock, table: &table)
             for script in scripts {
-                table.section(script.path)
+                table.section(Echo.safe(script.path))
                 try measureScript(script.path, script.effect, script.setup, options, floor: floor,
                                   stock: stock, table: &table)
             }
@@ -181,7 +183,7 @@ enum BenchCommand {
 
     static func measureScript(_ path: String, _ effect: LuaEffect, _ setup: Setup, _ options: Options,
                               floor: Floors, stock: StockInterpreter?, table: inout BenchTable) throws {
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = Echo.safe(((path as NSString).lastPathComponent as NSString).deletingPathExtension)
         let twinName = options.twin ?? name
         let twin = SeedTwin(rawValue: twinName)
 

@@ -17,6 +17,10 @@ struct BenchError: Error, CustomStringConvertible {
 /// over the same items as cardlua does, timing with `os.clock` (CPU time, like ours).
 struct StockInterpreter {
     let path: String
+    /// The program that confines it (``ConfinedProcess``): this `cardlua`.
+    var wrapper = BenchProcesses.executable
+    /// The most a stock run may take, wall clock.
+    var timeLimit = StockInterpreter.defaultTimeLimit
 
     /// `explicit` (a path, or a name looked up on PATH), else `lua5.4` on PATH.
     static func find(_ explicit: String?) -> StockInterpreter? {
@@ -39,44 +43,57 @@ struct StockInterpreter {
         var empty: Double
     }
 
-    /// Runs the harness on `script` (a path) or on `source` (written to a file first).
+    /// The sandbox's limits (the same as `cardlua bench` gives its own effects; the
+    /// harness enforces them, BenchProcesses' wrapper the time and address space).
+    static let limits = ScriptLimits()
+    /// The most a stock run may take by default, wall clock: `run`'s default for a whole run.
+    static let defaultTimeLimit = ScriptLimits.defaultRunTime
+    /// The address space of the stock process: the script's memory limit and room for
+    /// the interpreter and the harness's items (about 2 KiB each).
+    static func addressSpace(items: Int) -> Int { limits.maxMemory + (256 << 20) + items * 4096 }
+
+    /// Reads standard input (a line of lengths, then the parts end to end) and runs its
+    /// first part, the harness, on the others. Passed with `-e`; `-E` keeps LUA_INIT out.
+    static let boot = """
+        local b = io.read("a") local head, at = b:match("^([%d ]+)\\n()") local parts = {} \
+        for len in head:gmatch("%d+") do parts[#parts + 1] = b:sub(at, at + len - 1) at = at + len end \
+        assert(load(parts[1], "=bench-harness", "t"))(table.unpack(parts, 2))
+        """
+
+    /// Runs the harness on `script` (a path) or on `source`, sandboxed, in a confined
+    /// process (``ConfinedProcess``).
     func measure(script: String?, source: String?, setup: BenchCommand.Setup,
                  options: BenchCommand.Options) throws -> Result {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("cardlua-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        func write(_ name: String, _ text: String) throws -> String {
-            let url = directory.appendingPathComponent(name)
-            try Data(text.utf8).write(to: url)
-            return url.path
+        let text: String
+        if let script {
+            do { text = try ScriptFile.read(path: script) } catch { throw BenchError(description: error.message) }
+        } else {
+            text = source ?? ""
         }
-        let prelude = try write("prelude.lua", Benchmark.preludeSource)
-        let harness = try write("harness.lua", Benchmark.stockHarness)
-        let scriptPath = try script ?? write("script.lua", source ?? "")
-        let data = try write("data.lua", Self.dataFile(setup))
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = [harness, prelude, scriptPath, data, String(options.callsPerRepeat), String(options.repeats)]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchError(description: "the stock interpreter (\(path)) failed on \(script ?? "the empty transform"):\n\(errors)")
+        let name = script ?? "empty.lua"
+        let limits = Self.limits
+        let settings = "\(options.callsPerRepeat) \(options.repeats) \(limits.maxInstructions) \(limits.maxMemory)"
+        let parts = [Benchmark.stockHarness, settings, Benchmark.preludeSource, name, text, Self.dataFile(setup)]
+        let input = parts.map { String($0.utf8.count) }.joined(separator: " ") + "\n" + parts.joined()
+        let outcome = try ConfinedProcess.run(path, ["-E", "-e", Self.boot], input: input, wrapper: wrapper,
+                                              timeLimit: timeLimit,
+                                              memoryLimit: Self.addressSpace(items: setup.items.count))
+        let shown = Echo.safe(script ?? "the empty transform")
+        if outcome.timedOut {
+            throw BenchError(description: "the stock interpreter (\(Echo.safe(path))) did not finish \(shown) within "
+                             + "\(OptionTable.number(timeLimit)) s and was stopped")
+        }
+        guard outcome.status == 0 else {
+            throw BenchError(description: "the stock interpreter (\(Echo.safe(path))) failed on \(shown) "
+                             + "(exit \(outcome.status)):\n\(outcome.standardError)")
         }
         var values: [String: Double] = [:]
-        for line in output.split(separator: "\n") {
+        for line in outcome.standardOutput.split(separator: "\n") {
             let parts = line.split(separator: " ")
             if parts.count == 2, let value = Double(parts[1]) { values[String(parts[0])] = value }
         }
         guard let transform = values["transform_ns"], let empty = values["empty_ns"] else {
-            throw BenchError(description: "the stock interpreter printed no figures:\n\(output)\(errors)")
+            throw BenchError(description: "the stock interpreter printed no figures:\n\(outcome.standardOutput)\(outcome.standardError)")
         }
         return Result(transform: transform, empty: empty)
     }
@@ -155,19 +172,19 @@ enum BenchProcesses {
         for index in 0...runs {  // the first run warms the file cache, untimed
             let start = Benchmark.wallNanoseconds()
             guard let pid = spawn(arguments) else {
-                table.missing("cold cardlua run \(script) (demo)", reason: "could not start \(executable)")
+                table.missing("cold cardlua run \(Echo.safe(script)) (demo)", reason: "could not start \(executable)")
                 return
             }
             let status = wait(pid)
             let elapsed = Double(Benchmark.wallNanoseconds() - start)
             guard status == 0 else {
-                table.missing("cold cardlua run \(script) (demo)", reason: "the run failed (exit \(status))")
+                table.missing("cold cardlua run \(Echo.safe(script)) (demo)", reason: "the run failed (exit \(status))")
                 return
             }
             if index > 0 { samples.append(elapsed) }
         }
         let median = Benchmark.median(samples)
-        table.row("cold cardlua run \(script) (the demo), end to end", ns: median, unit: .msWall,
+        table.row("cold cardlua run \(Echo.safe(script)) (the demo), end to end", ns: median, unit: .msWall,
                   target: Target(limit: 80_000_000, what: "ns", value: median),
                   note: "median of \(runs) runs")
     }
@@ -176,9 +193,9 @@ enum BenchProcesses {
     /// the script to the output file being replaced, wall clock. Edits alternate between
     /// a version that changes the output (every card's zIndex) and the original.
     static func watchLatency(_ script: String, _ options: BenchCommand.Options, table: inout BenchTable) {
-        let what = "watch: save to output (\(script), json)"
+        let what = "watch: save to output (\(Echo.safe(script)), json)"
         guard let original = try? String(contentsOfFile: script, encoding: .utf8) else {
-            table.missing(what, reason: "cannot read \(script)")
+            table.missing(what, reason: "cannot read \(Echo.safe(script))")
             return
         }
         let directory = FileManager.default.temporaryDirectory

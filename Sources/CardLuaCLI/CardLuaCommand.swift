@@ -4,70 +4,84 @@ import CardLua
 /// into messages and exit statuses (0 success, 1 the script failed, 2 wrong usage).
 enum CardLuaCommand {
     static func main(_ words: [String]) -> Int32 {
+        do {
+            return try dispatch(words)
+        } catch {
+            return exitStatus(reporting: error)
+        }
+    }
+
+    /// Runs the subcommand `words` name; what goes wrong is thrown for ``exitStatus(reporting:)``.
+    static func dispatch(_ words: [String]) throws -> Int32 {
         guard let first = words.first else {
             Console.out(Help.overview + "\n")
             return 0
         }
         let rest = Array(words.dropFirst())
-        do {
-            switch first {
-            case "-h", "--help", "help":
-                if let topic = rest.first {
-                    guard let text = Help.text(for: topic) else { throw UsageError("no such command '\(topic)'") }
-                    Console.out(text + "\n")
-                } else {
-                    Console.out(Help.overview + "\n")
-                }
-                return 0
-            case "--version", "version":
-                Console.out("cardlua \(Help.version)\n")
-                return 0
-            case "run": return try RunCommand.main(rest)
-            case "types": return try TypesCommand.main(rest)
-            case "bench": return try BenchCommand.main(rest)
-            case "watch": return try WatchCommand.main(rest)
-            case "check": return try CheckCommand.main(rest)
-            case "new": return try NewCommand.main(rest)
-            case "play": return try PlayCommand.main(rest)
-            case "gallery": return try GalleryCommand.main(rest)
-            default:
-                var message = "unknown command '\(first)'"
-                let commands: Set<String> = ["run", "watch", "play", "check", "new", "gallery", "types", "bench"]
-                if let guess = Arguments.closest(to: first, in: commands) { message += " (did you mean '\(guess)'?)" }
-                throw UsageError(message)
+        switch first {
+        case "-h", "--help", "help":
+            if let topic = rest.first {
+                guard let text = Help.text(for: topic) else { throw UsageError("no such command '\(Echo.safe(topic))'") }
+                Console.out(text + "\n")
+            } else {
+                Console.out(Help.overview + "\n")
             }
-        } catch {
-            return exitStatus(reporting: error)
+            return 0
+        case "--version", "version":
+            Console.out("cardlua \(Help.version)\n")
+            return 0
+        case "run": return try RunCommand.main(rest)
+        case "types": return try TypesCommand.main(rest)
+        case "bench": return try BenchCommand.main(rest)
+        case "watch": return try WatchCommand.main(rest)
+        case "check": return try CheckCommand.main(rest)
+        case "new": return try NewCommand.main(rest)
+        case "play": return try PlayCommand.main(rest)
+        case "gallery": return try GalleryCommand.main(rest)
+        default:
+            var message = "unknown command '\(Echo.safe(first))'"
+            let commands: Set<String> = ["run", "watch", "play", "check", "new", "gallery", "types", "bench"]
+            if let guess = Arguments.closest(to: first, in: commands) { message += " (did you mean '\(guess)'?)" }
+            throw UsageError(message)
         }
     }
 
     /// The one place errors become exit statuses: prints `error` on standard error and
     /// returns 2 for wrong usage, 1 for everything else (the script or the command failed).
     static func exitStatus(reporting error: any Error) -> Int32 {
+        let (lines, status) = report(of: error)
+        for line in lines { Console.error(line) }
+        return status
+    }
+
+    /// What ``exitStatus(reporting:)`` prints for `error` (before ``Console/error(_:)``
+    /// escapes it), and the exit status.
+    static func report(of error: any Error) -> (lines: [String], status: Int32) {
         switch error {
         case let usage as UsageError:
-            Console.error("cardlua: \(usage.message)")
-            Console.error("Run 'cardlua \(usage.command.map { "\($0) " } ?? "")--help' for usage.")
-            return 2
+            return (["cardlua: " + Echo.safe(usage.message, limit: nil),
+                     "Run 'cardlua \(usage.command.map { "\($0) " } ?? "")--help' for usage."], 2)
         case let failure as RunFailure:
-            report(failure)
-            if failure.isUsage { return 2 }
+            return (lines(of: failure), failure.isUsage ? 2 : 1)
         case let failure as CommandFailure:
-            report(RunFailure(message: failure.message, details: failure.details))
+            return (lines(of: RunFailure(message: failure.message, details: failure.details)), 1)
         case let failure as ScriptError:
-            report(RunFailure(message: failure.message, details: failure.details))
+            return (lines(of: RunFailure(message: failure.message, details: failure.details)), 1)
         case let failure as OutputError:
-            Console.error(failure.description)
+            return ([failure.description], 1)
         default:
-            Console.error("cardlua: \(error)")
+            return (["cardlua: \(error)"], 1)
         }
-        return 1
     }
 
     /// Prints a failed run: the one line first, then its details.
     static func report(_ failure: RunFailure) {
-        Console.error(failure.message)
-        if !failure.details.isEmpty { Console.error(failure.details) }
+        for line in lines(of: failure) { Console.error(line) }
+    }
+
+    /// A failed run's message (one line, whatever it repeats), then its details.
+    static func lines(of failure: RunFailure) -> [String] {
+        [Echo.safe(failure.message, limit: nil)] + (failure.details.isEmpty ? [] : [failure.details])
     }
 
     /// True when `--help` was asked for; prints the command's help.

@@ -13,7 +13,7 @@ enum CheckCommand {
             throw UsageError("missing the script to check (cardlua check SCRIPT)", command: "check")
         }
         if arguments.positional.count > 1 {
-            throw UsageError("unexpected argument '\(arguments.positional[1])' (one script at a time)", command: "check")
+            throw UsageError("unexpected argument '\(Echo.safe(arguments.positional[1]))' (one script at a time)", command: "check")
         }
         let limits = try RunOptions.limits(arguments.values, command: "check")
         let params = try ParamOption.parse(arguments, command: "check")
@@ -29,23 +29,24 @@ enum CheckCommand {
             throw RunFailure(message: ParamOption.message(error, in: params), details: "", isUsage: true)
         }
         var report = ""
+        let shownPath = Echo.safe(path)  // the path as given may hold anything
         for diagnostic in diagnostics {
-            report += diagnostic.formatted(file: path) + "\n"
+            report += Echo.safe(diagnostic.formatted(file: shownPath), limit: nil) + "\n"
             if !diagnostic.details.isEmpty {
                 // The traceback, indented under its line (its tabs made spaces).
                 report += diagnostic.details.split(separator: "\n").map { (line: Substring) -> String in
                     let depth = line.prefix(while: { $0 == "\t" }).count
-                    return String(repeating: "  ", count: depth + 1) + line.dropFirst(depth)
+                    return String(repeating: "  ", count: depth + 1) + Echo.safe(String(line.dropFirst(depth)), limit: nil)
                 }.joined(separator: "\n") + "\n"
             }
         }
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
         if diagnostics.isEmpty {
-            report += "\(path): no problems found\n"
+            report += "\(shownPath): no problems found\n"
         } else {
             func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-            report += "\(path): \(count(diagnostics.count, "problem")) (\(count(errors, "error")), \(count(warnings, "warning")))\n"
+            report += "\(shownPath): \(count(diagnostics.count, "problem")) (\(count(errors, "error")), \(count(warnings, "warning")))\n"
         }
         Console.out(report)
         let strict = arguments.flags.contains("strict")

@@ -12,8 +12,16 @@ enum Console {
     static func out(_ text: String) { writeAll(text, to: 1) }
 
     /// Writes a line to standard error.
+    /// Control characters are escaped (``Echo/safe(_:limit:keepingLines:)``, newlines and
+    /// tabs kept): nothing written here can drive the terminal, whatever it repeats.
     static func error(_ line: String) {
-        writeAll(line.hasSuffix("\n") ? line : line + "\n", to: 2)
+        writeAll(errorText(line), to: 2)
+    }
+
+    /// What ``error(_:)`` writes for `line`.
+    static func errorText(_ line: String) -> String {
+        let line = Echo.safe(line, limit: nil, keepingLines: true)
+        return line.hasSuffix("\n") ? line : line + "\n"
     }
 
     private static func writeAll(_ text: String, to descriptor: Int32) {
@@ -67,7 +75,7 @@ func writeAtomically(_ text: String, to path: String) throws(OutputError) {
 struct OutputError: Error, CustomStringConvertible {
     var path: String
     var reason: String
-    var description: String { "\(path): \(reason)" }
+    var description: String { "\(Echo.safe(path)): \(reason)" }
 }
 
 /// Where `run`, `watch` (and `types`, `new`) write: a file given to `-o`, or standard

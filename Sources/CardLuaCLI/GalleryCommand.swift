@@ -15,13 +15,13 @@ enum GalleryCommand {
         let arguments = try Arguments(words, command: "gallery")
         if CardLuaCommand.printedHelp(arguments, command: "gallery") { return 0 }
         if let extra = arguments.positional.first {
-            throw UsageError("unexpected argument '\(extra)' (the gallery takes no script; see --only)", command: "gallery")
+            throw UsageError("unexpected argument '\(Echo.safe(extra))' (the gallery takes no script; see --only)", command: "gallery")
         }
         let templates = try selection(arguments.values["only"])
         var fps = defaultFramesPerSecond
         if let text = arguments.values["fps"] {
             guard let value = Double(text), value.isFinite, value >= 1, value <= 240 else {
-                throw UsageError("--fps: expected a number of frames per second from 1 to 240, got '\(text)'", command: "gallery")
+                throw UsageError("--fps: expected a number of frames per second from 1 to 240, got '\(Echo.safe(text))'", command: "gallery")
             }
             fps = value
         }
@@ -55,7 +55,7 @@ enum GalleryCommand {
         if let path = arguments.values["o"], path != "-" {
             do { try writeAtomically(page, to: path) } catch { throw CommandFailure("cardlua: \(error)") }
             let size = ByteCountFormatter.string(fromByteCount: Int64(page.utf8.count), countStyle: .file)
-            Console.error("wrote \(path): \(entries.count) effects, \(size); slowest demo \(slowest.name), "
+            Console.error("wrote \(Echo.safe(path)): \(entries.count) effects, \(size); slowest demo \(slowest.name), "
                           + "\(Int((slowest.seconds * 1000).rounded())) ms")
         } else {
             Console.out(page)
@@ -74,7 +74,7 @@ enum GalleryCommand {
         var chosen: [Templates.Template] = []
         for name in only.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             guard let template = Templates.named(name) else {
-                var message = "--only: no effect '\(name)'"
+                var message = "--only: no effect '\(Echo.safe(name))'"
                 if let guess = Arguments.closest(to: name, in: Set(Templates.all.map(\.name))) {
                     message += "; did you mean '\(guess)'?"
                 }

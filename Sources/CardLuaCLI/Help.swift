@@ -160,9 +160,10 @@ enum Help {
 
     USAGE: cardlua bench SCRIPT... [options]
 
-    For each script: the per-item cost of its transform through cardlua; the same
-    script's transform run by the stock lua5.4 interpreter in a plain Lua loop (the Lua
-    floor: same prelude, same items); the native Swift twin for the seeds (lol,
+    For each script: the per-item cost of its transform through cardlua; with --stock,
+    the same script's transform run by the stock lua5.4 interpreter in a plain Lua loop
+    (the Lua floor: same prelude, same items, the same sandbox and limits as run, in a
+    process that dies with cardlua); the native Swift twin for the seeds (lol,
     card-scale, photo-browser); and a whole frame (the visible-rect query plus every
     visible card) over a sweep of offsets. Once per run: a bare lua_pcall of an empty
     function from C (the floor of any call) and an empty transform through cardlua.

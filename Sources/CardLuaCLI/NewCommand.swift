@@ -28,7 +28,7 @@ enum NewCommand {
         if CardLuaCommand.printedHelp(arguments, command: "new") { return 0 }
         if arguments.flags.contains("list") {
             if let extra = arguments.positional.first {
-                throw UsageError("unexpected argument '\(extra)' (--list takes no file)", command: "new")
+                throw UsageError("unexpected argument '\(Echo.safe(extra))' (--list takes no file)", command: "new")
             }
             Console.out(listing())
             return 0
@@ -37,12 +37,18 @@ enum NewCommand {
             throw UsageError("missing the file to write (cardlua new FILE)", command: "new")
         }
         if arguments.positional.count > 1 {
-            throw UsageError("unexpected argument '\(arguments.positional[1])' (one file at a time)", command: "new")
+            throw UsageError("unexpected argument '\(Echo.safe(arguments.positional[1]))' (one file at a time)", command: "new")
+        }
+        // The name goes into the starter's header, the report and the next commands a user
+        // types: a newline or an escape in it could only do harm.
+        if Echo.safe(path, limit: nil) != path {
+            throw UsageError("'\(Echo.safe(path))': a file name with control characters (a newline, an escape…) "
+                             + "is refused; choose a plain name", command: "new")
         }
         let templateName = arguments.values["from"] ?? "blank"
         guard let template = Templates.named(templateName) else {
             let names = Templates.all.map(\.name)
-            var message = "--from: no template '\(templateName)'"
+            var message = "--from: no template '\(Echo.safe(templateName))'"
             if let guess = Arguments.closest(to: templateName, in: Set(names)) { message += "; did you mean '\(guess)'?" }
             message += " (cardlua new --list shows all \(names.count))"
             throw UsageError(message, command: "new")
@@ -51,12 +57,12 @@ enum NewCommand {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent()
         let fileManager = FileManager.default
-        let exists = CommandFailure("cardlua: \(path) already exists; cardlua new never overwrites a file (choose another name)")
+        let exists = CommandFailure("cardlua: \(Echo.safe(path)) already exists; cardlua new never overwrites a file (choose another name)")
         if fileManager.fileExists(atPath: path) { throw exists }
         do {
             try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure("cardlua: \(directory.path): cannot create the folder (\((error as NSError).localizedDescription))")
+            throw CommandFailure("cardlua: \(Echo.safe(directory.path)): cannot create the folder (\((error as NSError).localizedDescription))")
         }
         let definitions: String
         do {
@@ -71,7 +77,7 @@ enum NewCommand {
         case .exists:
             throw exists
         case .failed(let reason):
-            throw CommandFailure("cardlua: \(path): \(reason)")
+            throw CommandFailure("cardlua: \(Echo.safe(path)): \(reason)")
         }
         var report = "wrote \(path) (from the \(template.name) template)\n"
 

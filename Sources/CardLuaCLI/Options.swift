@@ -132,7 +132,8 @@ enum OptionTable {
             OptionSpec(name: "twin", value: "NAME", summary: "native twin: lol | card-scale | photo-browser | none",
                        defaultText: "from the script's file name", defaultInWords: true),
             OptionSpec(name: "lua", value: "PATH", summary: "the stock interpreter", defaultText: "lua5.4 on PATH"),
-            OptionSpec(name: "no-stock", summary: "skip the stock interpreter (it runs the script unsandboxed)"),
+            OptionSpec(name: "stock", summary: "also time the script in the stock interpreter, sandboxed as in run "
+                       + "(no io/os/load, the same budget and memory limit, \(number(StockInterpreter.defaultTimeLimit)) s at most)"),
             OptionSpec(name: "scale", summary: "flow layout at 10^3…10^6 items: prepare and a visible-rect query, "
                        + "uniform and per-item sizes (no script needed)"),
             OptionSpec(name: "cold-run", summary: "time `cardlua run SCRIPT` (the demo) end to end, first SCRIPT"),

@@ -18,10 +18,10 @@ struct ParamOption: Equatable {
             let isIdentifier = name.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
                 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
             guard parts.count == 2, isIdentifier else {
-                throw UsageError("--param: expected NAME=NUMBER, like rotate=50 (got '\(text)')", command: command)
+                throw UsageError("--param: expected NAME=NUMBER, like rotate=50 (got '\(Echo.safe(text))')", command: command)
             }
             guard let value = Double(parts[1].trimmingCharacters(in: .whitespaces)), value.isFinite else {
-                throw UsageError("--param \(text): expected a number after '=' (got '\(parts[1])')", command: command)
+                throw UsageError("--param \(Echo.safe(text)): expected a number after '=' (got '\(Echo.safe(String(parts[1])))')", command: command)
             }
             out.append(ParamOption(name: name, value: value, text: text))
         }
@@ -32,7 +32,7 @@ struct ParamOption: Equatable {
     /// `cardlua: --param rotat=50: the script has no param 'rotat'; did you mean rotate?`.
     static func message(_ error: ParamOverrideError, in options: [ParamOption]) -> String {
         let given = options.first { $0.name == error.name }?.text ?? error.name
-        return "cardlua: --param \(given): \(error.text)"
+        return "cardlua: --param \(Echo.safe(given)): \(Echo.safe(error.text, limit: 2 * Echo.maximumLength))"
     }
 }
 

@@ -34,7 +34,7 @@ enum PlayCommand {
         let interrupt = InterruptFlag.install()
         server.start()
         Console.out("http://127.0.0.1:\(server.port)/\n")
-        Console.error("playing \(options.scriptPath) — save it to reload the page's effect, Ctrl-C to stop")
+        Console.error("playing \(Echo.safe(options.scriptPath)) — save it to reload the page's effect, Ctrl-C to stop")
         var watcher = FileWatcher(path: options.scriptPath)
         watcher.interval = 0.04
         while let event = watcher.next(shouldStop: { interrupt.isRaised }) {
@@ -43,7 +43,7 @@ enum PlayCommand {
             server.broadcast(event: "changed", data: "1")
         }
         server.stop()
-        Console.error("\nstopped playing \(options.scriptPath)")
+        Console.error("\nstopped playing \(Echo.safe(options.scriptPath))")
         return 0
     }
 }
@@ -65,13 +65,13 @@ struct PlayOptions {
             throw UsageError("missing the script to play (cardlua play SCRIPT)", command: command)
         }
         if arguments.positional.count > 1 {
-            throw UsageError("unexpected argument '\(arguments.positional[1])' (one script at a time)", command: command)
+            throw UsageError("unexpected argument '\(Echo.safe(arguments.positional[1]))' (one script at a time)", command: command)
         }
         scriptPath = script
         let v = arguments.values
         if let text = v["port"] {
             guard let n = UInt16(text) else {
-                throw UsageError("--port: expected a port number from 0 to 65535 (got '\(text)')", command: command)
+                throw UsageError("--port: expected a port number from 0 to 65535 (got '\(Echo.safe(text))')", command: command)
             }
             port = n
         }
@@ -114,14 +114,18 @@ final class Playground: @unchecked Sendable {
 
     init(options: PlayOptions) throws {
         self.options = options
-        effect = try LuaEffect(path: options.scriptPath, limits: options.limits)
+        do {
+            effect = try LuaEffect(path: options.scriptPath, limits: options.limits)
+        } catch {
+            throw RunFailure(message: RunPipeline.shown(error.message, path: options.scriptPath), details: error.details)
+        }
         overrides = options.params.overrides
         do {
             try effect.setParams(overrides)
         } catch {
             throw RunFailure(message: ParamOption.message(error, in: options.params), details: "", isUsage: true)
         }
-        goodSource = (try? String(contentsOfFile: options.scriptPath, encoding: .utf8)) ?? ""
+        goodSource = effect.source  // the text that loaded (read once, within the load bound)
         session = try InteractiveScrollView(
             effect: effect, viewportSize: options.viewportSize,
             numberOfItems: options.numberOfItems ?? Scenario.defaultNumberOfItems,
@@ -283,12 +287,11 @@ final class Playground: @unchecked Sendable {
     private func reloadIfChanged(at time: Double) {
         guard takeChanged() else { return }
         do {
-            let source = (try? String(contentsOfFile: options.scriptPath, encoding: .utf8)) ?? ""
             let fresh = try LuaEffect(path: options.scriptPath, limits: options.limits)
             keepOverrides(in: fresh)
             try session.reload(effect: fresh, at: max(time, session.state.time))
             effect = fresh
-            goodSource = source
+            goodSource = fresh.source
             version += 1
             loadError = nil
             frameError = nil

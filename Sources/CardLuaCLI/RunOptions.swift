@@ -35,7 +35,7 @@ struct RunOptions {
             throw UsageError("missing the script to run (cardlua \(command) SCRIPT)", command: command)
         }
         if arguments.positional.count > 1 {
-            throw UsageError("unexpected argument '\(arguments.positional[1])' (one script at a time)", command: command)
+            throw UsageError("unexpected argument '\(Echo.safe(arguments.positional[1]))' (one script at a time)", command: command)
         }
         scriptPath = script
         let v = arguments.values
@@ -45,12 +45,12 @@ struct RunOptions {
         }
         if let text = v["items"] { numberOfItems = try RunOptions.parseItems(text, command: command) }
         rightToLeft = arguments.flags.contains("rtl")
-        offset = try v["offset"].map { text throws(UsageError) in try RunOptions.parseNumber(text, "--offset", command) }
+        offset = try v["offset"].map { text throws(UsageError) in try RunOptions.parseOffset(text, command: command) }
         flingVelocity = try v["fling"].map { text throws(UsageError) in try RunOptions.parseNumber(text, "--fling", command) }
         if let text = v["fps"] {
             let fps = try RunOptions.parseNumber(text, "--fps", command)
             guard fps > 0, fps <= 1000 else {
-                throw UsageError("--fps: expected a number above 0 and at most 1000 (got '\(text)')", command: command)
+                throw UsageError("--fps: expected a number above 0 and at most 1000 (got '\(Echo.safe(text))')", command: command)
             }
             framesPerSecond = fps
         }
@@ -62,7 +62,7 @@ struct RunOptions {
         everyFrame = arguments.flags.contains("frames")  // --verbose is its alias
         if let text = v["format"] {
             guard let f = OutputFormat(rawValue: text.lowercased()) else {
-                throw UsageError("--format: expected text, json, svg or html (got '\(text)')", command: command)
+                throw UsageError("--format: expected text, json, svg or html (got '\(Echo.safe(text))')", command: command)
             }
             format = f
         } else if let path = outputPath, let inferred = OutputFormat.allCases.first(where: {
@@ -74,7 +74,7 @@ struct RunOptions {
         params = try ParamOption.parse(arguments, command: command)
         if let text = v["max-output"] {
             guard let bytes = RunOptions.parseBytes(text), bytes >= 1 << 10 else {
-                throw UsageError("--max-output: expected a size of at least 1K, like 100M or 1G (got '\(text)')", command: command)
+                throw UsageError("--max-output: expected a size of at least 1K, like 100M or 1G (got '\(Echo.safe(text))')", command: command)
             }
             maxOutputBytes = bytes
         }
@@ -85,25 +85,25 @@ struct RunOptions {
         var limits = ScriptLimits(maxRunTime: ScriptLimits.defaultRunTime)
         if let text = v["max-instructions"] {
             guard let n = Int(text), n > 0 else {
-                throw UsageError("--max-instructions: expected a positive whole number (got '\(text)')", command: command)
+                throw UsageError("--max-instructions: expected a positive whole number (got '\(Echo.safe(text))')", command: command)
             }
             limits.maxInstructions = n
         }
         if let text = v["max-memory"] {
             guard let bytes = RunOptions.parseBytes(text), bytes >= 1 << 20 else {
-                throw UsageError("--max-memory: expected a size of at least 1M, like 64M or 1G (got '\(text)')", command: command)
+                throw UsageError("--max-memory: expected a size of at least 1M, like 64M or 1G (got '\(Echo.safe(text))')", command: command)
             }
             limits.maxMemory = bytes
         }
         if let text = v["max-time"] {
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
-                throw UsageError("--max-time: expected seconds above 0 and at most 3600, like 1 or 0.5 (got '\(text)')", command: command)
+                throw UsageError("--max-time: expected seconds above 0 and at most 3600, like 1 or 0.5 (got '\(Echo.safe(text))')", command: command)
             }
             limits.maxTime = seconds
         }
         if let text = v["max-run-time"] {
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-                throw UsageError("--max-run-time: expected seconds above 0 and at most 86400, like 60 (got '\(text)')", command: command)
+                throw UsageError("--max-run-time: expected seconds above 0 and at most 86400, like 60 (got '\(Echo.safe(text))')", command: command)
             }
             limits.maxRunTime = seconds
         }
@@ -119,11 +119,11 @@ struct RunOptions {
         for part in parts {
             guard let n = Int(part.trimmingCharacters(in: .whitespaces)), n >= 0 else {
                 throw UsageError("--items: expected a whole number of zero or more, or one per section like 5,8,3 "
-                                 + "(got '\(text)')", command: command)
+                                 + "(got '\(Echo.safe(text))')", command: command)
             }
             total += min(n, Scenario.maxItems + 1)
             guard total <= Scenario.maxItems else {
-                throw UsageError("--items: at most \(Scenario.maxItems) items in all (got '\(text)')", command: command)
+                throw UsageError("--items: at most \(Scenario.maxItems) items in all (got '\(Echo.safe(text))')", command: command)
             }
             counts.append(n)
         }
@@ -134,14 +134,26 @@ struct RunOptions {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
               Scenario.viewportExtentRange.contains(w), Scenario.viewportExtentRange.contains(h) else {
-            throw UsageError("--viewport: expected WxH with sizes from 1 to 100000, like 414x736 (got '\(text)')", command: command)
+            throw UsageError("--viewport: expected WxH with sizes from 1 to 100000, like 414x736 (got '\(Echo.safe(text))')", command: command)
         }
         return Size(width: w, height: h)
     }
 
+    /// `--offset X`: a number within ±``Scenario/maximumMagnitude``, where frames stay
+    /// exact (an endless carousel far beyond it would show nothing).
+    static func parseOffset(_ text: String, command: String) throws(UsageError) -> Double {
+        let offset = try parseNumber(text, "--offset", command)
+        guard abs(offset) <= Scenario.maximumMagnitude else {
+            let bound = Scenario.maximumMagnitudeText
+            throw UsageError("--offset: expected a number from -\(bound) to \(bound), where frames stay exact "
+                             + "(got '\(Echo.safe(text))')", command: command)
+        }
+        return offset
+    }
+
     static func parseNumber(_ text: String, _ option: String, _ command: String) throws(UsageError) -> Double {
         guard let value = Double(text), value.isFinite else {
-            throw UsageError("\(option): expected a number (got '\(text)')", command: command)
+            throw UsageError("\(option): expected a number (got '\(Echo.safe(text))')", command: command)
         }
         return value
     }

@@ -110,15 +110,22 @@ enum RunPipeline {
         } catch let failure as RunFailure {
             throw failure
         } catch let error as ScriptError {
-            throw RunFailure(message: error.message, details: error.details)
+            throw RunFailure(message: shown(error.message, path: options.scriptPath), details: error.details)
         } catch let error as ScenarioError {
             let line = loaded?.scenarioLine(named: options.scenarioName) ?? 1
-            throw RunFailure(message: "\(options.scriptPath):\(line): \(error)", details: "")
+            throw RunFailure(message: "\(Echo.safe(options.scriptPath)):\(line): \(error)", details: "")
         } catch let error as OutputError {
             throw RunFailure(message: error.description, details: "")
         } catch {
-            throw RunFailure(message: "\(options.scriptPath): \(error)", details: "")
+            throw RunFailure(message: "\(Echo.safe(options.scriptPath)): \(error)", details: "")
         }
+    }
+
+    /// `message` (`path: …`, `path:line: …`) with the script's path as messages show any
+    /// value a user gave: control characters escaped, cut when long (``Echo``).
+    static func shown(_ message: String, path: String) -> String {
+        guard message.utf8.starts(with: path.utf8) else { return message }
+        return Echo.safe(path) + String(decoding: message.utf8.dropFirst(path.utf8.count), as: UTF8.self)
     }
 
     /// The animated or single-frame SVG, or the HTML page, of a whole (thinned) timeline;

@@ -59,6 +59,8 @@ enum Templates {
     /// What a newcomer needs to know, as Lua comments.
     static func header(fileName: String, template: Template) -> String {
         let origin = template.name == "blank" ? "" : " (started from the \"\(template.name)\" example)"
+        // A Lua comment ends at a line break: the name, escaped, cannot end it early.
+        let fileName = Echo.safe(fileName, limit: nil)
         return filling(headerTemplate, with: [
             "fileName": fileName, "origin": origin, "tryIt": tryIt(fileName),
         ])

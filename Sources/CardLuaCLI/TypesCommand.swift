@@ -5,7 +5,7 @@ enum TypesCommand {
     static func main(_ words: [String]) throws -> Int32 {
         let arguments = try Arguments(words, command: "types")
         if CardLuaCommand.printedHelp(arguments, command: "types") { return 0 }
-        if let extra = arguments.positional.first { throw UsageError("unexpected argument '\(extra)'", command: "types") }
+        if let extra = arguments.positional.first { throw UsageError("unexpected argument '\(Echo.safe(extra))'", command: "types") }
         let text: String
         do {
             text = try LuaEffect.typeDefinitions() + "\n"

@@ -60,7 +60,7 @@ struct WatchSession {
         redraws = options.outputPath == nil && Console.standardOutputIsTerminal
     }
 
-    private var scriptName: String { (options.scriptPath as NSString).lastPathComponent }
+    private var scriptName: String { Echo.safe((options.scriptPath as NSString).lastPathComponent) }
 
     /// Runs the script once and shows the result, or the error (keeping the last output).
     ///
@@ -115,7 +115,7 @@ struct WatchSession {
         defer { for warning in warnings { Console.error(warning) } }
         guard let path = options.outputPath else {
             if redraws {
-                Console.error("[\(Self.clock())] watching \(options.scriptPath) — save to run again, Ctrl-C to stop")
+                Console.error("[\(Self.clock())] watching \(Echo.safe(options.scriptPath)) — save to run again, Ctrl-C to stop")
             } else {
                 Console.error("[\(Self.clock())] \(scriptName) ran\(recovered)")
             }
@@ -134,7 +134,7 @@ struct WatchSession {
             }
         }
         let milliseconds = Int((Date().timeIntervalSince(started) * 1000).rounded())
-        Console.error("[\(Self.clock())] \(scriptName) → \(path) (\(frames) frame\(frames == 1 ? "" : "s"), \(milliseconds) ms)\(recovered)")
+        Console.error("[\(Self.clock())] \(scriptName) → \(Echo.safe(path)) (\(frames) frame\(frames == 1 ? "" : "s"), \(milliseconds) ms)\(recovered)")
         goodRuns += 1
         failing = false
     }
@@ -142,12 +142,12 @@ struct WatchSession {
     private var recovered: String { failing ? " — recovered" : "" }
 
     func reportMissing() {
-        Console.error("[\(Self.clock())] \(options.scriptPath): no such file — waiting for it to appear")
+        Console.error("[\(Self.clock())] \(Echo.safe(options.scriptPath)): no such file — waiting for it to appear")
     }
 
     /// After Ctrl-C: ends the line the terminal echoed `^C` on.
     func stop() {
-        Console.error("\nstopped watching \(options.scriptPath)")
+        Console.error("\nstopped watching \(Echo.safe(options.scriptPath))")
     }
 
     /// The local time, `HH:MM:SS`.

@@ -56,6 +56,9 @@ enum RenderSupport {
     /// `x` with exactly `digits` decimals (like JavaScript's `toFixed`), never `-0.000`.
     static func fixed(_ x: Double, _ digits: Int) -> String {
         let s = RenderSupport.compact(x, decimals: digits)
+        // Too large for decimals to mean anything: the round-trip form as it is (`1e+300`),
+        // never with decimals pasted on (`1e+300.00`).
+        if s.contains("e") { return s }
         let parts = s.split(separator: ".", maxSplits: 1)
         let fraction = parts.count > 1 ? String(parts[1]) : ""
         return String(parts[0]) + "." + fraction + String(repeating: "0", count: max(0, digits - fraction.count))

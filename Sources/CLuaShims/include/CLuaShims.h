@@ -86,7 +86,11 @@ const char *cardlua_attribute_key(int index, int *writable);
 #define CARDLUA_STATE_DECELERATING 9
 #define CARDLUA_STATE_RTL 10 /* effectiveUserInterfaceLayoutDirection is rightToLeft */
 
-/// Status of an entry point.
+/// Status of an entry point. Entry points do not nest: one called while a call of the
+/// same state is under way (from a log or query function of the host's) returns
+/// CARDLUA_ERROR at once ("re-entered the effect during a call"), touching nothing of the
+/// call under way, which goes on. The setters only store their values and may be called
+/// at any time.
 #define CARDLUA_OK 0
 #define CARDLUA_ERROR 1   /* the script failed: message in cardlua_message() */
 #define CARDLUA_LIMIT 2   /* a limit stopped the script: the state is no longer usable */
@@ -117,8 +121,13 @@ void cardlua_close(cardlua_host *host);
 /// count hook fires; reaching it is a limit (CARDLUA_LIMIT), like the budget.
 void cardlua_set_time_limit(cardlua_host *host, double seconds);
 
-/// Sets the time limit of the whole run (seconds; 0 or less: none) and starts its clock:
-/// every later call is stopped (CARDLUA_LIMIT) once that much wall-clock time has passed.
+/// The longest run time limit, in seconds (about 31 years): a longer finite limit is this
+/// one, so that the deadline in nanoseconds stays inside a long long.
+#define CARDLUA_MAX_RUN_TIME_SECONDS 1e9
+
+/// Sets the time limit of the whole run (seconds; 0 or less, NaN or infinity: none; past
+/// CARDLUA_MAX_RUN_TIME_SECONDS: that) and starts its clock: every later call is stopped
+/// (CARDLUA_LIMIT) once that much wall-clock time has passed.
 void cardlua_set_run_time_limit(cardlua_host *host, double seconds);
 
 /// Sets the function that answers layout:layoutAttributesForElements(rect).
@@ -137,7 +146,14 @@ void cardlua_set_log(cardlua_host *host, cardlua_log_fn log, void *context);
 /// passed to the prelude's I.noteAttributeKey(key, item) after each transform call.
 void cardlua_set_check_mode(cardlua_host *host, int on);
 
+/// The longest script text, in bytes (8 MiB): a longer one is refused before it is
+/// parsed (and a file before it is read: LuaEffect, ScriptFile.swift). No effect is near
+/// it; loading, unlike running, cannot be interrupted by the budget or the clock.
+#define CARDLUA_SCRIPT_MAX_BYTES ((size_t)8 << 20)
+
 /// Loads and runs a script (text only) named `chunkname` (shown in messages as given).
+/// Parsing allocates through the state's allocator, so it counts against the memory
+/// limit; a text longer than CARDLUA_SCRIPT_MAX_BYTES is an error (CARDLUA_ERROR).
 int cardlua_load_script(cardlua_host *host, const char *source, size_t length,
                         const char *chunkname);
 
@@ -201,6 +217,16 @@ const char *cardlua_call_internal_string(cardlua_host *host, const char *name,
 
 /// Memory the state holds now, in bytes.
 size_t cardlua_memory_in_use(cardlua_host *host);
+
+/// Whether a call of this state is under way (the caller is a callback of the host's):
+/// then, as any entry point would, it sets the last error to the re-entry refusal and
+/// returns 1. A host checks it before touching what the call under way is using.
+int cardlua_in_call(cardlua_host *host);
+
+/// The collector's mode: 1 generational, 0 incremental (the mode between calls: a sizing
+/// call's generational mode ends with it, however it ends), -1 after a limit (no state)
+/// or during a call. For tests.
+int cardlua_collector_mode(cardlua_host *host);
 
 /// Calls an empty Lua function `count` times, each in its own lua_pcall: the floor of any
 /// call from the host (the benchmark's reference). Returns the status.
