@@ -40,10 +40,21 @@ public struct ParamOverrideError: Error, CustomStringConvertible, Sendable, Equa
     /// What is wrong, one line, without the override itself (`outside 0…90, params.rotate's
     /// min…max`).
     public var text: String
+    /// For a value outside the declaration's min…max: the declared text of the range
+    /// (`0…90`), so that a message can show the value as the user wrote it
+    /// (``message(value:)``) rather than as a number formatted back.
+    public var declaredRange: String?
 
-    public init(name: String, text: String) {
+    public init(name: String, text: String, declaredRange: String? = nil) {
         self.name = name
         self.text = text
+        self.declaredRange = declaredRange
+    }
+
+    /// ``text``, with the value as `written` (`90.`, `1.50`) where the error is about it.
+    public func message(value written: String) -> String {
+        guard let declaredRange else { return text }
+        return "\(written) is outside \(declaredRange) (params.\(name)'s min…max)"
     }
 
     public var description: String { text }
@@ -111,9 +122,9 @@ extension LuaEffect {
                 throw ParamOverrideError(name: name, text: "expected a finite number")
             }
             guard value >= param.minimum, value <= param.maximum else {
-                throw ParamOverrideError(name: name, text: "\(Suggest.number(value)) is outside "
-                                         + "\(Suggest.number(param.minimum))…\(Suggest.number(param.maximum)) "
-                                         + "(params.\(name)'s min…max)")
+                let range = "\(Suggest.number(param.minimum))…\(Suggest.number(param.maximum))"
+                throw ParamOverrideError(name: name, text: "\(Suggest.number(value)) is outside \(range) "
+                                         + "(params.\(name)'s min…max)", declaredRange: range)
             }
         }
     }

@@ -32,7 +32,11 @@ struct ParamOption: Equatable {
     /// `cardlua: --param rotat=50: the script has no param 'rotat'; did you mean rotate?`.
     static func message(_ error: ParamOverrideError, in options: [ParamOption]) -> String {
         let given = options.first { $0.name == error.name }?.text ?? error.name
-        return "cardlua: --param \(Echo.safe(given)): \(Echo.safe(error.text, limit: 2 * Echo.maximumLength))"
+        // The value as the user wrote it (`90.`, not `90`): what follows the `=`.
+        let written = given.split(separator: "=", maxSplits: 1).dropFirst().first
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let text = written.isEmpty ? error.text : error.message(value: written)
+        return "cardlua: --param \(Echo.safe(given)): \(Echo.safe(text, limit: 2 * Echo.maximumLength))"
     }
 }
 

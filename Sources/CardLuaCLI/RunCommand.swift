@@ -1,3 +1,5 @@
+import CardLayout
+
 /// `cardlua run SCRIPT [options]`.
 enum RunCommand {
     static func main(_ words: [String]) throws -> Int32 {
@@ -25,5 +27,3 @@ enum RunCommand {
         return 0
     }
 }
-
-import CardLayout

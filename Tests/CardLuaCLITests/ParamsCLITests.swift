@@ -46,6 +46,9 @@ import Testing
         let cases: [([String], String)] = [
             (["run", path, "--param", "rotat=50"], "cardlua: --param rotat=50: the script has no param 'rotat'; did you mean rotate?"),
             (["run", path, "--param", "rotate=91"], "cardlua: --param rotate=91: 91 is outside 0…90 (params.rotate's min…max)"),
+            // The value as the user wrote it, not as a number formatted back ("90.5", "1e2").
+            (["run", path, "--param", "rotate=90.50"], "cardlua: --param rotate=90.50: 90.50 is outside 0…90 (params.rotate's min…max)"),
+            (["run", path, "--param", "rotate=1e2"], "cardlua: --param rotate=1e2: 1e2 is outside 0…90 (params.rotate's min…max)"),
             (["check", path, "--param", "spacng=1"], "cardlua: --param spacng=1: the script has no param 'spacng'; did you mean spacing?"),
             (["run", CLI.script("lol.lua"), "--param", "rotate=1"], "cardlua: --param rotate=1: the script declares no params"),
             (["watch", path, "--param", "rotate=-1", "-o", dir.appendingPathComponent("out.json").path],
