@@ -31,6 +31,10 @@ enum BenchCommand {
         var watchLatency = false
         var smoke = false
         var markdown = false
+        /// `--targets`: the engine's own performance targets as verdicts (met / MISSED),
+        /// for the project's benchmark (scripts/bench). A user's run shows what the
+        /// script costs, with the floors as context, and judges nothing.
+        var targets = false
 
         var callsPerRepeat: Int {
             iterations ?? max(1, (smoke ? 100 : 20_000) / max(batch, 1))
@@ -46,7 +50,8 @@ enum BenchCommand {
         #else
         let release = true
         #endif
-        var table = BenchTable(markdown: options.markdown, judged: release && !options.smoke)
+        var table = BenchTable(markdown: options.markdown, judged: release && !options.smoke,
+                               showsTargets: options.targets)
         do {
             try run(options, into: &table)
         } catch {
@@ -91,6 +96,7 @@ enum BenchCommand {
         o.coldRun = arguments.flags.contains("cold-run")
         o.watchLatency = arguments.flags.contains("watch-latency")
         o.markdown = arguments.flags.contains("markdown")
+        o.targets = arguments.flags.contains("targets")
         o.scripts = arguments.positional
         if o.scripts.isEmpty && !o.scale {
             throw UsageError("missing the script to measure (cardlua bench SCRIPT)", command: "bench")
@@ -120,8 +126,14 @@ enum BenchCommand {
             table.note("stock interpreter: \(Echo.safe(options.lua ?? "lua5.4 on the PATH")) not found (its rows are skipped; scripts/bootstrap --test installs lua5.4)")
         }
 
+        // What the user asked first: each script's cost per card and at its demo's
+        // busiest frame, as a share of a 120 Hz display's frame.
+        for script in scripts {
+            table.section("\(Echo.safe(script.path)): what it costs")
+            try measureCost(script.path, script.effect, script.setup, options, table: &table)
+        }
         if !scripts.isEmpty {
-            table.section("floors: the cost of any call")
+            table.section("context: the engine's floors, the cost of any call")
             let floor = try measureFloors(options, stock: stock, table: &table)
             for script in scripts {
                 table.section(Echo.safe(script.path))
@@ -144,6 +156,39 @@ enum BenchCommand {
             if options.coldRun { BenchProcesses.coldRun(script, options, table: &table) }
             if options.watchLatency { BenchProcesses.watchLatency(script, options, table: &table) }
         }
+    }
+
+    /// One 120 Hz display frame (ProMotion), in nanoseconds: the budget a frame of cards
+    /// shares with everything else the app draws.
+    static let frameBudget120Hz = 1e9 / 120
+
+    /// A script's cost as its author wants it: per card, and the demo's busiest frame
+    /// (the frame with the most cards: its element query, if any, and every card's
+    /// transform, as `run` computes it), also as a share of a 120 Hz frame.
+    static func measureCost(_ path: String, _ effect: LuaEffect, _ setup: Setup, _ options: Options,
+                            table: inout BenchTable) throws {
+        let name = Echo.safe(((path as NSString).lastPathComponent as NSString).deletingPathExtension)
+        let perCard = try perItem(effect, setup, options)
+        table.row("\(name): per card (transform)", ns: perCard, unit: .usPerItem)
+        guard let busiest = try busiestDemoFrame(path, options) else { return }
+        var frameOptions = options
+        frameOptions.viewport = busiest.viewport
+        let ns = try perFrame(effect, frameOptions, at: busiest.offset)
+        let share = ns.ns / frameBudget120Hz * 100
+        table.row("\(name): the demo's busiest frame (\(Int(ns.cards.rounded())) cards)", ns: ns.ns, unit: .usPerFrame,
+                  note: String(format: "%.2f %% of a 120 Hz frame (8.33 ms)", share))
+    }
+
+    /// The demo's frame with the most cards: its content offset and viewport (nil when
+    /// the demo shows none).
+    static func busiestDemoFrame(_ path: String, _ options: Options) throws -> (offset: Point, viewport: Size)? {
+        let effect = try LuaEffect(path: path)
+        let timeline = try ScenarioRunner(effect: effect, scriptName: (path as NSString).lastPathComponent)
+            .runDemo(viewportSize: options.viewport)
+        guard let frame = timeline.frames.max(by: { $0.items.count < $1.items.count }), !frame.items.isEmpty else {
+            return nil
+        }
+        return (frame.contentOffset, frame.viewportSize)
     }
 
     /// The reference rows every script row is compared with.
@@ -292,7 +337,10 @@ enum BenchCommand {
     }
 
     /// Median CPU nanoseconds per frame, and the mean number of cards a frame shows.
-    static func perFrame(_ effect: any Effect, _ options: Options) throws -> (ns: Double, cards: Double) {
+    /// A frame's cost: the visible-rect query (or the effect's own element query) and the
+    /// transform of every card. Over a sweep of `options.frames` offsets across the
+    /// content, or `options.frames` times at `offset`.
+    static func perFrame(_ effect: any Effect, _ options: Options, at offset: Point? = nil) throws -> (ns: Double, cards: Double) {
         var configuration = FlowLayoutConfiguration()
         try effect.prepare(&configuration, viewportSize: options.viewport,
                            numberOfItemsInSections: Scenario.defaultNumberOfItems)
@@ -305,7 +353,7 @@ enum BenchCommand {
         let frames = options.frames
         let contexts = (0..<frames).map { k -> ScrollContext in
             let along = frames == 1 ? 0 : maxOffset * Double(k) / Double(frames - 1)
-            let origin = horizontal ? Point(x: along, y: 0) : Point(x: 0, y: along)
+            let origin = offset ?? (horizontal ? Point(x: along, y: 0) : Point(x: 0, y: along))
             return ScrollContext(bounds: Rect(origin: origin, size: options.viewport),
                                  contentSize: layout.collectionViewContentSize, time: Double(k) / 60)
         }

@@ -6,12 +6,13 @@ import Foundation
 /// one. Plain columns for a terminal, or Markdown (`--markdown`) for BENCHMARKS.md.
 struct BenchTable {
     enum Unit {
-        case nsPerItem, nsPerCall, usPerFrame, usPerCall, msPerCall, msWall
+        case nsPerItem, nsPerCall, usPerItem, usPerFrame, usPerCall, msPerCall, msWall
 
         var label: String {
             switch self {
             case .nsPerItem: "ns/item"
             case .nsPerCall: "ns/call"
+            case .usPerItem: "µs/card"
             case .usPerFrame: "µs/frame"
             case .usPerCall: "µs"
             case .msPerCall, .msWall: "ms"
@@ -23,7 +24,7 @@ struct BenchTable {
             guard ns.isFinite else { return "n/a" }
             switch self {
             case .nsPerItem, .nsPerCall: return String(format: "%.1f", ns)
-            case .usPerFrame, .usPerCall: return String(format: ns < 10_000 ? "%.3f" : "%.1f", ns / 1000)
+            case .usPerItem, .usPerFrame, .usPerCall: return String(format: ns < 10_000 ? "%.3f" : "%.1f", ns / 1000)
             case .msPerCall, .msWall: return String(format: "%.2f", ns / 1_000_000)
             }
         }
@@ -34,7 +35,11 @@ struct BenchTable {
     let judged: Bool
     private var startedTable = false
 
-    init(markdown: Bool, judged: Bool) {
+    /// Whether the engine's targets are shown at all (`--targets`).
+    let showsTargets: Bool
+
+    init(markdown: Bool, judged: Bool, showsTargets: Bool = false) {
+        self.showsTargets = showsTargets
         self.markdown = markdown
         self.judged = judged
     }
@@ -53,7 +58,7 @@ struct BenchTable {
     mutating func section(_ title: String) {
         if !startedTable {
             startedTable = true
-            let columns = ["what", "median", "unit", "× lua5.4", "× pcall", "× Swift", "target / note"]
+            let columns = ["what", "median", "unit", "× lua5.4", "× pcall", "× Swift", showsTargets ? "target / note" : "note"]
             if markdown {
                 Console.out("| " + columns.joined(separator: " | ") + " |\n")
                 Console.out("|---|--:|---|--:|--:|--:|---|\n")
@@ -72,7 +77,8 @@ struct BenchTable {
     mutating func row(_ what: String, ns: Double, unit: Unit, lua: Double? = nil, pcall: Double? = nil,
                       swift: Double? = nil, target: Target? = nil, note: String? = nil) {
         let cells = [what, unit.value(ns), unit.label, BenchTable.ratio(lua), BenchTable.ratio(pcall),
-                     BenchTable.ratio(swift), [target?.text(judged: judged), note].compactMap { $0 }.joined(separator: "; ")]
+                     BenchTable.ratio(swift),
+                     [showsTargets ? target?.text(judged: judged) : nil, note].compactMap { $0 }.joined(separator: "; ")]
         emit(cells)
     }
 

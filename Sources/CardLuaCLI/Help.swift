@@ -160,7 +160,10 @@ enum Help {
 
     USAGE: cardlua bench SCRIPT... [options]
 
-    For each script: the per-item cost of its transform through cardlua; with --stock,
+    First, what each script costs: µs per card (its transform), and the demo's busiest
+    frame (the most cards: the element query, if any, and every card's transform) in µs
+    and as a share of a 120 Hz display's 8.33 ms frame. Then the context: the per-item
+    cost of its transform through cardlua; with --stock,
     the same script's transform run by the stock lua5.4 interpreter in a plain Lua loop
     (the Lua floor: same prelude, same items, the same sandbox and limits as run, in a
     process that dies with cardlua); the native Swift twin for the seeds (lol,
@@ -169,7 +172,8 @@ enum Help {
     function from C (the floor of any call) and an empty transform through cardlua.
     Prints medians over repeated runs after a warm-up, and ratios against the floors.
     In-process figures are CPU time; cold runs and watch latency are wall clock.
-    Build with -c release for real figures (scripts/bench does).
+    Build with -c release for real figures (scripts/bench does). Nothing is judged
+    unless --targets asks for the engine's own targets (the project's benchmark).
 
     \(OptionTable.help(OptionTable.bench))
 

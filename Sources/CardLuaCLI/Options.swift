@@ -139,6 +139,7 @@ enum OptionTable {
             OptionSpec(name: "cold-run", summary: "time `cardlua run SCRIPT` (the demo) end to end, first SCRIPT"),
             OptionSpec(name: "watch-latency", summary: "time `cardlua watch SCRIPT -o out.json` from save to output"),
             OptionSpec(name: "markdown", summary: "print the table as Markdown"),
+            OptionSpec(name: "targets", summary: "judge the engine's own performance targets (scripts/bench)"),
             OptionSpec(name: "smoke", summary: "tiny counts: checks that it all runs; figures mean nothing"),
         ]
     }()

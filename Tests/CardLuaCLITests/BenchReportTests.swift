@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// `cardlua bench SCRIPT` leads with what its author asked — the cost per card and at the
+/// demo's busiest frame, also as a share of a 120 Hz frame — and judges nothing: the
+/// engine's own targets are the project's (`--targets`, which scripts/bench passes).
+@Suite struct BenchReportTests {
+    @Test func aUsersBenchLeadsWithTheCostAndJudgesNothing() throws {
+        let result = try CLI.run(["bench", CLI.script("lol.lua"), "--smoke"], timeout: 300)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let first = try #require(lines.firstIndex { $0.hasPrefix("--") })
+        #expect(lines[first].hasSuffix("lol.lua: what it costs"), "\(lines[first])")
+        #expect(lines[first + 1].hasPrefix("lol: per card (transform)") && lines[first + 1].contains("µs/card"))
+        // The demo's busiest frame has 3 cards: 300-pt cards in a 414-pt viewport.
+        #expect(lines[first + 2].hasPrefix("lol: the demo's busiest frame (3 cards)"), "\(lines[first + 2])")
+        #expect(lines[first + 2].contains("% of a 120 Hz frame (8.33 ms)"))
+        #expect(!result.stdout.contains("target"), "no verdicts in a user's run")
+        #expect(!result.stdout.contains("MISSED"))
+    }
+
+    @Test func theProjectsBenchShowsItsTargets() throws {
+        let result = try CLI.run(["bench", CLI.script("lol.lua"), "--smoke", "--targets"], timeout: 300)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("target ≤ 12× Swift"), "\(result.stdout)")
+    }
+}
