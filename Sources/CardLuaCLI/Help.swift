@@ -80,7 +80,8 @@ enum Help {
     tweakable the script declares (params) runs it again with the new value, keeping
     the position; Copy params copies the values as --param options. Record turns what
     you did into a scenarios = { recorded = … } block for `run --scenario recorded`.
-    The script runs under run's sandbox and limits.
+    The script runs under run's sandbox and per-call limits; a session has no
+    whole-run time limit (run's --max-run-time), it lasts as long as you play.
 
     \(OptionTable.help(OptionTable.play))
     EXAMPLES:
