@@ -518,6 +518,7 @@ def catalogue(args, driver, check, tmp):
       }
       step();
     """
+    pending = []
     for path in scripts:
         name = os.path.relpath(path, os.path.join(ROOT, "scripts"))
         copy = os.path.join(folder, os.path.basename(path))
@@ -532,37 +533,33 @@ def catalogue(args, driver, check, tmp):
             s = wait_for(lambda s: s["contentOffset"] is not None)
             samples["open"] = driver.execute_script("return window.cardlua.drawn()")
             driver.execute_async_script(drag_js, 8, -15, 120)
-            wait_for(lambda s: s["phase"] == "idle" or s["settled"], timeout=3)
+            time.sleep(0.1)  # a little of the release; the flick's touch stops the rest
             samples["drag"] = driver.execute_script("return window.cardlua.drawn()")
             driver.execute_async_script(drag_js, 5, -25, 0)
-            time.sleep(0.3)
+            time.sleep(0.2)
             samples["flick"] = driver.execute_script("return window.cardlua.drawn()")
             driver.execute_async_script(wheel_js, 6, 20)
-            time.sleep(0.35)
+            time.sleep(0.25)  # the 100 ms pause ends the gesture, then some of the release
             samples["wheel"] = driver.execute_script("return window.cardlua.drawn()")
             version = state()["scriptVersion"]
             with open(copy, "w") as f:
                 f.write(source + "\n-- saved again\n")
             s = wait_for(lambda s: s["scriptVersion"] == version + 1, timeout=10)
-            time.sleep(0.05)
             samples["reload"] = driver.execute_script("return window.cardlua.drawn()")
             error = s["error"] if s else "no state"
             reloaded = s is not None and s["scriptVersion"] == version + 1
         finally:
             play.stop()
-        # The frames to compare: the first drawn after each action, and a few spread
-        # through each (all of them for the drag), at most ~12 per script.
+        # The frames to compare: the first drawn after each action and two more spread
+        # through it, at most 13 per script.
         chosen = []
         for what, frames in samples.items():
-            if not frames:
-                continue
-            pick = frames if what == "drag" and len(frames) <= 4 else \
-                [frames[0]] + frames[1:][::max(1, len(frames) // 3)][:3]
-            chosen += [(what, f) for f in pick]
+            if frames:
+                chosen += [(what, f) for f in [frames[0]] + frames[1:][::max(1, len(frames) // 2)][:2]]
         horizontal = s is not None and s.get("horizontal", True)
         offsets = sorted({(f["o"][0] if horizontal else f["o"][1], tuple(f["v"])) for _, f in chosen})
 
-        def run_at(key):
+        def run_at(key, copy=copy):
             offset, viewport = key
             out = subprocess.run([args.cardlua, "run", copy, "--offset", repr(offset), "--format", "json",
                                   "--viewport", "%sx%s" % (viewport[0], viewport[1])],
@@ -570,7 +567,12 @@ def catalogue(args, driver, check, tmp):
             if out.returncode != 0:
                 return key, out.stderr.strip()[:300]
             return key, json.loads(out.stdout)["frames"][0]
-        runs = dict(pool.map(run_at, offsets))
+        pending.append((name, samples, chosen, horizontal, offsets, reloaded, error,
+                        [pool.submit(run_at, key) for key in offsets]))
+
+    # run's frames were computed meanwhile (two at a time), while the browser went on.
+    for name, samples, chosen, horizontal, offsets, reloaded, error, futures in pending:
+        runs = dict(f.result() for f in futures)
         problems = []
         for what, f in chosen:
             key = (f["o"][0] if horizontal else f["o"][1], tuple(f["v"]))
