@@ -332,6 +332,7 @@
     if (finger) { return; }   // one finger scrolls; the wheel waits
     var k = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
     var horizontal = !state || state.horizontal, delta = (horizontal ? e.deltaX : e.deltaY) * k;
+    if (!delta) { return; }   // across the scroll axis: not a pan of this collection view
     if (!wheel) {
       wheel = { distance: 0, samples: [], timer: 0 };
       queue = [];   // a new touch stops a motion where it is
