@@ -539,6 +539,16 @@ def catalogue(args, driver, check, tmp):
       }
       step();
     """
+    def take():
+        """The frames drawn since the last take, waiting for one at least (a frame the
+        engine answered is drawn at the page's next display frame)."""
+        frames, end = [], time.time() + 10
+        while True:
+            frames += driver.execute_script("return window.cardlua.drawn()")
+            if frames or time.time() > end:
+                return frames
+            time.sleep(0.02)
+
     pending = []
     for path in scripts:
         name = os.path.relpath(path, os.path.join(ROOT, "scripts"))
@@ -552,21 +562,21 @@ def catalogue(args, driver, check, tmp):
         try:
             driver.get(play.url)
             s = wait_for(lambda s: s["contentOffset"] is not None)
-            samples["open"] = driver.execute_script("return window.cardlua.drawn()")
+            samples["open"] = take()
             driver.execute_async_script(drag_js, 8, -15, 120)
             time.sleep(0.1)  # a little of the release; the flick's touch stops the rest
-            samples["drag"] = driver.execute_script("return window.cardlua.drawn()")
+            samples["drag"] = take()
             driver.execute_async_script(drag_js, 5, -25, 0)
             time.sleep(0.2)
-            samples["flick"] = driver.execute_script("return window.cardlua.drawn()")
+            samples["flick"] = take()
             driver.execute_async_script(wheel_js, 6, 20)
             time.sleep(0.25)  # the 100 ms pause ends the gesture, then some of the release
-            samples["wheel"] = driver.execute_script("return window.cardlua.drawn()")
+            samples["wheel"] = take()
             version = state()["scriptVersion"]
             with open(copy, "w") as f:
                 f.write(source + "\n-- saved again\n")
             s = wait_for(lambda s: s["scriptVersion"] == version + 1, timeout=10)
-            samples["reload"] = driver.execute_script("return window.cardlua.drawn()")
+            samples["reload"] = take()
             error = s["error"] if s else "no state"
             reloaded = s is not None and s["scriptVersion"] == version + 1
         finally:
