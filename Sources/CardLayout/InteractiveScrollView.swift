@@ -351,6 +351,16 @@ public final class InteractiveScrollView {
         return frames
     }
 
+    /// The frame at the latest event's time, showing the state after it (what a page
+    /// draws at once in answer to an input, a reload or a first look), made exactly as
+    /// every frame of ``frames(until:)`` and of a scenario is: the effect's own element
+    /// query (or the base attributes in the visible rect, capped), its `transform`, and
+    /// the headers and footers. It does not move ``frames(until:)`` on.
+    public func frameAtLatestEvent() throws -> Frame {
+        let sample = sample(mode, at: now)
+        return try view.frame(offset: sample.offset, time: now, phase: sample.phase, activity: sample.activity)
+    }
+
     /// Moves past the frames due up to and including `time` without making them (a page
     /// that was hidden wants the present, not the backlog); ``frames(until:)`` then
     /// starts after `time`.
@@ -372,6 +382,27 @@ public final class InteractiveScrollView {
                      isDecelerating: sample.activity.isDecelerating, lastSnap: lastSnap,
                      centredItem: view.itemNearestCentre(offset: sample.offset), viewportSize: view.viewportSize,
                      contentSize: view.contentSize, contentOffsetRange: view.range)
+    }
+
+    /// Starts the recording afresh at `time` (a Record button pressed): from now on
+    /// ``recordedScenario(named:)`` holds only what happens from here, beginning with the
+    /// current viewport and a `jump` to where the content is — during a motion, where it
+    /// comes to rest (the motion is not recorded); with a finger down, where the touch
+    /// began (its drag is recorded on release).
+    public func startRecording(at time: Double) throws {
+        let t = try advance(to: time)
+        var fresh = Recording(viewportSize: view.viewportSize, start: t)
+        switch mode {
+        case let .rest(offset):
+            fresh.append(.jump(offset: offset), at: t)
+        case let .touch(touch):
+            fresh.append(.jump(offset: touch.startOffset), at: t)
+        case let .motion(motion):
+            let end = motion.motions[motion.motions.count - 1].end
+            fresh.append(.jump(offset: motion.clamp.map { ScrollPhysics.clamp(end, to: $0) } ?? end), at: t)
+            fresh.restingSince = max(t, motion.began + motion.total / 1000)
+        }
+        recording = fresh
     }
 
     /// ``state(at:)`` at the latest event's time.

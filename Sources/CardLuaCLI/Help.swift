@@ -78,9 +78,12 @@ enum Help {
     effect in the open page, keeping the scroll position; a broken save shows
     file:line: message over the stage and keeps the last good effect. A slider per
     tweakable the script declares (params) runs it again with the new value, keeping
-    the position; Copy params copies the values as --param options. Record turns what
-    you did into a scenarios = { recorded = … } block for `run --scenario recorded`.
-    The script runs under run's sandbox and limits.
+    the position; Copy params copies the values as --param options. A wheel or
+    trackpad scroll is a pan (a drag released with its velocity). Record starts a
+    recording and a second press stops it: what you did in between becomes a
+    scenarios = { recorded = … } block for `run --scenario recorded`.
+    The script runs under run's sandbox and per-call limits; a session has no
+    whole-run time limit (run's --max-run-time), it lasts as long as you play.
 
     \(OptionTable.help(OptionTable.play))
     EXAMPLES:

@@ -85,7 +85,7 @@ enum OptionTable {
                    defaultText: Scenario.defaultNumberOfItems.map(String.init).joined(separator: ",")),
         param,
         OptionSpec(name: "rtl", summary: "right to left: a horizontal flow mirrors, item 0 on the right"),
-    ] + limits
+    ] + limits.filter { $0.name != "max-run-time" }  // a live session has no whole-run limit
 
     /// `check`.
     static let check: [OptionSpec] = [

@@ -10,9 +10,12 @@ import Foundation
 /// ``LuaEffect``) answers with frames, exactly as `run` computes them. Saving the script
 /// reloads the effect in the open page; Ctrl-C ends with status 0 and frees the port.
 ///
-/// Threads: the server's loop thread does all engine work (the handler); the main thread
-/// only watches the file and, on a save, raises a flag and pushes a `changed` event to
-/// the page, whose next request (the page sends one at once) makes the handler reload.
+/// Threads: the server's loop thread answers the page and the event stream itself and
+/// hands every request that needs the engine to the engine's own thread
+/// (``PlayEngineQueue``: one frame in flight, newer input replacing queued input), so a
+/// slow script never makes the server deaf; the main thread only watches the file and,
+/// on a save, raises a flag and pushes a `changed` event to the page, whose next request
+/// (the page sends one at once) makes the engine reload.
 enum PlayCommand {
     /// The port used without `--port` (documented in the help and the README).
     static let defaultPort: UInt16 = 8417
@@ -22,10 +25,11 @@ enum PlayCommand {
         if CardLuaCommand.printedHelp(arguments, command: "play") { return 0 }
         let options = try PlayOptions(arguments)
         let playground = try Playground(options: options)
+        let engine = PlayEngineQueue()
         let server: LoopbackServer
         do {
-            server = try LoopbackServer(configuration: LoopbackServer.Configuration(port: options.port)) { request in
-                playground.handle(request)
+            server = try LoopbackServer(configuration: LoopbackServer.Configuration(port: options.port)) { request, reply in
+                playground.route(request, engine: engine, reply: reply)
             }
         } catch let failure as LoopbackServer.Failure {
             throw CommandFailure("cardlua play: \(failure.message)"
@@ -42,7 +46,10 @@ enum PlayCommand {
             playground.markChanged()
             server.broadcast(event: "changed", data: "1")
         }
+        // The loop never waits for the engine, so this is quick even mid-frame; a frame
+        // being computed is abandoned with the process.
         server.stop()
+        engine.stop()
         Console.error("\nstopped playing \(Echo.safe(options.scriptPath))")
         return 0
     }
@@ -79,14 +86,21 @@ struct PlayOptions {
         if let text = v["items"] { numberOfItems = try RunOptions.parseItems(text, command: command) }
         rightToLeft = arguments.flags.contains("rtl")
         limits = try RunOptions.limits(v, command: command)
+        // A live session has no whole-run limit (run's --max-run-time): it lasts as long
+        // as the page is open; the per-call limits apply to every answer.
+        limits.maxRunTime = 0
         params = try ParamOption.parse(arguments, command: command)
     }
 }
 
-/// The engine behind the page. Every method but ``markChanged()`` runs on the server's
-/// loop thread (the handler), one request at a time.
+/// The engine behind the page. ``route(_:engine:reply:)`` runs on the server's loop
+/// thread; ``handle(_:)`` and everything it calls on the engine's thread (or a test's),
+/// one request at a time; ``markChanged()`` on any thread.
 final class Playground: @unchecked Sendable {
     let options: PlayOptions
+    /// The script's limits in a live session: the per-call ones only. A whole-run limit
+    /// is `run`'s (a run ends); a session lasts as long as the page is open.
+    let limits: ScriptLimits
     private var effect: LuaEffect
     private var session: InteractiveScrollView
     /// Good loads of the script so far (1 after the start).
@@ -114,8 +128,11 @@ final class Playground: @unchecked Sendable {
 
     init(options: PlayOptions) throws {
         self.options = options
+        var limits = options.limits
+        limits.maxRunTime = 0
+        self.limits = limits
         do {
-            effect = try LuaEffect(path: options.scriptPath, limits: options.limits)
+            effect = try LuaEffect(path: options.scriptPath, limits: limits)
         } catch {
             throw RunFailure(message: RunPipeline.shown(error.message, path: options.scriptPath), details: error.details)
         }
@@ -149,6 +166,32 @@ final class Playground: @unchecked Sendable {
     }
 
     // MARK: Routes
+
+    /// On the server's loop thread: the page and the event stream are answered at once;
+    /// everything else goes to the engine's thread and is answered from there (nil).
+    func route(_ request: HTTPRequest, engine: PlayEngineQueue, reply: HTTPReply) -> HTTPResponse? {
+        switch (request.path, request.method) {
+        case ("/", "GET"), ("/", "HEAD"): return .html(PlayPage.html)
+        case ("/events", "GET"): return .eventStream(initial: Array("retry: 500\n\n".utf8))
+        default: break
+        }
+        engine.submit(key: Self.replaceKey(request), work: { self.handle(request) }, done: { reply.send($0) })
+        return nil
+    }
+
+    /// Requests a newer one may replace while they wait (``PlayEngineQueue``): a finger
+    /// position, a request for more frames, a value of one slider.
+    static func replaceKey(_ request: HTTPRequest) -> String? {
+        guard request.method == "POST" else { return nil }
+        switch request.path {
+        case "/frames": return "frames"
+        case "/input", "/params":
+            let fields = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any]
+            if request.path == "/input" { return fields?["type"] as? String == "move" ? "move" : nil }
+            return (fields?["name"] as? String).map { "params:" + $0 }
+        default: return nil
+        }
+    }
 
     /// The routes (the server has already checked Host, method and, for POST, Origin):
     /// `GET /` the page; `GET /events` the event stream (`changed` on a save);
@@ -188,13 +231,7 @@ final class Playground: @unchecked Sendable {
         case ("/params", true):
             return setParam(request.body)
         case ("/record", true):
-            var block = ScenarioLuaFormatter.scenariosBlock([session.recordedScenario(named: "recorded")])
-            let set = effect.params.filter { $0.value != $0.defaultValue }
-            if !set.isEmpty {  // the replay needs the same values
-                block = "-- recorded with " + set.map { "--param \($0.name)=\(ScenarioLuaFormatter.number($0.value))" }
-                    .joined(separator: " ") + "\n" + block
-            }
-            return .json("{\"lua\":\(Self.jsonString(block))}")
+            return record(request.body)
         case ("/", true), ("/events", true), ("/state", true):
             return .status(405, message: "use GET")
         case ("/input", false), ("/frames", false), ("/reload", false), ("/record", false), ("/params", false):
@@ -202,6 +239,57 @@ final class Playground: @unchecked Sendable {
         default:
             return .status(404)
         }
+    }
+
+    /// `POST /record`: `{"t", "action": "start"}` starts recording at the page's `t`;
+    /// `{"t", "action": "stop"}` (or no action) answers `{"lua": …}`, what happened since
+    /// the start (since the page opened or the script was saved without one) as a
+    /// `scenarios` block, rounded (0.001 s, 0.01 pt, 0.001 pt/ms).
+    private func record(_ body: [UInt8]) -> HTTPResponse {
+        let fields = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        let t = (fields?["t"] as? Double).flatMap { $0.isFinite && $0 >= 0 && $0 <= 1e7 ? $0 : nil }
+            ?? session.state.time
+        if fields?["action"] as? String == "start" {
+            do {
+                try session.skipFrames(until: t)
+                try session.startRecording(at: t)
+            } catch {
+                return .status(400, message: String(describing: error))
+            }
+            return .json(answer(frames: [frameNow()].compactMap { $0 }))
+        }
+        var block = ScenarioLuaFormatter.scenariosBlock([Self.rounded(session.recordedScenario(named: "recorded"))])
+        let set = effect.params.filter { $0.value != $0.defaultValue }
+        if !set.isEmpty {  // the replay needs the same values
+            block = "-- recorded with " + set.map { "--param \($0.name)=\(ScenarioLuaFormatter.number($0.value))" }
+                .joined(separator: " ") + "\n" + block
+        }
+        return .json("{\"lua\":\(Self.jsonString(block))}")
+    }
+
+    /// A recording as a person reads it: seconds to 0.001, points to 0.01, velocities to
+    /// 0.001 pt/ms (the page sends drags and velocities on that grid already, so the
+    /// replay makes the same releases); waits that round to nothing dropped.
+    static func rounded(_ scenario: Scenario) -> Scenario {
+        func r(_ x: Double, _ places: Double) -> Double {
+            let k = pow(10, places)
+            let y = (x * k).rounded() / k
+            return y == 0 ? 0 : y  // no -0
+        }
+        var copy = scenario
+        copy.steps = scenario.steps.compactMap { step -> ScenarioStep? in
+            switch step {
+            case let .jump(offset): return .jump(offset: r(offset, 2))
+            case let .drag(distance, seconds, velocity):
+                return .drag(by: r(distance, 2), duration: r(seconds, 3), velocity: velocity.map { r($0, 3) })
+            case let .fling(velocity): return .fling(velocity: r(velocity, 3))
+            case let .wait(seconds): return r(seconds, 3) > 0 ? .wait(duration: r(seconds, 3)) : nil
+            case let .scrollToItem(indexPath, seconds): return .scrollToItem(indexPath, duration: r(seconds, 3))
+            case let .autoplay(interval, seconds): return .autoplay(interval: r(interval, 3), duration: r(seconds, 3))
+            case .resize: return step
+            }
+        }
+        return copy
     }
 
     /// A time from the page: finite, not negative, and not absurdly far (frame indices stay small).
@@ -287,7 +375,7 @@ final class Playground: @unchecked Sendable {
     private func reloadIfChanged(at time: Double) {
         guard takeChanged() else { return }
         do {
-            let fresh = try LuaEffect(path: options.scriptPath, limits: options.limits)
+            let fresh = try LuaEffect(path: options.scriptPath, limits: limits)
             keepOverrides(in: fresh)
             try session.reload(effect: fresh, at: max(time, session.state.time))
             effect = fresh
@@ -305,7 +393,7 @@ final class Playground: @unchecked Sendable {
     private func failed(_ error: any Error) {
         frameError = Self.message(of: error)
         guard let script = error as? ScriptError, script.kind == .limit else { return }
-        if let fresh = try? LuaEffect(source: goodSource, chunkName: options.scriptPath, limits: options.limits),
+        if let fresh = try? LuaEffect(source: goodSource, chunkName: options.scriptPath, limits: limits),
            (try? fresh.setParams(overrides)) != nil,
            (try? session.reload(effect: fresh, at: session.state.time)) != nil {
             effect = fresh
@@ -341,7 +429,7 @@ final class Playground: @unchecked Sendable {
         }
         let t = (fields["t"] as? Double).flatMap { $0.isFinite && $0 >= 0 && $0 <= 1e7 ? $0 : nil } ?? session.state.time
         do {
-            let fresh = try LuaEffect(source: goodSource, chunkName: options.scriptPath, limits: options.limits)
+            let fresh = try LuaEffect(source: goodSource, chunkName: options.scriptPath, limits: limits)
             try fresh.setParams(next)
             try session.reload(effect: fresh, at: max(t, session.state.time))
             try session.skipFrames(until: t)
@@ -356,9 +444,8 @@ final class Playground: @unchecked Sendable {
         return .json(answer(frames: [frameNow()].compactMap { $0 }))
     }
 
-    /// The frame at the latest event, made now (the engine's own frames start after it):
-    /// the layout's attributes in the visible rect and the effect's `transform`, as every
-    /// frame is made. Nil (and the error kept) when the script fails.
+    /// The frame at the latest event, made now (the engine's own frames start after it),
+    /// as every frame is made. Nil (and the error kept) when the script fails.
     private func frameNow() -> Frame? {
         do {
             return try makeFrameNow()
@@ -368,16 +455,10 @@ final class Playground: @unchecked Sendable {
         }
     }
 
+    /// The session's own frame at the latest event: the same frame path as `run`'s (the
+    /// script's element query, the per-frame caps, `transform`), never a shortcut of its own.
     private func makeFrameNow() throws -> Frame {
-        let s = session.state
-        let bounds = Rect(origin: s.contentOffset, size: s.viewportSize)
-        var items = session.layout.layoutAttributesForElements(in: bounds)
-        let context = ScrollContext(bounds: bounds, contentSize: s.contentSize, time: s.time,
-                                    isTracking: s.isTracking, isDragging: s.isDragging,
-                                    isDecelerating: s.isDecelerating)
-        try effect.transform(&items, layout: session.layout, context: context)
-        return Frame(time: s.time, contentOffset: s.contentOffset, phase: s.phase, viewportSize: s.viewportSize,
-                     items: items, supplementary: session.layout.supplementaryAttributes(in: bounds))
+        try session.frameAtLatestEvent()
     }
 
     private static func message(of error: any Error) -> String {

@@ -29,7 +29,9 @@ import Darwin
 /// **Threads.** `init` binds and listens (so `port` is known at once). `run()` serves on
 /// the calling thread until `stop()`; `start()` serves on a new thread. `broadcast`,
 /// `stop` and `statistics` may be called from any thread. The handler runs on the loop
-/// thread; while it runs nothing else is served, so it should be quick. A SIGPIPE is never
+/// thread; while it runs nothing else is served, so it should be quick: slow work goes to
+/// another thread, and the handler answers through an ``HTTPReply`` when it is done
+/// (``init(configuration:deferringHandler:)``), while the loop serves everyone else. A SIGPIPE is never
 /// raised: sends use `MSG_NOSIGNAL` (Linux) or `SO_NOSIGPIPE` (Darwin).
 public final class LoopbackServer: @unchecked Sendable {
     // @unchecked: the mutable state below is either guarded by `condition` (marked) or
@@ -91,6 +93,9 @@ public final class LoopbackServer: @unchecked Sendable {
 
     /// The route handler: one request in, one response out, on the loop thread.
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    /// A route handler that may answer later: it returns the response, or nil after
+    /// keeping the ``HTTPReply`` to send it with from any thread.
+    public typealias DeferringHandler = @Sendable (HTTPRequest, HTTPReply) -> HTTPResponse?
 
     /// The port the server is bound to on 127.0.0.1.
     public let port: UInt16
@@ -98,7 +103,7 @@ public final class LoopbackServer: @unchecked Sendable {
     public let configuration: Configuration
     /// The Host/method/Origin rules, for `port`.
     public let policy: RequestPolicy
-    private let handler: Handler
+    private let handler: DeferringHandler
 
     private enum State { case ready, running, stopping, stopped }
 
@@ -106,6 +111,8 @@ public final class LoopbackServer: @unchecked Sendable {
     private let condition = NSCondition()
     private var state = State.ready
     private var pendingEvents: [[UInt8]] = []
+    /// Answers sent by ``HTTPReply`` and not yet given to their connections.
+    private var pendingReplies: [(connection: Int, bytes: [UInt8], keepAlive: Bool)] = []
     private var stats = Statistics()
     private var loopThread: pthread_t?
     private var listenFD: Int32
@@ -116,11 +123,19 @@ public final class LoopbackServer: @unchecked Sendable {
     private var connections: [Int32: ServerConnection] = [:]
     private var nextHeartbeat = 0.0
     private var acceptPausedUntil = 0.0
+    private var nextSerial = 0
 
     /// Binds 127.0.0.1:`configuration.port` and listens; nothing is served until `run()`
     /// or `start()`.
     /// - Throws: `LoopbackServer.Failure` when the port is taken or sockets fail.
-    public init(configuration: Configuration = Configuration(), handler: @escaping Handler) throws {
+    public convenience init(configuration: Configuration = Configuration(), handler: @escaping Handler) throws {
+        try self.init(configuration: configuration, deferringHandler: { request, _ in handler(request) })
+    }
+
+    /// Binds and listens as ``init(configuration:handler:)``; the handler may answer a
+    /// request later through its ``HTTPReply`` (returning nil).
+    public init(configuration: Configuration = Configuration(),
+                deferringHandler handler: @escaping DeferringHandler) throws {
         let listener: (fd: Int32, port: UInt16)
         do {
             listener = try Socket.listen(port: configuration.port, backlog: 128)
@@ -226,6 +241,19 @@ public final class LoopbackServer: @unchecked Sendable {
         return stats
     }
 
+    /// Called by ``HTTPReply/send(_:)``: queues the answer for the loop (any thread).
+    func deliver(_ reply: HTTPReply, _ response: HTTPResponse) {
+        let answer = response.isEventStream ? HTTPResponse.status(500) : response
+        let keepAlive = reply.keepAlive && !answer.closeConnection
+        let bytes = answer.serialized(headOnly: reply.headOnly, keepAlive: keepAlive)
+        condition.lock()
+        defer { condition.unlock() }
+        guard !reply.sent, state == .running else { return }
+        reply.sent = true
+        pendingReplies.append((reply.connection, bytes, keepAlive))
+        wakeLocked()
+    }
+
     // MARK: - Shared helpers (caller holds `condition`)
 
     private func wakeLocked() {
@@ -294,6 +322,7 @@ public final class LoopbackServer: @unchecked Sendable {
             if fds[0].revents != 0 {
                 drainWake(wakeRead, buffer)
                 deliverEvents(now: after)
+                deliverReplies(now: after)
             }
             if fds[1].revents != 0 { acceptConnections(listenFD, now: after, buffer: buffer) }
             for (index, connection) in open.enumerated() {
@@ -318,6 +347,7 @@ public final class LoopbackServer: @unchecked Sendable {
         condition.lock()
         closeSharedDescriptors()
         pendingEvents.removeAll()
+        pendingReplies.removeAll()
         state = .stopped
         condition.broadcast()
         condition.unlock()
@@ -334,6 +364,7 @@ public final class LoopbackServer: @unchecked Sendable {
         var nearest = now + 1
         var hasStreams = false
         for c in connections.values {
+            if c.awaitingReply { continue }  // no deadline (sweep); a reply wakes the loop
             if c.isStream {
                 hasStreams = true
                 if c.pendingOutput > 0 { nearest = min(nearest, c.lastActivity + configuration.idleTimeout) }
@@ -365,6 +396,30 @@ public final class LoopbackServer: @unchecked Sendable {
         for c in Array(connections.values) where c.isStream { flush(c, now: now) }
     }
 
+    /// Gives the answers sent through replies to their connections (those still open),
+    /// then goes on with the requests pipelined behind them.
+    private func deliverReplies(now: Double) {
+        condition.lock()
+        let replies = pendingReplies
+        pendingReplies.removeAll()
+        condition.unlock()
+        for reply in replies {
+            guard let c = connections.values.first(where: { $0.serial == reply.connection }), c.awaitingReply else {
+                continue
+            }
+            c.awaitingReply = false
+            c.lastActivity = now
+            c.enqueue(reply.bytes)
+            if !reply.keepAlive || c.readClosed { c.closeAfterFlush = true }
+            c.requestStarted = c.parser.hasPartialRequest ? now : nil
+            if c.closeAfterFlush {
+                flush(c, now: now)
+            } else {
+                process(c, now: now)
+            }
+        }
+    }
+
     private func acceptConnections(_ listenFD: Int32, now: Double, buffer: UnsafeMutableRawBufferPointer) {
         // At most a batch per wake-up, so a flood of connects cannot starve open ones.
         for _ in 0..<64 {
@@ -385,7 +440,8 @@ public final class LoopbackServer: @unchecked Sendable {
                 reject(fd, buffer: buffer)
                 continue
             }
-            connections[fd] = ServerConnection(fd: fd, now: now, limits: configuration.limits)
+            nextSerial += 1
+            connections[fd] = ServerConnection(fd: fd, serial: nextSerial, now: now, limits: configuration.limits)
             count {
                 $0.acceptedConnections += 1
                 $0.openConnections += 1
@@ -430,6 +486,8 @@ public final class LoopbackServer: @unchecked Sendable {
 
     private func endOfInput(_ c: ServerConnection, now: Double) {
         c.readClosed = true
+        // The answer on its way closes the connection once sent.
+        if c.awaitingReply { return }
         if c.isStream || c.closeAfterFlush {
             if c.isStream || c.pendingOutput == 0 { closeConnection(c) }
             return
@@ -458,7 +516,7 @@ public final class LoopbackServer: @unchecked Sendable {
     /// Parses and answers every complete request buffered on `c`, then sends.
     private func process(_ c: ServerConnection, now: Double) {
         c.parsingPaused = false
-        parsing: while !c.closeAfterFlush && !c.isStream {
+        parsing: while !c.closeAfterFlush && !c.isStream && !c.awaitingReply {
             if c.pendingOutput >= configuration.maxPendingOutput {
                 c.parsingPaused = true
                 break
@@ -477,8 +535,15 @@ public final class LoopbackServer: @unchecked Sendable {
             case .request(let request):
                 c.continueSent = false
                 count { $0.requests += 1 }
-                let response = policy.rejection(for: request) ?? handler(request)
                 let headOnly = request.method == "HEAD"
+                let reply = HTTPReply(server: self, connection: c.serial, headOnly: headOnly,
+                                      keepAlive: request.wantsKeepAlive && !c.readClosed)
+                guard let response = policy.rejection(for: request) ?? handler(request, reply) else {
+                    // Answered later (deliverReplies); no deadline while the work runs.
+                    c.awaitingReply = true
+                    c.requestStarted = nil
+                    break parsing
+                }
                 if response.isEventStream && !headOnly {
                     c.enqueue(response.serialized())
                     c.isStream = true
@@ -527,6 +592,7 @@ public final class LoopbackServer: @unchecked Sendable {
     /// Deadlines and heartbeats.
     private func sweep(now: Double) {
         for c in Array(connections.values) {
+            if c.awaitingReply { continue }  // the work behind it is not the client's idling
             if c.isStream {
                 if c.pendingOutput > 0 && now >= c.lastActivity + configuration.idleTimeout {
                     count { $0.idleTimeouts += 1 }

@@ -2,6 +2,8 @@
 /// thread, so it needs no locking.
 final class ServerConnection {
     let fd: Int32
+    /// Never reused (a descriptor is): names the connection to a later ``HTTPReply``.
+    let serial: Int
     var parser: HTTPRequestParser
     /// Bytes queued for the client; `outputOffset` of them already sent.
     private(set) var output: [UInt8] = []
@@ -14,6 +16,8 @@ final class ServerConnection {
     var readClosed = false
     /// Parsing stopped because too much output was queued; resumes when it drains.
     var parsingPaused = false
+    /// A request was handed to work elsewhere; its answer comes through an ``HTTPReply``.
+    var awaitingReply = false
     /// `100 Continue` was sent for the current request.
     var continueSent = false
     /// Last time a byte was read or written (idle timeout).
@@ -22,8 +26,9 @@ final class ServerConnection {
     /// between requests (header deadline).
     var requestStarted: Double?
 
-    init(fd: Int32, now: Double, limits: HTTPRequestParser.Limits) {
+    init(fd: Int32, serial: Int, now: Double, limits: HTTPRequestParser.Limits) {
         self.fd = fd
+        self.serial = serial
         self.parser = HTTPRequestParser(limits: limits)
         self.lastActivity = now
         self.requestStarted = now

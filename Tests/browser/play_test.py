@@ -7,12 +7,20 @@ items are 300 pt wide with no spacing and a 50 pt inset, so item k's centre is
 300k + 200, and the script's target centres the item nearest the proposal's centre in
 the 414 pt viewport: offset 300k + 200 - 207 = 300k - 7.
 
-    python3 Tests/browser/play_test.py [--cardlua PATH] [--screenshot FILE] [--measure]
+Then every shipped script (scripts/*.lua, scripts/effects/*.lua), one `play` each: open,
+a drag, a flick, a wheel gesture and a reload, and the frames the page drew
+(`window.cardlua.drawn()`) are checked against `cardlua run --offset X --format json` at
+the same content offsets: the same cards in the same order, places, transforms, alpha,
+zIndex and hidden.
+
+    python3 Tests/browser/play_test.py [--cardlua PATH] [--screenshot FILE] [--measure] [--only NAME]
 
 Prints one line per check and `N passed, M failed`; exits 1 on a failure, 77 when
 selenium, Chromium or chromedriver is missing (the caller reports a skip).
 """
 import argparse
+import concurrent.futures
+import glob
 import http.client
 import json
 import os
@@ -43,8 +51,8 @@ def rubber_band(x, dimension):
 
 
 class Play:
-    def __init__(self, cardlua, script):
-        self.proc = subprocess.Popen([cardlua, "play", script, "--port", "0"],
+    def __init__(self, cardlua, script, extra=()):
+        self.proc = subprocess.Popen([cardlua, "play", script, "--port", "0"] + list(extra),
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline().strip()
         if not re.match(r"^http://127\.0\.0\.1:\d+/$", line):
@@ -66,6 +74,9 @@ def main():
     parser.add_argument("--cardlua", default=os.path.join(ROOT, ".build", "debug", "cardlua"))
     parser.add_argument("--screenshot", help="save a screenshot of the page mid-drag there")
     parser.add_argument("--measure", action="store_true", help="print round-trip and fps figures")
+    parser.add_argument("--only", help="the catalogue part: only scripts whose name contains this")
+    parser.add_argument("--skip-lol", action="store_true", help="only the catalogue part")
+    parser.add_argument("--measure-script", help="print round-trip and fps figures for this script too")
     args = parser.parse_args()
 
     try:
@@ -146,210 +157,290 @@ def main():
             return 0.0
         return (recent[-1][1] - recent[0][1]) / (recent[-1][0] - recent[0][0])
 
+    def flick(steps, dx):
+        """A flick: a gesture whose finger moved within the last 100 ms before the lift. On
+        a loaded machine the page's 16 ms timers can stretch past 100 ms (the page then
+        measures velocity 0, rightly); such a try is settled and the flick made again."""
+        for _ in range(5):
+            finger = gesture(steps, dx)
+            if finger != 0:
+                return finger
+            settled()
+        return finger
+
     def rest_of(target):
         return max(0.0, min(MAX_OFFSET, target))
 
     try:
-        driver.get(play.url)
-        s = wait_for(lambda s: s["contentOffset"] is not None)
-        check("page loads at rest at 0", s["contentOffset"]["x"] == 0 and s["phase"] == "idle", str(s))
-        n_cards = driver.execute_script("return document.querySelectorAll('.card').length")
-        check("cards drawn with matrix3d", n_cards >= 2 and "matrix3d" in driver.execute_script(
-            "return document.querySelector('.card').style.transform"), "%d cards" % n_cards)
+        def lol_checks():
+            driver.get(play.url)
+            s = wait_for(lambda s: s["contentOffset"] is not None)
+            check("page loads at rest at 0", s["contentOffset"]["x"] == 0 and s["phase"] == "idle", str(s))
+            n_cards = driver.execute_script("return document.querySelectorAll('.card').length")
+            check("cards drawn with matrix3d", n_cards >= 2 and "matrix3d" in driver.execute_script(
+                "return document.querySelector('.card').style.transform"), "%d cards" % n_cards)
 
-        # 1. A real mouse drag: the content follows the finger 1:1 (left by 120 view points).
-        stage = driver.execute_script("return window.cardlua.stage")
-        scale = driver.execute_script("var r = window.cardlua.stage.getBoundingClientRect(); return r.width / 414")
-        actions = ActionChains(driver, duration=16)
-        actions.move_to_element(stage).click_and_hold()
-        for _ in range(12):
-            actions.move_by_offset(round(-10 * scale), 0)
-        actions.perform()
-        s = wait_for(lambda s: s["phase"] == "dragging" and abs(s["contentOffset"]["x"] - 12 * round(10 * scale) / scale) < 0.5)
-        check("mouse drag follows the finger", s["phase"] == "dragging" and
-              abs(s["contentOffset"]["x"] - 12 * round(10 * scale) / scale) < 0.5, str(s["contentOffset"]))
-        if args.screenshot:
-            driver.save_screenshot(args.screenshot)
-        time.sleep(0.25)  # rest before lifting: velocity 0
-        ActionChains(driver).release().perform()
-        s = settled()
-        check("slow release (velocity 0) rests on the script's target", s["lastSnap"] is not None and
-              s["lastSnap"]["velocity"]["x"] == 0 and
-              abs(s["lastSnap"]["targetContentOffset"]["x"] - snap_target(s["lastSnap"]["proposedContentOffset"]["x"])) < 1e-6 and
-              abs(s["contentOffset"]["x"] - rest_of(snap_target(s["lastSnap"]["proposedContentOffset"]["x"]))) < 1e-6,
-              "%s, target %s" % (s["contentOffset"], s["lastSnap"]))
-
-        # 2. Flick left (content forward) and right.
-        before = s["contentOffset"]["x"]
-        finger = gesture(6, -25)
-        s = settled()
-        snap = s["lastSnap"]
-        check("flick left: the finger's velocity over the last 100 ms (%.3f pt/ms)" % finger,
-              snap is not None and finger < 0 and abs(snap["velocity"]["x"] + finger) < 1e-6, str(snap))
-        target = snap_target(snap["proposedContentOffset"]["x"])
-        check("flick left rests on the snap target, further on", abs(s["contentOffset"]["x"] - target) < 1e-6
-              and abs(snap["targetContentOffset"]["x"] - target) < 1e-6 and target > before,
-              "rest %s target %s before %s" % (s["contentOffset"]["x"], target, before))
-        before = s["contentOffset"]["x"]
-        finger = gesture(5, 22)
-        s = settled()
-        snap = s["lastSnap"]
-        target = snap_target(snap["proposedContentOffset"]["x"])
-        check("flick right rests on the snap target, further back", abs(snap["velocity"]["x"] + finger) < 1e-6 and
-              abs(snap["targetContentOffset"]["x"] - target) < 1e-6 and
-              abs(s["contentOffset"]["x"] - rest_of(target)) < 1e-6 and target < before,
-              "rest %s target %s before %s" % (s["contentOffset"]["x"], target, before))
-
-        # 3. Rubber band at the start edge: the wheel takes the content to 0, then a drag
-        # 150 pt to the right goes past the edge by the rubber band, and springs back.
-        driver.execute_script("var st = window.cardlua.stage; st.dispatchEvent(new WheelEvent('wheel', {deltaX: -100000, bubbles: true, cancelable: true}));")
-        s = wait_for(lambda s: s["settled"] and s["contentOffset"]["x"] == 0)
-        check("wheel scrolls to the edge and stops there", s["contentOffset"]["x"] == 0, str(s["contentOffset"]))
-        driver.execute_async_script("""
-          var done = arguments[0], st = window.cardlua.stage, r = st.getBoundingClientRect(), k = r.width / 414;
-          var x = r.left + 100, y = r.top + 100;
-          function ev(type) { st.dispatchEvent(new PointerEvent(type, { pointerId: 8, bubbles: true, clientX: x, clientY: y, pointerType: 'touch' })); }
-          ev('pointerdown'); x += 150 * k; setTimeout(function () { ev('pointermove'); setTimeout(function () { done(1); }, 50); }, 16);
-        """)
-        expected = -rubber_band(150, VIEW_W)
-        s = wait_for(lambda s: abs(s["contentOffset"]["x"] - expected) < 0.01)
-        check("rubber band past the edge: -(1 - 1/(150·0.55/414 + 1))·414 = %.3f" % expected,
-              abs(s["contentOffset"]["x"] - expected) < 0.01, str(s["contentOffset"]))
-        driver.execute_async_script("""
-          var done = arguments[0], st = window.cardlua.stage;
-          setTimeout(function () { st.dispatchEvent(new PointerEvent('pointerup', { pointerId: 8, bubbles: true, pointerType: 'touch' })); done(1); }, 150);
-        """)
-        s = settled()
-        check("springs back to 0", s["contentOffset"]["x"] == 0, str(s["contentOffset"]))
-
-        # 4. Reload on save, keeping the position.
-        gesture(6, -25)
-        s = settled()
-        kept, version = s["contentOffset"]["x"], s["scriptVersion"]
-        saved = time.time()
-        with open(script, "w") as f:
-            f.write(original.replace("-- targetContentOffsetForProposedContentOffset", "-- (edited) targetContentOffsetForProposedContentOffset"))
-        s = wait_for(lambda s: s["scriptVersion"] == version + 1, timeout=10)
-        latency = time.time() - saved
-        check("save reloads the effect (%.0f ms, polled)" % (latency * 1000),
-              s["scriptVersion"] == version + 1 and s["contentOffset"]["x"] == kept, str(s))
-        check("reload within 300 ms", latency < 0.3 + 0.1, "%.0f ms" % (latency * 1000))  # + the test's polling
-
-        # 5. A broken save shows file:line: message, keeps the effect; the next save clears it.
-        with open(script, "w") as f:
-            f.write(original + "\nfunction broken(\n")
-        s = wait_for(lambda s: s["error"] is not None, timeout=10)
-        shown = driver.execute_script("var e = document.getElementById('error'); return e.hidden ? '' : e.textContent")
-        check("broken save shows file:line: message", s["error"] is not None and
-              re.search(r"play\.lua:\d+: ", s["error"] or "") is not None and "play.lua:" in shown, repr(s["error"]))
-        check("broken save keeps the last good effect", s["scriptVersion"] == version + 1)
-        gesture(6, -25)
-        s = settled()
-        check("the last good effect still snaps", s["lastSnap"] is not None and
-              abs(s["contentOffset"]["x"] - snap_target(s["lastSnap"]["proposedContentOffset"]["x"])) < 1e-6)
-        with open(script, "w") as f:
-            f.write(original)
-        s = wait_for(lambda s: s["error"] is None and s["scriptVersion"] == version + 2, timeout=10)
-        hidden = driver.execute_script("return document.getElementById('error').hidden")
-        check("the next good save clears the error", s["error"] is None and hidden and s["scriptVersion"] == version + 2)
-
-        # 6. Record and replay: what the page did, run by `cardlua run`, rests where the page did.
-        rests, targets = [], []
-        for steps, dx, pause in [(6, -30, 0), (0, 0, 0), (4, 20, 0), (8, -12, 200)]:
-            if steps == 0:
-                time.sleep(0.3)
-                continue
-            gesture(steps, dx, pause)
+            # 1. A real mouse drag: the content follows the finger 1:1 (left by 120 view points).
+            stage = driver.execute_script("return window.cardlua.stage")
+            scale = driver.execute_script("var r = window.cardlua.stage.getBoundingClientRect(); return r.width / 414")
+            actions = ActionChains(driver, duration=16)
+            actions.move_to_element(stage).click_and_hold()
+            for _ in range(12):
+                actions.move_by_offset(round(-10 * scale), 0)
+            actions.perform()
+            s = wait_for(lambda s: s["phase"] == "dragging" and abs(s["contentOffset"]["x"] - 12 * round(10 * scale) / scale) < 0.5)
+            check("mouse drag follows the finger", s["phase"] == "dragging" and
+                  abs(s["contentOffset"]["x"] - 12 * round(10 * scale) / scale) < 0.5, str(s["contentOffset"]))
+            if args.screenshot:
+                driver.save_screenshot(args.screenshot)
+            time.sleep(0.25)  # rest before lifting: velocity 0
+            ActionChains(driver).release().perform()
             s = settled()
-            rests.append(s["contentOffset"]["x"])
-            targets.append(s["lastSnap"]["targetContentOffset"]["x"])
-        driver.find_element("id", "record").click()
-        lua = wait_for(lambda s: True) and None
-        end = time.time() + 10
-        while time.time() < end and not lua:
-            lua = driver.execute_script("return document.getElementById('recorded').value")
-            time.sleep(0.05)
-        replay = os.path.join(tmp, "replay.lua")
-        with open(replay, "w") as f:
-            f.write(original + "\n" + lua)
-        run = subprocess.run([args.cardlua, "run", replay, "--scenario", "recorded", "--format", "json"],
-                             capture_output=True, text=True, timeout=120)
-        ok = run.returncode == 0
-        if ok:
-            timeline = json.loads(run.stdout)
-            replayed_targets = [e["targetContentOffset"]["x"] for e in timeline["snaps"]]
-            final = timeline["frames"][-1]["contentOffset"]["x"]
-            ok = replayed_targets[-len(targets):] == targets and abs(final - rests[-1]) < 1e-9
-            detail = "page rests %s targets %s; run targets %s final %s" % (rests, targets, replayed_targets, final)
-        else:
-            detail = run.stderr.strip()[:300] + "\n" + lua
-        check("record → cardlua run --scenario recorded rests where the page did", ok, detail)
+            check("slow release (velocity 0) rests on the script's target", s["lastSnap"] is not None and
+                  s["lastSnap"]["velocity"]["x"] == 0 and
+                  abs(s["lastSnap"]["targetContentOffset"]["x"] - snap_target(s["lastSnap"]["proposedContentOffset"]["x"])) < 1e-6 and
+                  abs(s["contentOffset"]["x"] - rest_of(snap_target(s["lastSnap"]["proposedContentOffset"]["x"]))) < 1e-6,
+                  "%s, target %s" % (s["contentOffset"], s["lastSnap"]))
 
-        # 7. ← / →: scrollToItem, animated, to the next item's centre.
-        before_item = settled()["centredItem"][1]
-        driver.execute_script(" document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}))")
-        s = settled()
-        centre = s["centredItem"][1]
-        check("→ centres the next item", centre == before_item + 1 and abs(s["contentOffset"]["x"] - (300 * centre + 200 - HALF)) < 1e-6, str(s))
+            # 2. Flick left (content forward) and right.
+            before = s["contentOffset"]["x"]
+            finger = flick(6, -25)
+            s = settled()
+            snap = s["lastSnap"]
+            check("flick left: the finger's velocity over the last 100 ms (%.3f pt/ms)" % finger,
+                  snap is not None and finger < 0 and abs(snap["velocity"]["x"] + finger) <= 0.0005 + 1e-9, str(snap))
+            target = snap_target(snap["proposedContentOffset"]["x"])
+            check("flick left rests on the snap target, further on", abs(s["contentOffset"]["x"] - target) < 1e-6
+                  and abs(snap["targetContentOffset"]["x"] - target) < 1e-6 and target > before,
+                  "rest %s target %s before %s" % (s["contentOffset"]["x"], target, before))
+            before = s["contentOffset"]["x"]
+            finger = flick(5, 22)
+            s = settled()
+            snap = s["lastSnap"]
+            target = snap_target(snap["proposedContentOffset"]["x"])
+            check("flick right rests on the snap target, further back", abs(snap["velocity"]["x"] + finger) <= 0.0005 + 1e-9 and
+                  abs(snap["targetContentOffset"]["x"] - target) < 1e-6 and
+                  abs(s["contentOffset"]["x"] - rest_of(target)) < 1e-6 and target < before,
+                  "rest %s target %s before %s" % (s["contentOffset"]["x"], target, before))
 
+            # 3. Rubber band at the start edge: the wheel takes the content to 0, then a drag
+            # 150 pt to the right goes past the edge by the rubber band, and springs back.
+            driver.execute_script("var st = window.cardlua.stage; st.dispatchEvent(new WheelEvent('wheel', {deltaX: -100000, bubbles: true, cancelable: true}));")
+            s = wait_for(lambda s: s["settled"] and s["contentOffset"]["x"] == 0)
+            check("wheel scrolls to the edge and stops there", s["contentOffset"]["x"] == 0, str(s["contentOffset"]))
+            driver.execute_async_script("""
+              var done = arguments[0], st = window.cardlua.stage, r = st.getBoundingClientRect(), k = r.width / 414;
+              var x = r.left + 100, y = r.top + 100;
+              function ev(type) { st.dispatchEvent(new PointerEvent(type, { pointerId: 8, bubbles: true, clientX: x, clientY: y, pointerType: 'touch' })); }
+              ev('pointerdown'); x += 150 * k; setTimeout(function () { ev('pointermove'); setTimeout(function () { done(1); }, 50); }, 16);
+            """)
+            expected = -rubber_band(150, VIEW_W)
+            s = wait_for(lambda s: abs(s["contentOffset"]["x"] - expected) < 0.01)
+            check("rubber band past the edge: -(1 - 1/(150·0.55/414 + 1))·414 = %.3f" % expected,
+                  abs(s["contentOffset"]["x"] - expected) < 0.01, str(s["contentOffset"]))
+            driver.execute_async_script("""
+              var done = arguments[0], st = window.cardlua.stage;
+              setTimeout(function () { st.dispatchEvent(new PointerEvent('pointerup', { pointerId: 8, bubbles: true, pointerType: 'touch' })); done(1); }, 150);
+            """)
+            s = settled()
+            check("springs back to 0", s["contentOffset"]["x"] == 0, str(s["contentOffset"]))
 
-        # 8. Viewports: a preset and rotate resize through the engine.
-        driver.find_element("xpath", "//button[@data-w='393']").click()
-        s = wait_for(lambda s: s["viewport"] == [393, 852] and s["settled"])
-        check("preset iPhone 15 resizes to 393×852", s["viewport"] == [393, 852], str(s["viewport"]))
-        driver.find_element("id", "rotate").click()
-        s = wait_for(lambda s: s["viewport"] == [852, 393] and s["settled"])
-        check("rotate swaps to 852×393", s["viewport"] == [852, 393], str(s["viewport"]))
+            # 3b. A wheel or trackpad gesture is a pan: its events up to a pause are a drag,
+            # released with a velocity through the script's targetContentOffset: it rests
+            # on a card, centred (not wherever the wheel left it).
+            s = settled()
+            before_snap = s["lastSnap"]
+            wheel_js = """
+              var n = arguments[0], d = arguments[1], done = arguments[arguments.length - 1], st = window.cardlua.stage, i = 0;
+              function step() {
+                if (i++ < n) { st.dispatchEvent(new WheelEvent('wheel', {deltaX: d, bubbles: true, cancelable: true})); setTimeout(step, 16); }
+                else { done(1); }
+              }
+              step();
+            """
+            driver.execute_async_script(wheel_js, 7, 23)
+            s = wait_for(lambda s: s["settled"] and s["lastSnap"] != before_snap)
+            snap = s["lastSnap"]
+            ok = snap is not None and snap != before_snap and snap["velocity"]["x"] > 0
+            if ok:
+                target = snap_target(snap["proposedContentOffset"]["x"])
+                k = round((s["contentOffset"]["x"] + 7) / 300.0)
+                ok = (abs(snap["targetContentOffset"]["x"] - target) < 1e-6 and abs(s["contentOffset"]["x"] - target) < 1e-6
+                      and s["centredItem"][1] == k and abs(300 * k + 200 - s["contentOffset"]["x"] - HALF) < 1e-6)
+            check("a wheel gesture is a pan: released with its velocity, rests on a card, centred", ok,
+                  "%s %s" % (s["contentOffset"], snap))
 
-        # 9. Tweakables: a save that declares params shows a slider; moving it runs the
-        # script again with the new value (the drawn transforms change, the offset stays);
-        # Copy params gives the params block (the panel shows the --param line); a bad value
-        # is refused with the reason.
-        s = settled()
-        kept, version = s["contentOffset"]["x"], s["scriptVersion"]
-        tweak = re.sub(r"local ROTATE = [^\n]*", "params = { rotate = { value = 35, min = 0, max = 90, step = 1 } }", original)
-        tweak = re.sub(r"\bROTATE\b", "(params.rotate * M_PI / 180)", tweak)
-        with open(script, "w") as f:
-            f.write(tweak)
-        s = wait_for(lambda s: s["scriptVersion"] == version + 1 and s["params"], timeout=10)
-        slider = driver.execute_script("var e = document.querySelector('#sliders input[data-name=rotate]'); "
-                                       "return e ? [e.min, e.max, e.step, e.value] : null")
-        check("a slider per declared param (min, max, step, value)", slider == ["0", "90", "1", "35"] and
-              s["params"] == [{"name": "rotate", "value": 35, "min": 0, "max": 90, "step": 1}], "%s %s" % (slider, s["params"]))
+            # 4. Reload on save, keeping the position.
+            gesture(6, -25)
+            s = settled()
+            kept, version = s["contentOffset"]["x"], s["scriptVersion"]
+            saved = time.time()
+            with open(script, "w") as f:
+                f.write(original.replace("-- targetContentOffsetForProposedContentOffset", "-- (edited) targetContentOffsetForProposedContentOffset"))
+            s = wait_for(lambda s: s["scriptVersion"] == version + 1, timeout=10)
+            latency = time.time() - saved
+            check("save reloads the effect (%.0f ms, polled)" % (latency * 1000),
+                  s["scriptVersion"] == version + 1 and s["contentOffset"]["x"] == kept, str(s))
+            check("reload within 300 ms", latency < 0.3 + 0.1, "%.0f ms" % (latency * 1000))  # + the test's polling
 
-        def transforms():
-            return driver.execute_script("return Array.prototype.map.call(document.querySelectorAll('.card'), "
-                                         "function (c) { return c.style.display === 'none' ? '' : c.style.transform; }).join('|')")
-        before = transforms()
-        driver.execute_script("var e = document.querySelector('#sliders input[data-name=rotate]'); e.value = 80; "
-                              "e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true}));")
-        s = wait_for(lambda s: s["params"] and s["params"][0]["value"] == 80 and s["settled"], timeout=10)
-        after = transforms()
-        check("moving the slider runs the script with the new value, keeping the offset",
-              s["params"][0]["value"] == 80 and after != before and s["contentOffset"]["x"] == kept and s["error"] is None,
-              "%s offset %s (kept %s)" % (s["params"], s["contentOffset"], kept))
-        driver.find_element("id", "copyparams").click()
-        line = driver.execute_script("return document.getElementById('paramsline').textContent")
-        check("the panel shows the run options: --param rotate=80", line == "--param rotate=80", repr(line))
-        block = driver.execute_script("return document.getElementById('copyparams').dataset.copied")
-        check("Copy params copies the params block with the new value",
-              block == "params = {\n  rotate = { value = 80, min = 0, max = 90, step = 1 },\n}\n", repr(block))
-        refused = driver.execute_async_script("""
-          var done = arguments[0];
-          fetch('/params', { method: 'POST', headers: { 'Content-Type': 'application/json' },
-                             body: JSON.stringify({ t: window.cardlua.state().time, name: 'rotate', value: 91 }) })
-            .then(function (r) { return r.text().then(function (t) { done([r.status, t]); }); });
-        """)
-        check("an out-of-range value is refused with 400 and the reason",
-              refused[0] == 400 and "outside 0…90" in refused[1], str(refused))
-        driver.execute_script("window.cardlua.setParam('rotat', 10)")
-        end = time.time() + 10
-        shown = ""
-        while time.time() < end and not shown:
+            # 5. A broken save shows file:line: message, keeps the effect; the next save clears it.
+            with open(script, "w") as f:
+                f.write(original + "\nfunction broken(\n")
+            s = wait_for(lambda s: s["error"] is not None, timeout=10)
             shown = driver.execute_script("var e = document.getElementById('error'); return e.hidden ? '' : e.textContent")
-            time.sleep(0.05)
-        check("an unknown name shows the server's reason in the page's error line",
-              "400" in shown and "no param 'rotat'; did you mean rotate?" in shown, repr(shown))
+            check("broken save shows file:line: message", s["error"] is not None and
+                  re.search(r"play\.lua:\d+: ", s["error"] or "") is not None and "play.lua:" in shown, repr(s["error"]))
+            check("broken save keeps the last good effect", s["scriptVersion"] == version + 1)
+            gesture(6, -25)
+            s = settled()
+            check("the last good effect still snaps", s["lastSnap"] is not None and
+                  abs(s["contentOffset"]["x"] - snap_target(s["lastSnap"]["proposedContentOffset"]["x"])) < 1e-6)
+            with open(script, "w") as f:
+                f.write(original)
+            s = wait_for(lambda s: s["error"] is None and s["scriptVersion"] == version + 2, timeout=10)
+            hidden = driver.execute_script("return document.getElementById('error').hidden")
+            check("the next good save clears the error", s["error"] is None and hidden and s["scriptVersion"] == version + 2)
+
+            # 6. Record (a start/stop toggle) and replay: what the page did between the two
+            # presses, run by `cardlua run`, makes the same releases and rests where the
+            # page did; the wheel gesture is a drag step; values are rounded.
+            gesture(5, -20)  # before the press: not recorded
+            settled()
+            driver.find_element("id", "record").click()
+            settled()
+            rests, targets = [], []
+            for steps, dx, pause in [(6, -30, 0), (0, 0, 0), (4, 20, 0), (-1, 0, 0), (8, -12, 200)]:
+                if steps == 0:
+                    time.sleep(0.3)
+                    continue
+                before_snap = state()["lastSnap"]
+                if steps < 0:
+                    driver.execute_async_script(wheel_js, 6, -21)
+                else:
+                    gesture(steps, dx, pause)
+                s = wait_for(lambda s: s["settled"] and s["lastSnap"] != before_snap)
+                rests.append(s["contentOffset"]["x"])
+                targets.append(s["lastSnap"]["targetContentOffset"]["x"])
+            driver.find_element("id", "record").click()
+            lua = None
+            end = time.time() + 10
+            while time.time() < end and not lua:
+                lua = driver.execute_script("var e = document.getElementById('recorded'); return e.hidden ? '' : e.value")
+                time.sleep(0.05)
+            drags = len(re.findall(r"\{ drag = ", lua or ""))
+            long_numbers = re.findall(r"\d+\.\d{4,}", lua or "")
+            check("Record between two presses: one drag step per gesture (the wheel's too), no jump but the start, rounded",
+                  drags == len(targets) and (lua or "").count("jump") <= 1 and not long_numbers,
+                  "%d drags for %d gestures, long numbers %s:\n%s" % (drags, len(targets), long_numbers, lua))
+            replay = os.path.join(tmp, "replay.lua")
+            with open(replay, "w") as f:
+                f.write(original + "\n" + lua)
+            run = subprocess.run([args.cardlua, "run", replay, "--scenario", "recorded", "--format", "json"],
+                                 capture_output=True, text=True, timeout=120)
+            ok = run.returncode == 0
+            if ok:
+                timeline = json.loads(run.stdout)
+                replayed_targets = [e["targetContentOffset"]["x"] for e in timeline["snaps"]]
+                final = timeline["frames"][-1]["contentOffset"]["x"]
+                ok = replayed_targets == targets and abs(final - rests[-1]) < 1e-9
+                detail = "page rests %s targets %s; run targets %s final %s" % (rests, targets, replayed_targets, final)
+            else:
+                detail = run.stderr.strip()[:300] + "\n" + lua
+            check("record → cardlua run --scenario recorded rests where the page did", ok, detail)
+
+            # 7. ← / →: scrollToItem, animated, to the next item's centre.
+            before_item = settled()["centredItem"][1]
+            driver.execute_script(" document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}))")
+            s = settled()
+            centre = s["centredItem"][1]
+            check("→ centres the next item", centre == before_item + 1 and abs(s["contentOffset"]["x"] - (300 * centre + 200 - HALF)) < 1e-6, str(s))
+
+
+            # 8. Viewports: a preset and rotate resize through the engine.
+            driver.find_element("xpath", "//button[@data-w='393']").click()
+            s = wait_for(lambda s: s["viewport"] == [393, 852] and s["settled"])
+            check("preset iPhone 15 resizes to 393×852", s["viewport"] == [393, 852], str(s["viewport"]))
+            driver.find_element("id", "rotate").click()
+            s = wait_for(lambda s: s["viewport"] == [852, 393] and s["settled"])
+            check("rotate swaps to 852×393", s["viewport"] == [852, 393], str(s["viewport"]))
+
+            # 9. Tweakables: a save that declares params shows a slider; moving it runs the
+            # script again with the new value (the drawn transforms change, the offset stays);
+            # Copy params gives the params block (the panel shows the --param line); a bad value
+            # is refused with the reason.
+            s = settled()
+            kept, version = s["contentOffset"]["x"], s["scriptVersion"]
+            tweak = re.sub(r"local ROTATE = [^\n]*", "params = { rotate = { value = 35, min = 0, max = 90, step = 1 },"
+                           " fade = { value = 1, min = 0.01, max = 2, step = 0.05 }, flip = { value = 0, min = 0, max = 1, step = 1 } }",
+                           original)
+            tweak = re.sub(r"\bROTATE\b", "(params.rotate * M_PI / 180)", tweak)
+            with open(script, "w") as f:
+                f.write(tweak)
+            s = wait_for(lambda s: s["scriptVersion"] == version + 1 and s["params"], timeout=10)
+            slider = driver.execute_script("var e = document.querySelector('#sliders input[data-name=rotate]'); "
+                                           "return e ? [e.min, e.max, e.step, e.value] : null")
+            rotate = [p for p in s["params"] or [] if p["name"] == "rotate"]
+            check("a slider per declared param (min, max, step, value)", slider == ["0", "90", "1", "35"] and
+                  rotate == [{"name": "rotate", "value": 35, "min": 0, "max": 90, "step": 1}], "%s %s" % (slider, s["params"]))
+            flip = driver.execute_script("var e = document.querySelector('#sliders input[data-name=flip]'); return e ? [e.type, e.checked] : null")
+            check("an on/off param (0…1, step 1) is a toggle", flip == ["checkbox", False], str(flip))
+            driver.find_element("id", "copyparams").click()
+            block = driver.execute_script("return document.getElementById('copyparams').dataset.copied")
+            check("Copy params on an untouched page gives the declared values exactly (fade = 1, off the slider's grid)",
+                  "  fade = { value = 1, min = 0.01, max = 2, step = 0.05 },\n" in block and
+                  "  rotate = { value = 35, min = 0, max = 90, step = 1 },\n" in block, repr(block))
+
+            def rotate_value(s):
+                return next((p["value"] for p in s["params"] or [] if p["name"] == "rotate"), None)
+
+            def transforms():
+                return driver.execute_script("return Array.prototype.map.call(document.querySelectorAll('.card'), "
+                                             "function (c) { return c.style.display === 'none' ? '' : c.style.transform; }).join('|')")
+            before = transforms()
+            driver.execute_script("var e = document.querySelector('#sliders input[data-name=rotate]'); e.value = 80; "
+                                  "e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true}));")
+            s = wait_for(lambda s: rotate_value(s) == 80 and s["settled"], timeout=10)
+            after = transforms()
+            check("moving the slider runs the script with the new value, keeping the offset",
+                  rotate_value(s) == 80 and after != before and s["contentOffset"]["x"] == kept and s["error"] is None,
+                  "%s offset %s (kept %s)" % (s["params"], s["contentOffset"], kept))
+            driver.find_element("id", "copyparams").click()
+            line = driver.execute_script("return document.getElementById('paramsline').textContent")
+            check("the panel shows the run options: --param rotate=80, fade=1 as declared",
+                  "--param rotate=80" in line and "--param fade=1 " in line + " " and "--param flip=0" in line, repr(line))
+            block = driver.execute_script("return document.getElementById('copyparams').dataset.copied")
+            check("Copy params copies the params block with the new value",
+                  block.startswith("params = {\n") and "  rotate = { value = 80, min = 0, max = 90, step = 1 },\n" in block
+                  and "  fade = { value = 1, min = 0.01, max = 2, step = 0.05 },\n" in block, repr(block))
+            refused = driver.execute_async_script("""
+              var done = arguments[0];
+              fetch('/params', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+                                 body: JSON.stringify({ t: window.cardlua.state().time, name: 'rotate', value: 91 }) })
+                .then(function (r) { return r.text().then(function (t) { done([r.status, t]); }); });
+            """)
+            check("an out-of-range value is refused with 400 and the reason",
+                  refused[0] == 400 and "outside 0…90" in refused[1], str(refused))
+            driver.execute_script("window.cardlua.setParam('rotat', 10)")
+            end = time.time() + 10
+            shown = ""
+            while time.time() < end and not shown:
+                shown = driver.execute_script("var e = document.getElementById('error'); return e.hidden ? '' : e.textContent")
+                time.sleep(0.05)
+            check("an unknown name shows the server's reason in the page's error line",
+                  "400" in shown and "no param 'rotat'; did you mean rotate?" in shown, repr(shown))
+
+        if not args.skip_lol:
+            lol_checks()
+        catalogue(args, driver, check, tmp)
+        if args.measure_script:
+            other = Play(args.cardlua, args.measure_script)
+            try:
+                driver.get(other.url)
+                wait_for(lambda s: s["contentOffset"] is not None)
+                print("measure: %s" % args.measure_script)
+                measure(other, driver)
+            finally:
+                other.stop()
 
         if args.measure:
             measure(play, driver)
@@ -364,6 +455,171 @@ def main():
     failed = len(results) - passed
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
+
+
+MATRIX_EPS = 1e-9
+
+
+def same_cards(drawn, run_frame):
+    """Whether a frame the page drew (play's JSON: "o", and "c" cards [section, item, left,
+    top, width, height, m11 … m44, alpha, zIndex, flags, …]) shows run's frame: the same
+    items in the same order, places, transforms, alpha (clamped as drawn), zIndex and
+    hidden. Returns the first difference, or None."""
+    o = run_frame["contentOffset"]
+    if drawn["o"] != [o["x"], o["y"]]:
+        return "offset %s, run %s" % (drawn["o"], o)
+    cards, items = drawn["c"], run_frame["items"]
+    if len(cards) != len(items):
+        return "%d cards, run %d: %s vs %s" % (len(cards), len(items), [c[:2] for c in cards],
+                                               [[i["section"], i["item"]] for i in items])
+
+    def close(a, b):
+        return abs(a - b) <= MATRIX_EPS * max(1.0, abs(b))
+
+    for c, i in zip(cards, items):
+        name = "item %d" % i["item"]
+        if c[0] != i["section"] or c[1] != i["item"]:
+            return "order: %s vs %s" % ([c[:2] for c in cards], [[i["section"], i["item"]] for i in items])
+        if not (close(c[2], i["frame"]["x"] - o["x"]) and close(c[3], i["frame"]["y"] - o["y"])):
+            return "%s place %s vs %s" % (name, c[2:4], i["frame"])
+        if not all(close(a, b) for a, b in zip(c[6:22], i["transform3D"])):
+            return "%s transform %s vs %s" % (name, c[6:22], i["transform3D"])
+        if not close(c[22], min(max(i["alpha"], 0.0), 1.0)):
+            return "%s alpha %s vs %s" % (name, c[22], i["alpha"])
+        if c[23] != i["zIndex"] or bool(c[24] & 1) != i["hidden"]:
+            return "%s zIndex/hidden %s %s vs %s %s" % (name, c[23], c[24] & 1, i["zIndex"], i["hidden"])
+    return None
+
+
+def catalogue(args, driver, check, tmp):
+    """Every shipped script in play: open, a drag, a flick, a wheel gesture, a reload; each
+    sampled drawn frame equals run's frame at its offset."""
+    scripts = sorted(glob.glob(os.path.join(ROOT, "scripts", "*.lua"))) + \
+        sorted(glob.glob(os.path.join(ROOT, "scripts", "effects", "*.lua")))
+    if args.only:
+        scripts = [p for p in scripts if args.only in os.path.basename(p)]
+    folder = os.path.join(tmp, "catalogue")
+    os.makedirs(folder, exist_ok=True)
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+    started = time.time()
+
+    def state():
+        return driver.execute_script("return window.cardlua.state()")
+
+    def wait_for(predicate, timeout=15.0):
+        end = time.time() + timeout
+        s = None
+        while time.time() < end:
+            s = state()
+            if s and predicate(s):
+                return s
+            time.sleep(0.02)
+        return s
+
+    # A drag of `steps` moves of d points along the scroll axis every 16 ms, then a
+    # pause (a rest: velocity 0) or none (a flick) before the lift.
+    drag_js = """
+      var steps = arguments[0], d = arguments[1], pause = arguments[2], done = arguments[arguments.length - 1];
+      var st = window.cardlua.stage, s = window.cardlua.state(), r = st.getBoundingClientRect(), k = r.width / s.viewport[0];
+      var x = r.left + r.width / 2, y = r.top + r.height / 2, i = 0, h = s.horizontal;
+      function ev(type) { st.dispatchEvent(new PointerEvent(type, { pointerId: 5, bubbles: true, clientX: x, clientY: y, pointerType: 'touch' })); }
+      ev('pointerdown');
+      function step() {
+        if (i++ < steps) { if (h) { x += d * k; } else { y += d * k; } ev('pointermove'); setTimeout(step, 16); }
+        else { setTimeout(function () { ev('pointerup'); done(1); }, pause); }
+      }
+      setTimeout(step, 16);
+    """
+    wheel_js = """
+      var n = arguments[0], d = arguments[1], done = arguments[arguments.length - 1], st = window.cardlua.stage, i = 0;
+      var h = window.cardlua.state().horizontal;
+      function step() {
+        if (i++ < n) { st.dispatchEvent(new WheelEvent('wheel', {deltaX: h ? d : 0, deltaY: h ? 0 : d, bubbles: true, cancelable: true})); setTimeout(step, 16); }
+        else { done(1); }
+      }
+      step();
+    """
+    def take():
+        """The frames drawn since the last take, waiting for one at least (a frame the
+        engine answered is drawn at the page's next display frame)."""
+        frames, end = [], time.time() + 10
+        while True:
+            frames += driver.execute_script("return window.cardlua.drawn()")
+            if frames or time.time() > end:
+                return frames
+            time.sleep(0.02)
+
+    pending = []
+    for path in scripts:
+        name = os.path.relpath(path, os.path.join(ROOT, "scripts"))
+        copy = os.path.join(folder, os.path.basename(path))
+        with open(path) as f:
+            source = f.read()
+        with open(copy, "w") as f:
+            f.write(source)
+        play = Play(args.cardlua, copy)
+        samples = {}   # what: [frames]
+        try:
+            driver.get(play.url)
+            s = wait_for(lambda s: s["contentOffset"] is not None)
+            samples["open"] = take()
+            driver.execute_async_script(drag_js, 8, -15, 120)
+            time.sleep(0.1)  # a little of the release; the flick's touch stops the rest
+            samples["drag"] = take()
+            driver.execute_async_script(drag_js, 5, -25, 0)
+            time.sleep(0.2)
+            samples["flick"] = take()
+            driver.execute_async_script(wheel_js, 6, 20)
+            time.sleep(0.25)  # the 100 ms pause ends the gesture, then some of the release
+            samples["wheel"] = take()
+            version = state()["scriptVersion"]
+            with open(copy, "w") as f:
+                f.write(source + "\n-- saved again\n")
+            s = wait_for(lambda s: s["scriptVersion"] == version + 1, timeout=10)
+            samples["reload"] = take()
+            error = s["error"] if s else "no state"
+            reloaded = s is not None and s["scriptVersion"] == version + 1
+        finally:
+            play.stop()
+        # The frames to compare: the first drawn after each action and two more spread
+        # through it, at most 13 per script.
+        chosen = []
+        for what, frames in samples.items():
+            if frames:
+                chosen += [(what, f) for f in [frames[0]] + frames[1:][::max(1, len(frames) // 2)][:2]]
+        horizontal = s is not None and s.get("horizontal", True)
+        offsets = sorted({(f["o"][0] if horizontal else f["o"][1], tuple(f["v"])) for _, f in chosen})
+
+        def run_at(key, copy=copy):
+            offset, viewport = key
+            out = subprocess.run([args.cardlua, "run", copy, "--offset", repr(offset), "--format", "json",
+                                  "--viewport", "%sx%s" % (viewport[0], viewport[1])],
+                                 capture_output=True, text=True, timeout=120)
+            if out.returncode != 0:
+                return key, out.stderr.strip()[:300]
+            return key, json.loads(out.stdout)["frames"][0]
+        pending.append((name, samples, chosen, horizontal, offsets, reloaded, error,
+                        [pool.submit(run_at, key) for key in offsets]))
+
+    # run's frames were computed meanwhile (two at a time), while the browser went on.
+    for name, samples, chosen, horizontal, offsets, reloaded, error, futures in pending:
+        runs = dict(f.result() for f in futures)
+        problems = []
+        for what, f in chosen:
+            key = (f["o"][0] if horizontal else f["o"][1], tuple(f["v"]))
+            expected = runs.get(key)
+            if isinstance(expected, str):
+                problems.append("%s: run failed: %s" % (what, expected))
+                continue
+            difference = same_cards(f, expected)
+            if difference:
+                problems.append("%s frame at %s (%s): %s" % (what, f["o"], f["p"], difference))
+        counts = " ".join("%s %d" % (k, len(v)) for k, v in samples.items())
+        check("%s: %d drawn frames at %d offsets equal run's (%s)" % (name, len(chosen), len(offsets), counts),
+              not problems and reloaded and not error and all(samples[k] for k in ("open", "drag", "reload")),
+              "; ".join(problems[:2]) + ("" if reloaded else " not reloaded") + (" error %s" % error if error else ""))
+    pool.shutdown()
+    print("catalogue: %d scripts in %.0f s" % (len(scripts), time.time() - started))
 
 
 def measure(play, driver):

@@ -21,6 +21,9 @@
   var finger = null;                 // { id, x0, y0, samples: [[ms, x, y], …] }
   var rtts = [];
   var ticks = [], fps = 0, dirty = true, rttText = "–";
+  var panelAt = 0;                   // when the panel was last written (ms)
+  var drawn = [];                    // frames drawn since window.cardlua.drawn() last read them
+  var wheel = null;                  // a wheel gesture: { distance, samples: [[ms, content delta]], timer }
 
   function now() { return performance.now() / 1000 + clockBase; }
   function num(x, d) { var s = String(Number(x.toFixed(d))); return s === "-0" ? "0" : s; }
@@ -59,7 +62,13 @@
       pump();
     });
   }
-  function input(type, x, y) { enqueue({ path: "/input", body: { type: type, t: now(), x: x || 0, y: y || 0 } }); }
+  // Drags on a 0.01 pt grid and velocities on a 0.001 pt/ms one: what Record writes
+  // (rounded) is then exactly what the engine used, and the replay makes the same releases.
+  function round(x, places) { var k = Math.pow(10, places), y = Math.round((x || 0) * k) / k; return y === 0 ? 0 : y; }
+  function input(type, x, y) {
+    var places = type === "up" ? 3 : type === "move" ? 2 : 6;
+    enqueue({ path: "/input", body: { type: type, t: now(), x: round(x, places), y: round(y, places) } });
+  }
 
   // An answer: the state, and frames that replace what was queued (an input changed the
   // future) or follow it (more of the same motion).
@@ -77,36 +86,45 @@
     dirty = true;
   }
 
-  // MARK: params: a slider per tweakable the script declares; moving one runs the
-  // script again with that value (POST /params), keeping the position.
-  var sliderKey = null, sliding = null;
+  // MARK: params: a control per tweakable the script declares (a slider; a toggle for an
+  // on/off one: 0…1 in steps of 1); moving one runs the script again with that value
+  // (POST /params), keeping the position. The values shown and copied are exactly the
+  // declared ones or the ones the user set (`values`), never a control's rounding of them
+  // to its step grid.
+  var sliderKey = null, sliding = null, declared = [], values = {};
+  function isToggle(p) { return p.min === 0 && p.max === 1 && p.step === 1; }
   // The shortest form that reads back as the same number (a rounded one could leave the range).
-  function paramText(p) { return "--param " + p.name + "=" + (p.value === 0 ? "0" : String(p.value)); }
-  function paramsLine() {
-    var parts = [];
-    Array.prototype.forEach.call($("sliders").querySelectorAll("input"), function (el) {
-      parts.push(paramText({ name: el.dataset.name, value: +el.value }));
-    });
-    $("paramsline").textContent = parts.join(" ");
-  }
-  // The script's `params = { … }` block with the sliders' values, ready to paste over the
-  // declaration (min, max and step as declared).
   function luaNumber(x) { return x === 0 ? "0" : String(x); }
+  function paramText(p) { return "--param " + p.name + "=" + luaNumber(p.value); }
+  function paramsLine() {
+    $("paramsline").textContent = declared.map(function (p) {
+      return paramText({ name: p.name, value: values[p.name] });
+    }).join(" ");
+  }
+  // The script's `params = { … }` block with the values, ready to paste over the
+  // declaration (min, max and step as declared).
   function paramsBlock() {
     var lines = ["params = {"];
-    Array.prototype.forEach.call($("sliders").querySelectorAll("input"), function (el) {
-      var entry = "value = " + luaNumber(+el.value) + ", min = " + luaNumber(+el.min) + ", max = " + luaNumber(+el.max);
-      if (el.step !== "any") { entry += ", step = " + luaNumber(+el.step); }
-      lines.push("  " + el.dataset.name + " = { " + entry + " },");
+    declared.forEach(function (p) {
+      var entry = "value = " + luaNumber(values[p.name]) + ", min = " + luaNumber(p.min) + ", max = " + luaNumber(p.max);
+      if (p.step !== null) { entry += ", step = " + luaNumber(p.step); }
+      lines.push("  " + p.name + " = { " + entry + " },");
     });
     lines.push("}");
     return lines.join("\n") + "\n";
+  }
+  function setParam(name, value) {
+    values[name] = value;
+    paramsLine();
+    queue = [];
+    enqueue({ path: "/params", body: { t: now(), name: name, value: value } });
   }
   function sliders(params) {
     var key = JSON.stringify(params.map(function (p) { return [p.name, p.min, p.max, p.step]; }));
     $("params").hidden = !params.length;
     if (key !== sliderKey) {   // a save changed the declarations: build them again
       sliderKey = key;
+      declared = params;
       var box = $("sliders");
       box.textContent = "";
       params.forEach(function (p) {
@@ -114,24 +132,40 @@
         var input = document.createElement("input"), out = document.createElement("output");
         row.className = "slider";
         name.textContent = p.name;
-        input.type = "range";
-        input.min = p.min; input.max = p.max; input.step = p.step === null ? "any" : p.step;
+        name.title = p.name;
         input.dataset.name = p.name;
-        input.addEventListener("input", function () {
-          sliding = p.name;
-          out.textContent = num(+input.value, 4);
-          paramsLine();
-          queue = [];
-          enqueue({ path: "/params", body: { t: now(), name: p.name, value: +input.value } });
-        });
-        input.addEventListener("change", function () { sliding = null; });
+        if (isToggle(p)) {
+          row.classList.add("toggle");
+          input.type = "checkbox";
+          input.addEventListener("change", function () {
+            out.textContent = input.checked ? "on" : "off";
+            setParam(p.name, input.checked ? 1 : 0);
+          });
+        } else {
+          input.type = "range";
+          input.min = p.min; input.max = p.max; input.step = p.step === null ? "any" : p.step;
+          input.addEventListener("input", function () {
+            sliding = p.name;
+            out.textContent = num(+input.value, 4);
+            setParam(p.name, +input.value);
+          });
+          input.addEventListener("change", function () { sliding = null; });
+        }
         row.appendChild(name); row.appendChild(input); row.appendChild(out);
         box.appendChild(row);
       });
     }
     params.forEach(function (p) {
       var input = $("sliders").querySelector('input[data-name="' + p.name + '"]');
-      if (input && sliding !== p.name) { input.value = p.value; input.nextSibling.textContent = num(p.value, 4); }
+      if (!input || sliding === p.name) { return; }
+      values[p.name] = p.value;
+      if (input.type === "checkbox") {
+        input.checked = p.value !== 0;
+        input.nextSibling.textContent = p.value !== 0 ? "on" : "off";
+      } else {
+        input.value = p.value;
+        input.nextSibling.textContent = num(p.value, 4);
+      }
     });
     paramsLine();
   }
@@ -168,6 +202,8 @@
   function draw(f) {
     if (!shown || shown.v[0] !== f.v[0] || shown.v[1] !== f.v[1]) { fit(f.v[0], f.v[1]); }
     shown = f;
+    drawn.push(f);
+    if (drawn.length > 2000) { drawn.shift(); }
     var seen = {}, copies = {};
     for (var j = 0; j < f.c.length; j++) {
       var c = f.c[j], id = c[0] + ":" + c[1], copy = copies[id] || 0;
@@ -239,7 +275,9 @@
       framesAsked = true;
       enqueue({ path: "/frames?now=" + Math.max(0, t) + "&until=" + (t + 0.15), body: {}, append: true });
     }
-    if (f || dirty) { panel(); dirty = false; }
+    // The panel follows every drawn frame, and twice a second anyway (the display rate
+    // goes on when nothing moves).
+    if (f || dirty || ms - panelAt > 500) { panel(); dirty = false; panelAt = ms; }
     requestAnimationFrame(tick);
   }
 
@@ -247,6 +285,7 @@
   stage.addEventListener("pointerdown", function (e) {
     if (finger || e.button > 0) { return; }
     e.preventDefault();
+    endWheel();
     stage.focus();
     try { stage.setPointerCapture(e.pointerId); } catch (ignored) { // synthetic events have no active pointer
     }
@@ -282,12 +321,40 @@
   }
   stage.addEventListener("pointerup", lift);
   stage.addEventListener("pointercancel", lift);
+  // A wheel or trackpad scroll is a pan, as on iPadOS and Mac Catalyst: its events up to
+  // a pause of ~100 ms are one drag (the content moves by the deltas, the rubber band
+  // past an edge), released with the velocity of its last 100 ms (the distance the
+  // content moved in the 100 ms up to the last event, over 100 ms) through the same
+  // targetContentOffset and deceleration as a finger.
+  var WHEEL_PAUSE = 100;
   stage.addEventListener("wheel", function (e) {
     e.preventDefault();
+    if (finger) { return; }   // one finger scrolls; the wheel waits
     var k = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
-    queue = [];
-    input("wheel", e.deltaX * k, e.deltaY * k);
+    var horizontal = !state || state.horizontal, delta = (horizontal ? e.deltaX : e.deltaY) * k;
+    if (!delta) { return; }   // across the scroll axis: not a pan of this collection view
+    if (!wheel) {
+      wheel = { distance: 0, samples: [], timer: 0 };
+      queue = [];   // a new touch stops a motion where it is
+      input("down");
+    }
+    wheel.distance += delta;
+    wheel.samples.push([e.timeStamp, delta]);
+    // The finger goes the other way from the content (the wheel's delta points the way
+    // the content offset goes).
+    input("move", horizontal ? -wheel.distance : 0, horizontal ? 0 : -wheel.distance);
+    clearTimeout(wheel.timer);
+    wheel.timer = setTimeout(endWheel, WHEEL_PAUSE);
   }, { passive: false });
+  function endWheel() {
+    if (!wheel) { return; }
+    var samples = wheel.samples, last = samples[samples.length - 1][0], moved = 0;
+    clearTimeout(wheel.timer);
+    wheel = null;
+    samples.forEach(function (s) { if (s[0] > last - WHEEL_PAUSE) { moved += s[1]; } });
+    var v = -moved / WHEEL_PAUSE, horizontal = !state || state.horizontal;
+    input("up", horizontal ? v : 0, horizontal ? 0 : v);
+  }
   document.addEventListener("keydown", function (e) {
     if (e.target && (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT")) { return; }
     var back = e.key === "ArrowLeft" || e.key === "ArrowUp", on = e.key === "ArrowRight" || e.key === "ArrowDown";
@@ -304,9 +371,28 @@
     queue = [];
     input("resize", v[1], v[0]);
   });
-  $("record").addEventListener("click", function () {
-    enqueue({ path: "/record", body: {}, done: function (a) { $("recorded").value = a.lua; } });
-  });
+  // Record is a toggle: the first press starts a recording, the second stops it and shows
+  // what happened in between as a scenarios block.
+  var recording = false;
+  function toggleRecord(done) {
+    if (!recording) {
+      recording = true;
+      $("record").textContent = "■ Stop";
+      $("record").classList.add("on");
+      enqueue({ path: "/record", body: { t: now(), action: "start" }, done: function (a) { accept(a, false); if (done) { done(null); } } });
+    } else {
+      recording = false;
+      $("record").textContent = "● Record";
+      $("record").classList.remove("on");
+      enqueue({ path: "/record", body: { t: now(), action: "stop" }, done: function (a) {
+        $("recorded").value = a.lua;
+        $("recorded").hidden = false;
+        $("copy").hidden = false;
+        if (done) { done(a.lua); }
+      } });
+    }
+  }
+  $("record").addEventListener("click", function () { toggleRecord(); });
   $("copyparams").addEventListener("click", function () {
     var text = paramsBlock();
     $("copyparams").dataset.copied = text;  // what went to the clipboard (read by the browser tests)
@@ -335,6 +421,9 @@
   // MARK: automation (tests, benchmarks)
   window.cardlua = {
     stage: stage,
+    // The frames drawn since the last call, oldest first ({ t, o, p, v, c, s? } as the
+    // engine answered them), and forgets them.
+    drawn: function () { var list = drawn; drawn = []; return list; },
     state: function () {
       return {
         contentOffset: shown ? { x: shown.o[0], y: shown.o[1] } : null,
@@ -344,15 +433,18 @@
         error: state && state.error,
         centredItem: centred(),
         viewport: state && state.viewport,
+        horizontal: state ? state.horizontal : true,
         params: state && state.params,
-        settled: !finger && !busy && !pending.length && !queue.length && !!shown && shown.p === "idle",
+        settled: !finger && !wheel && !busy && !pending.length && !queue.length && !!shown && shown.p === "idle",
         fps: fps,
         time: now()
       };
     },
     // What a slider sends (any value, to see the server's answer to a bad one).
     setParam: function (name, value) { queue = []; enqueue({ path: "/params", body: { t: now(), name: name, value: value } }); },
-    record: function (done) { enqueue({ path: "/record", body: {}, done: function (a) { $("recorded").value = a.lua; if (done) { done(a.lua); } } }); }
+    // Presses Record (start, or stop: then `done` gets the scenarios block).
+    record: function (done) { toggleRecord(done); },
+    recording: function () { return recording; }
   };
 
   // Start: the engine's clock goes on from where the session is.
