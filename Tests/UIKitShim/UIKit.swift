@@ -1,0 +1,1 @@
+// The slice of UIKit the exported layouts use, re-declared for tests on Linux.
