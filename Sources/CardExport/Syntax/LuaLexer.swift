@@ -160,7 +160,7 @@ struct LuaLexer {
             // `--[[ text ]]` on one line, or with the brackets on their own lines: drop the empty edges.
             if lines.count > 1, lines.first?.trimmingSpaces().isEmpty == true { lines.removeFirst() }
             if lines.count > 1, lines.last?.trimmingSpaces().isEmpty == true { lines.removeLast() }
-            if lines.count == 1 { lines = [lines[0].trimmingSpaces()] }
+            if !lines.isEmpty { lines[0] = lines[0].trimmingSpaces() }
         } else {
             let start = position
             while !atEnd, !isNewline(current) { position += 1 }
@@ -248,22 +248,45 @@ struct LuaLexer {
             break
         }
         // Operators and punctuation: the longest that matches.
-        let candidates = ["...", "..", "==", "~=", "<=", ">=", "<<", ">>", "//", "::"]
-        for symbol in candidates {
-            let utf8 = Array(symbol.utf8)
-            if bytes.count - position >= utf8.count, Array(bytes[position..<position + utf8.count]) == utf8 {
-                position += utf8.count
-                return .symbol(symbol)
-            }
-        }
-        let singles: Set<UInt8> = Set("+-*/%^#&~|<>=(){}[];:,.".utf8)
-        if singles.contains(byte) {
-            position += 1
-            return .symbol(String(UnicodeScalar(byte)))
+        if let symbol = Self.symbol(at: byte, next: peek(1), afterNext: peek(2)) {
+            position += symbol.utf8.count
+            return .symbol(symbol)
         }
         position += 1
         let shown = byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "<\\\(byte)>"
         throw error("unexpected symbol near '\(shown)'")
+    }
+
+    /// The operator or punctuation starting with `byte` (the longest match), or nil.
+    private static func symbol(at byte: UInt8, next: UInt8, afterNext: UInt8) -> String? {
+        switch UnicodeScalar(byte) {
+        case ".":
+            if next == UInt8(ascii: ".") { return afterNext == UInt8(ascii: ".") ? "..." : ".." }
+            return "."
+        case "=": return next == UInt8(ascii: "=") ? "==" : "="
+        case "~": return next == UInt8(ascii: "=") ? "~=" : "~"
+        case "<": return next == UInt8(ascii: "=") ? "<=" : next == UInt8(ascii: "<") ? "<<" : "<"
+        case ">": return next == UInt8(ascii: "=") ? ">=" : next == UInt8(ascii: ">") ? ">>" : ">"
+        case "/": return next == UInt8(ascii: "/") ? "//" : "/"
+        case ":": return next == UInt8(ascii: ":") ? "::" : ":"
+        case "+": return "+"
+        case "-": return "-"
+        case "*": return "*"
+        case "%": return "%"
+        case "^": return "^"
+        case "#": return "#"
+        case "&": return "&"
+        case "|": return "|"
+        case "(": return "("
+        case ")": return ")"
+        case "{": return "{"
+        case "}": return "}"
+        case "[": return "["
+        case "]": return "]"
+        case ";": return ";"
+        case ",": return ","
+        default: return nil
+        }
     }
 
     // MARK: - Numbers
