@@ -27,6 +27,11 @@ enum SwiftText {
     static func double(_ v: Double) -> String {
         if v.isInfinite { return v < 0 ? "-CGFloat.infinity" : "CGFloat.infinity" }
         if v.isNaN { return "CGFloat.nan" }
+        if v != 0, abs(v) < Double.leastNormalMagnitude {
+            // A subnormal: Swift's literal parser warns about these, so spell the bits.
+            if abs(v) == Double.leastNonzeroMagnitude { return v < 0 ? "-CGFloat.leastNonzeroMagnitude" : "CGFloat.leastNonzeroMagnitude" }
+            return "CGFloat(Double(bitPattern: 0x\(String(v.bitPattern, radix: 16))))"
+        }
         if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) + (v == 0 && v.sign == .minus ? ".0" : "") }
         return v.description
     }

@@ -129,13 +129,18 @@ extension Translator {
 
     var inClosureOrNested: Bool { functionStack.count > 1 }
 
+    /// A member of the layout, with `self.` where a local of the same name hides it.
+    func member(_ name: String) -> String {
+        lookUp(name) != nil || inClosureOrNested ? "self." + name : name
+    }
+
     func layoutField(_ name: String, line: Int) throws -> Code {
         switch name {
         case "collectionView": return code(collectionViewText, .collectionView)
         case "itemSize", "estimatedItemSize", "headerReferenceSize", "footerReferenceSize", "collectionViewContentSize":
-            return code(name, .size)
-        case "sectionInset": return code(name, .insets)
-        case "minimumLineSpacing", "minimumInteritemSpacing": return code(name, .num)
+            return code(member(name), .size)
+        case "sectionInset": return code(member(name), .insets)
+        case "minimumLineSpacing", "minimumInteritemSpacing": return code(member(name), .num)
         case "isPagingEnabled": return code("\(collectionViewText).isPagingEnabled", .bool)
         case "flipsHorizontallyInOppositeLayoutDirection": return code(name, .bool)
         case "time":
@@ -204,7 +209,7 @@ extension Translator {
                 }
                 if name == "scrollDirection" {
                     guard s == "horizontal" || s == "vertical" else { throw refuse(line, "layout.scrollDirection \"\(s)\" is not a direction") }
-                    emit("scrollDirection = .\(s)")
+                    emit("\(member("scrollDirection")) = .\(s)")
                 } else {
                     guard s == "normal" || s == "fast" else { throw refuse(line, "layout.decelerationRate \"\(s)\" is not a rate") }
                     emit("\(collectionViewText).decelerationRate = .\(s)")
@@ -226,15 +231,15 @@ extension Translator {
                 return true
             case "itemSize", "estimatedItemSize", "headerReferenceSize", "footerReferenceSize":
                 let v = try expression(value)
-                emit("\(name) = \(try coerce(v, to: .size, line: line).text)")
+                emit("\(member(name)) = \(try coerce(v, to: .size, line: line).text)")
                 return true
             case "sectionInset":
                 let v = try expression(value)
-                emit("sectionInset = \(try coerce(v, to: .insets, line: line).text)")
+                emit("\(member("sectionInset")) = \(try coerce(v, to: .insets, line: line).text)")
                 return true
             case "minimumLineSpacing", "minimumInteritemSpacing":
                 let v = try expression(value)
-                emit("\(name) = \(try coerce(v, to: .num, line: line).text)")
+                emit("\(member(name)) = \(try coerce(v, to: .num, line: line).text)")
                 return true
             case "collectionView", "collectionViewContentSize", "time":
                 throw refuse(line, "layout.\(name) is read only")

@@ -20,8 +20,13 @@ extension Translator {
         }
         var types: [LuaType] = []
         var codes: [Code] = []
-        for a in arguments {
+        let parameterCount = functions[functionRoot(fid)].parameters.count
+        for (i, a) in arguments.enumerated() {
+            if i >= parameterCount, functions[functionRoot(fid)].line != line, isSimple(a) { continue }  // an extra argument Lua drops
+            let before = usesCollectionViewNow
             let c = try expression(a)
+            // The layout and its collection view are not passed in Swift: `self` has them.
+            if c.type == .layout || c.type == .collectionView || c.type == .params { usesCollectionViewNow = before }
             codes.append(c)
             types.append(c.type)
         }
@@ -50,6 +55,14 @@ extension Translator {
             return code("\(text).0", returns[0])
         }
         return code(text, returns[0])
+    }
+
+    func isSimple(_ e: LuaExpression) -> Bool {
+        switch e.kind {
+        case .name, .number, .nilLiteral, .boolean, .string: return true
+        case .field(let b, _): return isSimple(b)
+        default: return false
+        }
     }
 
     func numbers(_ arguments: [LuaExpression], _ count: Int, _ name: String, line: Int) throws -> [String] {
@@ -231,7 +244,7 @@ extension Translator {
             switch method {
             case "layoutAttributesForElements", "layoutAttributesForElementsInRect":
                 let r = try values(arguments, [.rect], "layout:" + method, line: line)[0]
-                return code("(super.layoutAttributesForElements(in: \(r)) ?? []).map { $0.copy() as! \(attributesClassName) }", .array(.attributes))
+                return code("(super.layoutAttributesForElements(in: \(r)) ?? []).map({ $0.copy() as! \(attributesClassName) })", .array(.attributes))
             case "layoutAttributesForItem", "layoutAttributesForItemAtIndexPath":
                 let p = try values(arguments, [.indexPath], "layout:" + method, line: line)[0]
                 usesAttributesForItem = true

@@ -41,8 +41,10 @@ extension Translator {
         if t == .layout { return "self" }
         if moduleVariables.contains(id) {
             if mutableModuleVariables.contains(id) { return "self." + swiftName(id) }
+            if methodFunctions[id] != nil { return methodName(variables[id].luaName) }
             return inStaticInitializer ? swiftName(id) : "Self." + swiftName(id)
         }
+        if methodFunctions[id] != nil { return methodName(variables[id].luaName) }
         return swiftName(id)
     }
 

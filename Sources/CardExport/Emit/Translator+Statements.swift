@@ -93,6 +93,13 @@ extension Translator {
         // Values first (they see the outer names), then the new locals.
         var codes: [Code] = []
         var tuple: Code?
+        let cvBefore = usesCollectionViewNow
+        defer {
+            // `local cv = layout.collectionView` writes nothing: the uses of cv count, not this.
+            if !codes.isEmpty, codes.allSatisfy({ $0.type == .collectionView || $0.type == .layout || $0.type == .params }) {
+                usesCollectionViewNow = cvBefore
+            }
+        }
         for (i, v) in values.enumerated() {
             pendingRecordName = i < names.count ? capitalized(names[i]) : nil
             let c = try expression(v, wantsAbsent: i == 0 && names.count == 1 && isTruthTested(names[0]),
@@ -215,6 +222,10 @@ extension Translator {
         let v = try expression(value, wantsAbsent: false)
         let t = try lvalue(target, line: line, valueType: v.type)
         if t.text.isEmpty { return }
+        if t.text == v.text {
+            emit("// \(t.text) keeps its value")
+            return
+        }
         emit("\(t.text) = \(try coerce(v, to: t.type, line: line).text)")
     }
 

@@ -221,7 +221,7 @@ extension Translator {
         if nested {
             lines += body
         } else {
-            members.append(commentLines(s).map { "    " + $0 } + body)
+            members.append(commentLines(s).map { $0.isEmpty ? "" : "    " + $0 } + body)
         }
     }
 
@@ -363,7 +363,7 @@ extension Translator {
             indent -= 1
             emit("}")
         }
-        var member = commentLines(s).map { "    " + $0 }
+        var member = commentLines(s).map { $0.isEmpty ? "" : "    " + $0 }
         member += lines
         callbackMembers[name] = member
         members.append(["@callback:" + name])
