@@ -111,7 +111,11 @@ extension Translator {
             if let t = recordField(r, name) { return code("\(base).\(SwiftText.name(name))", t) }
             addRecordField(r, name, .unknown)
             return code("\(base).\(SwiftText.name(name))", .unknown)
-        case .optional(.record(let r)):
+        case .optional(let inner) where inner != .color:
+            if case .record = inner {} else {
+                return try fieldAccess(code("\(base)!", inner), name, line: line)
+            }
+            guard case .record(let r) = inner else { break }
             if let t = recordField(r, name) { return code("\(base)!.\(SwiftText.name(name))", t) }
             return code("\(base)!.\(SwiftText.name(name))", .unknown)
         case .emptyTable:
@@ -124,6 +128,7 @@ extension Translator {
             return code("\(base).\(name)", .unknown)
         default: break
         }
+        if !isFinal { return code("\(base).\(name)", .unknown) }   // known by the last walk
         throw refuse(line, "the field '\(name)' of \(b.type.kindName) is not supported")
     }
 

@@ -37,6 +37,8 @@ extension Translator {
             if pt == .layout || pt == .collectionView || pt == .params { continue }
             if i < codes.count {
                 args.append(try coerce(codes[i], to: pt == .unknown ? codes[i].type : pt, line: line).text)
+            } else if functions[functionRoot(fid)].defaults[i] != nil {
+                break   // the rest take their defaults
             } else if isFinal {
                 throw refuse(line, "a call with fewer arguments than parameters is not supported (Lua passes nil; pass every argument)")
             }

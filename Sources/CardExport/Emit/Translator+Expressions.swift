@@ -145,6 +145,9 @@ extension Translator {
             let (a, b) = try numericPair(l, r, line: line, what: "comparing")
             return code("\(wrap(a, Code.comparison + 1).text) \(op.rawValue) \(wrap(b, Code.comparison + 1).text)", .bool, Code.comparison)
         case .equal, .notEqual:
+            for (x, y) in [(l, r), (r, l)] {
+                if case .name(let n) = x.kind, y.kind == .nilLiteral, let id = lookUp(n) { mark(id, \.nilTested) }
+            }
             var a = try expression(l), b = try expression(r)
             if a.type.isNumber || b.type.isNumber {
                 if a.type != b.type { a = try coerce(a, to: .num, line: line); b = try coerce(b, to: .num, line: line) }
@@ -249,20 +252,47 @@ extension Translator {
     }
 
     /// `and`/`or` as values: a ternary where the middle value can never be false.
+    /// The guarded alternatives of a chain `c1 and v1 or c2 and v2 or v3` (nil guard: always),
+    /// or nil when a value in it could be false (then it is not a plain choice).
+    func alternatives(_ e: LuaExpression) throws -> [(condition: Code?, value: Code)]? {
+        switch e.kind {
+        case let .binary(.or, l, r):
+            guard let a = try alternatives(l), let b = try alternatives(r) else { return nil }
+            if a.last?.condition == nil { return a }   // the left side is never false
+            return a + b
+        case let .binary(.and, x, v):
+            guard !isAndOr(v) else { return nil }
+            let value = try expression(v)
+            guard !value.type.canBeFalsy else { return nil }
+            return [(try conditionCode(x), value)]
+        case .parenthesized(let inner) where isAndOr(inner):
+            return try alternatives(inner)
+        default:
+            let value = try expression(e)
+            guard !value.type.canBeFalsy else { return nil }
+            return [(nil, value)]
+        }
+    }
+
+    func isAndOr(_ e: LuaExpression) -> Bool {
+        if case .binary(let op, _, _) = e.kind { return op == .and || op == .or }
+        return false
+    }
+
     func logical(_ op: LuaBinaryOperator, _ l: LuaExpression, _ r: LuaExpression, line: Int) throws -> Code {
-        // x and a or b
-        if op == .or, case let .binary(.and, x, a) = l.kind {
-            let av = try expression(a)
-            if !av.type.canBeFalsy {
-                let cond = try conditionCode(x)
-                let bv = try expression(r)
-                let t = join(av.type, bv.type)
-                if case .conflict = t, isFinal {
-                    throw refuse(line, "`x and a or b` with a and b of two kinds is not supported (\(av.type.kindName) and \(bv.type.kindName); Swift gives each value one type)")
-                }
-                let ca = try coerce(av, to: t, line: line), cb = try coerce(bv, to: t, line: line)
-                return code("\(wrap(cond, Code.ternary + 1).text) ? \(wrap(ca, Code.ternary + 1).text) : \(wrap(cb, Code.ternary).text)", t, Code.ternary)
+        // x and a or b (and longer chains): a ternary where each chosen value is never false
+        if op == .or, let alts = try alternatives(LuaExpression(.binary(op, l, r), line: line)),
+           alts.count > 1, alts.last?.condition == nil {
+            var t: LuaType = .unknown
+            for a in alts { t = join(t, a.value.type) }
+            if case .conflict = t, isFinal {
+                throw refuse(line, "`x and a or b` with a and b of two kinds is not supported (\(alts.map(\.value.type.kindName).joined(separator: " and ")); Swift gives each value one type)")
             }
+            var text = wrap(try coerce(alts.last!.value, to: t, line: line), Code.ternary).text
+            for a in alts.dropLast().reversed() {
+                text = "\(wrap(a.condition!, Code.ternary + 1).text) ? \(wrap(try coerce(a.value, to: t, line: line), Code.ternary + 1).text) : \(text)"
+            }
+            return code(text, t, Code.ternary)
         }
         let a = try expression(l)
         let b = try expression(r)

@@ -120,6 +120,9 @@ extension Translator {
             let id = declare(name, line: s.line)
             if renamed, variables[id].luaName == name { renamedSwift[id] = unique(name) }
             ids.append(id)
+            if i >= codes.count || codes[i].type == .nilValue, variables[id].nilTested || variables[id].truthTested {
+                assign(id, .optional(.unknown), line: s.line)   // `local closest` … `if closest == nil`
+            }
             assign(id, i < codes.count ? codes[i].type : .nilValue, line: s.line)
         }
         if let t = tuple, !shadows, codes.count == names.count, names.count > 1, isFinal {

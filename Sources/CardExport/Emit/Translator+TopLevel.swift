@@ -243,6 +243,29 @@ extension Translator {
             var params: [Int] = []
             for p in f.parameters { params.append(declare(p, line: f.line)) }
             functions[fid].parameters = params
+            // `a, b = a or 0, b or 1` first in the body: Swift default arguments.
+            var skipped = 0
+            var defaults: [Int: String] = [:]
+            var defaultLines: [String] = []
+            for statement in f.body.statements {
+                guard case let .assignment(targets, values) = statement.kind, targets.count == values.count else { break }
+                var found: [(Int, LuaExpression)] = []
+                for (t, v) in zip(targets, values) {
+                    guard case .name(let n) = t.kind, let k = f.parameters.firstIndex(of: n),
+                          case let .binary(.or, l, r) = v.kind, l.kind == .name(n), constantNumber(r) != nil || isLiteral(r) else { break }
+                    found.append((k, r))
+                }
+                guard found.count == targets.count else { break }
+                for (k, r) in found {
+                    let c = try expression(r)
+                    assign(params[k], c.type, line: statement.line)
+                    defaults[k] = c.text
+                }
+                defaultLines += statement.leadingComments.map { "// " + $0 }
+                defaultLines.append("// " + found.map { "\(f.parameters[$0.0]) defaults to \(defaults[$0.0]!)" }.joined(separator: ", ") + " (Lua's `or` on a missing argument)")
+                skipped += 1
+            }
+            functions[fid].defaults = defaults
             var signature: [String] = []
             var rebinds: [String] = []
             for p in params {
@@ -250,7 +273,11 @@ extension Translator {
                 if t == .layout || t == .collectionView || t == .params { continue }
                 let st = try swiftType(t == .unknown ? .num : t, line: f.line)
                 let n = swiftName(p)
-                signature.append("_ \(n): \(st)")
+                if let k = params.firstIndex(of: p), let d = defaults[k] {
+                    signature.append("_ \(n): \(st) = \(d)")
+                } else {
+                    signature.append("_ \(n): \(st)")
+                }
                 if variables[p].reassigned || (variables[p].fieldMutated && isValueType(t)) { rebinds.append("var \(n) = \(n)") }
             }
             let ret = try returnSignature(fid, line: f.line)
@@ -268,9 +295,19 @@ extension Translator {
                 emit("let collectionView = self.collectionView!")
             }
             collectionViewBound = usesCollectionView.contains(key) || (nested && savedBound)
-            try block(f.body, newScope: false)
+            for l in defaultLines { emit(l) }
+            var body = f.body
+            body.statements.removeFirst(skipped)
+            try block(body, newScope: false)
             indent -= 1
             emit("}")
+        }
+    }
+
+    func isLiteral(_ e: LuaExpression) -> Bool {
+        switch e.kind {
+        case .boolean, .number, .string: return true
+        default: return false
         }
     }
 

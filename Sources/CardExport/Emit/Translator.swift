@@ -334,7 +334,7 @@ final class Translator {
     func passArguments(_ f: Int, _ types: [LuaType], line: Int) {
         let root = functionRoot(f)
         for (i, facts) in functions.enumerated() where functionRoot(i) == root {
-            for (k, p) in facts.parameters.enumerated() {
+            for (k, p) in facts.parameters.enumerated() where k < types.count || facts.defaults[k] == nil {
                 assign(p, k < types.count ? types[k] : .nilValue, line: line)
             }
         }

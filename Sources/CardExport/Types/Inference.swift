@@ -23,6 +23,8 @@ struct VariableFacts {
     var read = false
     /// Tested for truth (`if previous and …`): an array element read into it may be absent.
     var truthTested = false
+    /// Compared with nil (`closest == nil`): declared without a value, it is an optional.
+    var nilTested = false
 }
 
 /// What is known about one function (a local function, a global one, or a literal).
@@ -37,6 +39,8 @@ struct FunctionFacts {
     var returnsNothing = false
     /// Functions merged into this one (an array of function literals shares one signature).
     var parent: Int
+    /// Parameters given a default by `p = p or value` at the top of the body: Swift default arguments.
+    var defaults: [Int: String] = [:]
 }
 
 /// A table with fixed keys: its fields in the order they were first seen.
