@@ -294,11 +294,94 @@ import Testing
         ("local a <close>, b <close> = 1, 2", 1, "multiple to-be-closed variables in local list"),
         ("for a.b = 1, 2 do end", 1, "'=' or 'in' expected near '.'"),
         ("t = {1, 2\n\nx = 3", 3, "'}' expected (to close '{' at line 1) near 'x'"),
+        ("function f(a, 1) end", 1, "<name> or '...' expected near '1'"),
+        ("f{1} , g = 2", 1, "syntax error near ','"),
+        ("local x <const> = 1\nx = 2", 2, "attempt to assign to const variable 'x'"),
+        ("local x <const> = 1\nlocal function f()\n  x = 2\nend", 3, "attempt to assign to const variable 'x'"),
+        ("local x <close> = nil\nfunction x() end", 2, "attempt to assign to const variable 'x'"),
+        ("local a <const>, b = 1, 2\nb, a = 3, 4", 2, "attempt to assign to const variable 'a'"),
     ])
     func reportsSyntaxErrorsOnTheirLine(source: String, line: Int, message: String) {
         let error = syntaxError(source)
         #expect(error == ExportError(fileName: "bad.lua", line: line, message: message))
         #expect(error?.description == "bad.lua:\(line): export: \(message)")
+    }
+
+    @Test func shadowingAConstLocalMakesTheNameAssignableAgain() throws {
+        _ = try parseLua("""
+            local x <const> = 1
+            do local x = 2; x = 3 end
+            for x = 1, 2 do x = 0 end
+            local function f(x) x = 1 end
+            repeat local y = 1; y = 2 until y
+            local x = 4
+            x = 5
+            """, fileName: "shadow.lua")
+    }
+
+    /// Random token soup and mutated statements: this parser accepts exactly what
+    /// `lua5.4`'s `load` accepts, and reports the same `file:line: message` when not.
+    @Test func acceptsAndRejectsExactlyAsLua54Does() throws {
+        guard let lua = TestSupport.which("lua5.4", "lua") else { return }
+        let vocabulary = [
+            "x", "y", "f", "t", "a.b", "local", "function", "end", "if", "then", "else", "elseif", "while", "do",
+            "for", "in", "repeat", "until", "return", "and", "or", "not", "nil", "true", "false", "=", "==", "~=",
+            "<", ">", "<=", ">=", "+", "-", "*", "/", "//", "%", "^", "#", "..", "...", "(", ")", "{", "}", "[",
+            "]", ";", ",", ".", ":", "1", "2.5", "0x1F", "'s'", "[[l]]", "\n", "~", "&", "|", "<<", ">>",
+            "<const>", "<close>",
+        ]
+        let statements = [
+            "local x = 1", "x = f(1, 2)", "if x then y = 1 elseif t then y = 2 else y = 3 end",
+            "for i = 1, 10, 2 do f(i) end", "for k, v in pairs(t) do f(k) end", "while x do x = x - 1 end",
+            "repeat x = x + 1 until x > 3", "local function g(a, ...) return a, ... end",
+            "function t.a:b(c) return self end", "t = { 1, x = 2, [3] = 4; }", "x = -2 ^ 2 .. 'a' .. #t",
+            "do local y <const> = 3 end", "f{1} f'x' f[[y]]", "return x", "local z <const> = 1",
+        ]
+        var random = SplitMix64(seed: 0xD1FF_5EED)
+        var cases: [String] = []
+        for index in 0..<2000 {
+            var tokens: [String]
+            if index % 2 == 0 {
+                tokens = (0..<(1 + random.below(12))).map { _ in random.pick(vocabulary) }
+            } else {
+                tokens = (0..<(1 + random.below(3))).map { _ in random.pick(statements) }
+                    .joined(separator: " ").split(separator: " ").map(String.init)
+                for _ in 0..<(1 + random.below(2)) {
+                    let at = random.below(tokens.count)
+                    switch random.below(3) {
+                    case 0: tokens.remove(at: at)
+                    case 1: tokens.insert(random.pick(vocabulary), at: at)
+                    default: tokens[at] = random.pick(vocabulary)
+                    }
+                    if tokens.isEmpty { tokens = ["x"] }
+                }
+            }
+            // A leading space: `load` (unlike a file) does not skip a first line starting with #.
+            cases.append(" " + tokens.joined(separator: " "))
+        }
+        let directory = try TestSupport.temporaryDirectory(prefix: "lua-syntax")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var program = "local cases = {\n"
+        for source in cases { program += "[==========[\(source)]==========],\n" }
+        program += """
+            }
+            for _, c in ipairs(cases) do
+              local fn, err = load(c, "=bad.lua")
+              io.write(fn and "ok" or (err:gsub("\\n", " ")), "\\n")
+            end
+            """
+        let path = try TestSupport.write(program, named: "syntax.lua", in: directory)
+        let result = try TestSupport.run(URL(fileURLWithPath: lua), [path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let expected = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(expected.count == cases.count + 1)
+        var accepted = 0
+        for (source, luaSays) in zip(cases, expected) {
+            let ours = syntaxError(source).map { "\($0.fileName):\($0.line): \($0.message)" } ?? "ok"
+            if ours == "ok" { accepted += 1 }
+            #expect(ours == luaSays, "\(source)")
+        }
+        #expect(accepted > 50)  // the mutated statements keep some programs valid
     }
 
     // MARK: - Bounded

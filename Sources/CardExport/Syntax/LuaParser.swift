@@ -32,6 +32,9 @@ struct LuaParser {
     private var loopDepths: [Int] = [0]
     /// Per function being parsed: whether `...` is allowed in it.
     private var varargFunctions: [Bool] = [true]
+    /// The locals in scope, innermost block last (enclosing functions' too: their locals
+    /// are upvalues): for each name, whether it is read-only (`<const>` or `<close>`).
+    private var scopes: [[String: Bool]] = [[:]]
 
     init(tokens: [LuaToken], fileName: String) {
         self.tokens = tokens
@@ -137,7 +140,11 @@ struct LuaParser {
         }
     }
 
-    private mutating func parseBlock() throws(ExportError) -> LuaBlock {
+    /// A block in a scope of its own (`newScope` false: the caller's, as `repeat` needs
+    /// for its condition).
+    private mutating func parseBlock(newScope: Bool = true) throws(ExportError) -> LuaBlock {
+        if newScope { scopes.append([:]) }
+        defer { if newScope { scopes.removeLast() } }
         var statements: [LuaStatement] = []
         // Comments before an empty statement (`;`) carry over to the next statement.
         var pending: [LuaComment] = []
@@ -164,10 +171,30 @@ struct LuaParser {
     }
 
     /// A block that is a loop's body (`break` is allowed in it).
-    private mutating func parseLoopBody() throws(ExportError) -> LuaBlock {
+    private mutating func parseLoopBody(newScope: Bool = true) throws(ExportError) -> LuaBlock {
         loopDepths[loopDepths.count - 1] += 1
         defer { loopDepths[loopDepths.count - 1] -= 1 }
-        return try parseBlock()
+        return try parseBlock(newScope: newScope)
+    }
+
+    private mutating func declare(_ name: String, readOnly: Bool = false) {
+        scopes[scopes.count - 1][name] = readOnly
+    }
+
+    /// Lua refuses, when compiling, an assignment to a `<const>` or `<close>` local.
+    private func checkAssignable(_ target: LuaExpression) throws(ExportError) {
+        switch target.kind {
+        case .name(let name):
+            for scope in scopes.reversed() {
+                guard let readOnly = scope[name] else { continue }
+                if readOnly { throw error("attempt to assign to const variable '\(name)'") }
+                return
+            }
+        case .field, .index:
+            break
+        default:
+            throw error("syntax error \(nearCurrent)")
+        }
     }
 
     // MARK: - Statements
@@ -198,19 +225,26 @@ struct LuaParser {
             return try parseFor()
         case "repeat":
             advance()
-            let body = try parseLoopBody()
+            // The condition sees the body's locals.
+            scopes.append([:])
+            defer { scopes.removeLast() }
+            let body = try parseLoopBody(newScope: false)
             try expect("until", closing: "repeat", at: line)
             let condition = try parseExpression()
             return LuaStatement(.repeatLoop(body: body, condition: condition), line: line)
         case "function":
             advance()
             let name = try parseFunctionName()
-            let function = try parseFunctionBody(line: line)
+            if name.fields.isEmpty, name.method == nil {
+                try checkAssignable(LuaExpression(.name(name.base), line: line))
+            }
+            let function = try parseFunctionBody(line: line, isMethod: name.method != nil)
             return LuaStatement(.function(name: name, function: function), line: line)
         case "local":
             advance()
             if accept("function") {
                 let name = try expectName()
+                declare(name)  // in scope in its own body
                 let function = try parseFunctionBody(line: line)
                 return LuaStatement(.localFunction(name: name, function: function), line: line)
             }
@@ -268,6 +302,8 @@ struct LuaParser {
             let limit = try parseExpression()
             let step: LuaExpression? = accept(",") ? try parseExpression() : nil
             try expect("do")
+            scopes.append([first: false])
+            defer { scopes.removeLast() }
             let body = try parseLoopBody()
             try expect("end", closing: "for", at: line)
             return LuaStatement(.numericFor(variable: first, start: start, limit: limit, step: step, body: body),
@@ -279,6 +315,8 @@ struct LuaParser {
         try expect("in")
         let expressions = try parseExpressionList()
         try expect("do")
+        scopes.append(Dictionary(names.map { ($0, false) }, uniquingKeysWith: { _, last in last }))
+        defer { scopes.removeLast() }
         let body = try parseLoopBody()
         try expect("end", closing: "for", at: line)
         return LuaStatement(.genericFor(names: names, expressions: expressions, body: body), line: line)
@@ -311,6 +349,7 @@ struct LuaParser {
             names.append(local)
         } while accept(",")
         let values = accept("=") ? try parseExpressionList() : []
+        for local in names { declare(local.name, readOnly: local.attribute != nil) }  // after the values: `local x = x`
         return LuaStatement(.local(names: names, values: values), line: line)
     }
 
@@ -319,13 +358,13 @@ struct LuaParser {
         let line = current.line
         let first = try parseSuffixedExpression()
         if check("=") || check(",") {
+            // Each target is checked as Lua checks it: before the next is read.
+            try checkAssignable(first)
             var targets = [first]
-            while accept(",") { targets.append(try parseSuffixedExpression()) }
-            for target in targets {
-                switch target.kind {
-                case .name, .field, .index: break
-                default: throw error("syntax error \(nearCurrent)")
-                }
+            while accept(",") {
+                let target = try parseSuffixedExpression()
+                try checkAssignable(target)
+                targets.append(target)
             }
             try expect("=")
             let values = try parseExpressionList()
@@ -340,7 +379,7 @@ struct LuaParser {
     // MARK: - Functions
 
     /// `(parameters) block end`, after `function` (and its name, if any).
-    private mutating func parseFunctionBody(line: Int) throws(ExportError) -> LuaFunction {
+    private mutating func parseFunctionBody(line: Int, isMethod: Bool = false) throws(ExportError) -> LuaFunction {
         try expect("(")
         var parameters: [String] = []
         var isVararg = false
@@ -350,15 +389,22 @@ struct LuaParser {
                     isVararg = true
                     break
                 }
-                parameters.append(try expectName())
+                guard case .name(let name) = current.kind else {
+                    throw error("<name> or '...' expected \(nearCurrent)")
+                }
+                advance()
+                parameters.append(name)
             } while accept(",")
         }
         try expect(")")
         loopDepths.append(0)
         varargFunctions.append(isVararg)
+        scopes.append(Dictionary((parameters + (isMethod ? ["self"] : [])).map { ($0, false) },
+                                 uniquingKeysWith: { _, last in last }))
         defer {
             loopDepths.removeLast()
             varargFunctions.removeLast()
+            scopes.removeLast()
         }
         let body = try parseBlock()
         let endLine = current.line
