@@ -243,6 +243,43 @@ import Testing
         #expect(chunk.body.trailingComments == ["at the end of the file"])
     }
 
+    @Test func placesCommentsAroundBranchesMultiLineStatementsAndLongBrackets() throws {
+        let source = """
+            local t = {
+              1,  -- lost: inside an expression
+            } -- after the table
+            if t then
+              f()
+              -- before else
+            else --[==[ on else ]] still ]==]
+              g()
+            end
+            --- three dashes
+            --[[]]
+            h()
+            """
+        let chunk = try parseLua(source, fileName: "places.lua")
+        let statements = chunk.body.statements
+        #expect(chunk.headerComment == [])
+        #expect(statements.map(\.line) == [1, 4, 12])
+        #expect(statements[0].trailingComment == "after the table")
+        guard case .ifStatement(let clauses, let elseBlock) = statements[1].kind else { Issue.record("if"); return }
+        #expect(clauses[0].body.trailingComments == ["before else"])
+        // A comment after `else` on its line is the first leading comment of the branch.
+        #expect(elseBlock?.statements.first?.leadingComments == ["on else ]] still"])
+        #expect(statements[2].leadingComments == ["- three dashes", ""])
+        #expect(!statements[2].isPrecededByBlankLine)
+    }
+
+    @Test func keepsTheSpellingsACompilerWouldMerge() throws {
+        #expect(render(try expression("a.b")) == "(. a b)")
+        #expect(render(try expression("a['b']")) == "([] a \"b\")")
+        #expect(render(try expression("(f())")) == "(paren (call f))")
+        #expect(render(try expression("(...)")) == "(paren ...)")
+        guard case .number(let number) = try expression("1.50e+2").kind else { Issue.record("number"); return }
+        #expect(number.text == "1.50e+2" && number.value == 150 && !number.isInteger)
+    }
+
     @Test func aHeaderRunsUpToTheFirstBlankLineOrCode() throws {
         let direct = try parseLua("#!/usr/bin/env lua\n-- Title.\nlocal x = 1\n", fileName: "a.lua")
         #expect(direct.headerComment == ["Title."])
