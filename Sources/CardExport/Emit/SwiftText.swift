@@ -21,6 +21,8 @@ enum SwiftText {
     /// written (in decimal), floats by `Double.description` (which round-trips).
     static func number(_ n: LuaNumber) -> String {
         if n.isInteger, let i = n.integerValue { return String(i) }
+        // A float written whole (`35.0`) stays a float literal, as the script wrote it.
+        if n.value == n.value.rounded(), abs(n.value) < 1e15 { return double(n.value) + (n.value.sign == .minus && n.value == 0 ? "" : ".0") }
         return double(n.value)
     }
 

@@ -15,6 +15,7 @@ extension Translator {
         switch (c.type, t) {
         case (.int, .num):
             if Int(c.text) != nil { return c }
+            if let f = c.asFloat { return code(f, .num, c.precedence) }
             return code("CGFloat(\(c.text))", .num)
         case (.num, .int):
             if let d = Double(c.text), d == d.rounded() { return code(String(Int(d)), .int) }
@@ -28,7 +29,7 @@ extension Translator {
             if let col = SwiftText.color(s) { return code(col, .color) }
         default: break
         }
-        if case .conflict = t { _ = try swiftType(t, line: line) }
+        if case .conflict = t, isFinal { _ = try swiftType(t, line: line) }
         if isFinal {
             throw refuse(line, "a value of two kinds is not supported (\(c.type.kindName) where \(t.kindName) is expected; Swift gives each value one type)")
         }
@@ -175,7 +176,10 @@ extension Translator {
             return code("\(wrap(a, p).text) \(op.rawValue) \(wrap(b, p + 1).text)", t, p)
         case .divide:
             let (a0, b0) = try numericPair(l, r, line: line, what: "dividing")
-            let a = try coerce(a0, to: .num, line: line), b = try coerce(b0, to: .num, line: line)
+            var a = try coerce(a0, to: .num, line: line)
+            let b = try coerce(b0, to: .num, line: line)
+            // Two integer literals would divide as Int where Swift's context is generic (`max(1 / 2, 0)`).
+            if Int(a.text) != nil, Int(b.text) != nil { a.text += ".0" }
             return code("\(wrap(a, Code.multiplicative).text) / \(wrap(b, Code.multiplicative + 1).text)", .num, Code.multiplicative)
         case .floorDivide:
             let (a, b) = try numericPair(l, r, line: line, what: "dividing")
@@ -288,11 +292,16 @@ extension Translator {
             if case .conflict = t, isFinal {
                 throw refuse(line, "`x and a or b` with a and b of two kinds is not supported (\(alts.map(\.value.type.kindName).joined(separator: " and ")); Swift gives each value one type)")
             }
-            var text = wrap(try coerce(alts.last!.value, to: t, line: line), Code.ternary).text
-            for a in alts.dropLast().reversed() {
-                text = "\(wrap(a.condition!, Code.ternary + 1).text) ? \(wrap(try coerce(a.value, to: t, line: line), Code.ternary + 1).text) : \(text)"
+            func chain(_ kind: LuaType) throws -> String {
+                var text = wrap(try coerce(alts.last!.value, to: kind, line: line), Code.ternary).text
+                for a in alts.dropLast().reversed() {
+                    text = "\(wrap(a.condition!, Code.ternary + 1).text) ? \(wrap(try coerce(a.value, to: kind, line: line), Code.ternary + 1).text) : \(text)"
+                }
+                return text
             }
-            return code(text, t, Code.ternary)
+            var result = code(try chain(t), t, Code.ternary)
+            if t == .int { result.asFloat = try chain(.num) }
+            return result
         }
         let a = try expression(l)
         let b = try expression(r)
@@ -359,9 +368,10 @@ extension Translator {
             var element: LuaType = .unknown
             for c in positional { element = join(element, c.type) }
             let items = try positional.map { try coerce($0, to: element, line: line).text }
-            let multiline = items.contains { $0.contains("\n") }
+            let multiline = items.contains { $0.contains("\n") } || items.joined(separator: ", ").count > 90
             if multiline {
-                return code("[\n" + items.map { $0 + "," }.joined(separator: "\n") + "\n]", .array(element))
+                let indented = items.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") }
+                return code("[\n" + indented.map { $0 + "," }.joined(separator: "\n") + "\n]", .array(element))
             }
             return code("[\(items.joined(separator: ", "))]", .array(element))
         }

@@ -10,6 +10,16 @@ struct Code {
     var text: String
     var type: LuaType
     var precedence: Int
+    /// The same value spelt as a CGFloat, for an Int expression whose parts convert one by
+    /// one (a ternary of integer literals), so it needs no `CGFloat(…)` around it.
+    var asFloat: String?
+
+    init(text: String, type: LuaType, precedence: Int, asFloat: String? = nil) {
+        self.text = text
+        self.type = type
+        self.precedence = precedence
+        self.asFloat = asFloat
+    }
 
     static let atom = 100, prefix = 90, multiplicative = 80, additive = 70, comparison = 60,
         conjunction = 50, disjunction = 40, ternary = 30
@@ -372,6 +382,12 @@ final class Translator {
     }
 
     func swiftType(_ t: LuaType, line: Int) throws -> String {
+        if !isFinal {
+            switch t {
+            case .conflict, .nilValue, .params: return "CGFloat"   // not known yet
+            default: break
+            }
+        }
         switch t {
         case .unknown, .num: return "CGFloat"
         case .int: return "Int"
