@@ -445,6 +445,19 @@ import Testing
         #expect(error?.line == 1)
     }
 
+    /// Arbitrary bytes (Lua's punctuation, quotes, brackets, escapes, NUL, invalid UTF-8)
+    /// give a tree or an error, never a crash or a hang.
+    @Test func survivesArbitraryBytes() {
+        var random = SplitMix64(seed: 0xB17E5)
+        let alphabet = Array("[]=-\"'\\{}()xz0159.eEpP+#:;,~<>/ \n\r\tu".utf8) + [0, 0xFF, 0xC3, 0x80]
+        var parsed = 0
+        for _ in 0..<3000 {
+            let bytes = (0..<random.below(60)).map { _ in random.pick(alphabet) }
+            if (try? parseLua(String(decoding: bytes, as: UTF8.self), fileName: "bytes.lua")) != nil { parsed += 1 }
+        }
+        #expect(parsed < 3000)
+    }
+
     @Test func refusesDeeplyNestedBlocks() {
         let source = String(repeating: "do\n", count: 50_000) + String(repeating: "end\n", count: 50_000)
         let error = syntaxError(source)
