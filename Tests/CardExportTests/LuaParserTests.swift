@@ -483,6 +483,8 @@ import Testing
                 let source = try String(contentsOfFile: path, encoding: .utf8)
                 let chunk = try parseLua(source, fileName: "\(folder)/\(name)")
                 #expect(!chunk.body.statements.isEmpty, "\(folder)/\(name) parsed to nothing")
+                // Every shipped script opens with a comment saying what it is.
+                #expect(!chunk.headerComment.isEmpty, "\(folder)/\(name): no header comment")
                 count += 1
             }
         }
