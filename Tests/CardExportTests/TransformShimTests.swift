@@ -3,12 +3,13 @@ import CardLua
 import CardLuaTestSupport
 import Foundation
 import Testing
-import UIKit
 
 /// The UIKit module's CATransform3D and CGAffineTransform functions against the Lua
 /// engine's C math (Sources/CLuaShims/transform_math.c), run through a script: a few
 /// hundred random chains of every function the emitter may call agree within 1e-12
-/// (they are the same operations in the same order, so in practice to the bit).
+/// (they are the same operations in the same order, so in practice to the bit). The
+/// UIKit side is in Proof/ShimTransforms.swift: a file importing both Testing and UIKit
+/// would ask for Swift Testing's `_Testing_UIKit` cross-import overlay, which Linux lacks.
 @Suite struct TransformShimTests {
     static let cases = 300
 
@@ -74,28 +75,6 @@ import UIKit
         return text
     }
 
-    /// The same chain through the UIKit module.
-    static func shim(_ c: Chain) -> CATransform3D {
-        let n = c.n.map { CGFloat($0) }
-        let (ax, ay, az) = c.axisVector(0), (bx, by, bz) = c.axisVector(1)
-        var t = CATransform3DMakeRotation(n[0], CGFloat(ax), CGFloat(ay), CGFloat(az))
-        t.m34 = n[1] / 600
-        t = CATransform3DRotate(t, n[2], CGFloat(bx), CGFloat(by), CGFloat(bz))
-        t = CATransform3DScale(t, n[3], n[4], n[5])
-        t = CATransform3DTranslate(t, n[6], n[7], n[8])
-        t = CATransform3DConcat(t, CATransform3DMakeScale(n[9], n[10], n[11]))
-        t = CATransform3DConcat(CATransform3DMakeTranslation(n[12], n[13], n[14]), t)
-        var a = CGAffineTransform(rotationAngle: n[16])
-        a = a.scaledBy(x: n[17], y: n[18])
-        a = a.translatedBy(x: n[19], y: n[20])
-        a = a.rotated(by: n[21])
-        a = a.concatenating(CGAffineTransform(translationX: n[22], y: n[23]))
-        a = a.inverted()
-        t = CATransform3DConcat(t, CATransform3DMakeAffineTransform(a))
-        if c.invert { t = CATransform3DInvert(t) }
-        return t
-    }
-
     @Test func shimMathAgreesWithTheEngine() throws {
         let chains = Self.chains()
         let effect = try LuaEffect(source: Self.luaScript(chains), chunkName: "transforms.lua")
@@ -110,9 +89,7 @@ import UIKit
                                                                            contentSize: viewport))
         var worst = 0.0, exact = 0
         for (i, chain) in chains.enumerated() {
-            let s = Self.shim(chain)
-            let shimFields = [s.m11, s.m12, s.m13, s.m14, s.m21, s.m22, s.m23, s.m24,
-                              s.m31, s.m32, s.m33, s.m34, s.m41, s.m42, s.m43, s.m44].map { Double($0) }
+            let shimFields = ShimTransforms.fields(of: chain)
             let engine = items[i].transform3D.fields
             #expect(engine.allSatisfy { $0.isFinite }, "case \(i): the engine gave \(engine)")
             let difference = zip(shimFields, engine).map { abs($0 - $1) }.max() ?? 0

@@ -68,6 +68,18 @@ public struct CGAffineTransform: Equatable, Sendable {
     }
 }
 
+// Linux Foundation's CGRect.midX and midY do their arithmetic differently from Core
+// Graphics's CGRectGetMidX (`minX + width / 2` for a rect of positive size), and the last
+// bit differs for about one rect in five: enough to turn a `trunc` or a comparison of
+// an exported layout. These shadow Foundation's (a module's own declaration wins over one
+// it imports), so exported code reads Core Graphics's arithmetic, the Lua engine's too.
+extension CGRect {
+    /// `CGRectGetMidX`.
+    public var midX: CGFloat { minX + width / 2 }
+    /// `CGRectGetMidY`.
+    public var midY: CGFloat { minY + height / 2 }
+}
+
 /// `CGColor` (a Core Foundation type, Sendable in the SDK): here only its components.
 public final class CGColor: @unchecked Sendable {
     /// `CGColor.components`: red, green, blue, alpha.
