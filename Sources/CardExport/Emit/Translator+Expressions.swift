@@ -24,6 +24,7 @@ extension Translator {
         case (let x, .optional(let y)) where x == y: return c
         case (.int, .optional(.num)): return code("CGFloat(\(c.text))", .num)
         case (.emptyTable, .array), (.emptyTable, .emptyTable): return code("[]", t)
+        case (.emptyTable, .record(let r)): return code("\(records[recordRoot(r)].name)()", t)
         case (.array, .array), (.record, .record), (.function, .function): return c
         case (.string(let s), .color):
             if let col = SwiftText.color(s) { return code(col, .color) }

@@ -152,7 +152,8 @@ extension Translator {
             if t == .layout || t == .collectionView || t == .params { continue }
             guard isFinal else { continue }
             if !variables[id].read {
-                if i < codes.count, codes[i].text != "" { emit("_ = \(codes[i].text)") }
+                // an unread local: only a call is kept, for what it does
+                if i < values.count, i < codes.count, codes[i].type != .nilValue, !isSimple(values[i]) { emit("_ = \(codes[i].text)") }
                 continue
             }
             let st = try swiftType(t, line: s.line)
@@ -331,6 +332,7 @@ extension Translator {
     }
 
     func tableCall(_ line: Int, _ name: String, _ args: [LuaExpression]) throws {
+        guard !args.isEmpty else { throw refuse(line, "table.\(name) needs the table") }
         switch name {
         case "insert" where args.count == 2:
             let v = try expression(args[1])
@@ -345,7 +347,7 @@ extension Translator {
             guard case .array(let element) = a.type else { return }
             let k = try coerce(try expression(args[1]), to: .int, line: line)
             emit("\(a.text).insert(\(try coerce(v, to: element, line: line).text), at: \(offsetByOne(k)))")
-        case "sort":
+        case "sort" where args.count <= 2:
             markFieldMutation(args[0])
             let a = try lvalue(args[0], line: line, valueType: .unknown)
             guard case .array(let element) = a.type else { return }

@@ -46,6 +46,9 @@ extension Translator {
                 }
                 var swiftName = SwiftText.name(name)
                 if Self.reservedMemberNames.contains(name) { swiftName = name + "Param" }
+                if let v = overrides[name], !(lo...hi).contains(v) {
+                    throw refuse(field.line, "--param \(name)=\(SwiftText.double(v)) is outside min…max (\(SwiftText.double(lo))…\(SwiftText.double(hi)))")
+                }
                 parameters.append(ScriptParameter(luaName: name, swiftName: swiftName, value: overrides[name] ?? value,
                                                   min: lo, max: hi, step: numbers["step"], line: field.line,
                                                   comment: sourceComment(line: field.line)))
