@@ -82,6 +82,12 @@ extension Translator {
             guard ["width", "height"].contains(name) else { break }
             return code("\(base).\(name)", .num)
         case .rect:
+            // collectionView.frame is the viewport at the origin: its sizes are the bounds'
+            let frame = "CGRect(origin: .zero, size: \(collectionViewTextPlain).bounds.size)"
+            if b.text == frame, ["width", "height", "size", "midX", "midY", "maxX", "maxY"].contains(name) {
+                if name.hasPrefix("mid") || name.hasPrefix("max") { return code("\(base).\(name)", .num) }
+                return code("\(collectionViewTextPlain).bounds.\(name)", name == "size" ? .size : .num)
+            }
             switch name {
             case "x": return code("\(base).origin.x", .num)
             case "y": return code("\(base).origin.y", .num)
@@ -158,6 +164,8 @@ extension Translator {
             throw refuse(line, "layout.\(name) is not supported (not a UICollectionViewFlowLayout property the translator knows)")
         }
     }
+
+    var collectionViewTextPlain: String { "collectionView" }
 
     func collectionViewField(_ name: String, line: Int) throws -> Code {
         let cv = collectionViewText

@@ -1,6 +1,8 @@
 // The assembled file: the class with its params, constants, methods and overrides, then the
 // records, the attributes subclass and the helpers.
 
+import Foundation
+
 extension Translator {
     func assembleFile() throws -> String {
         var out: [String] = ["import UIKit", ""]
@@ -138,7 +140,20 @@ extension Translator {
             out.append("")
             out += (SwiftText.helpers[h] ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
-        return out.joined(separator: "\n") + "\n"
+        return tidy(out).joined(separator: "\n") + "\n"
+    }
+
+    /// One blank line at most between members, none just inside a brace, no trailing blanks.
+    func tidy(_ lines: [String]) -> [String] {
+        var result: [String] = []
+        for line in lines {
+            var l = line
+            while l.last == " " { l.removeLast() }
+            if l.isEmpty, result.last == "" || result.last?.hasSuffix("{") == true { continue }
+            if l.trimmingCharacters(in: .whitespaces) == "}", result.last == "" { result.removeLast() }
+            result.append(l)
+        }
+        return result
     }
 
     func attributesSubclass() -> [String] {
