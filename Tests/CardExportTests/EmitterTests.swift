@@ -33,7 +33,7 @@ import Testing
           local a, b = -7, 2
           attributes.zIndex = a // b + a % b
         """))
-        #expect(swift.contains("attributes.zIndex = luaIntDiv(a, b) + luaIntMod(a, b)"))
+        #expect(swift.contains("attributes.zIndex = luaIntDiv(a, b) &+ luaIntMod(a, b)"))
         // The helpers floor (Swift's / and % truncate: -7 / 2 is -3 there, -4 in Lua).
         #expect(swift.contains("return a % b != 0 && (a < 0) != (b < 0) ? q - 1 : q"))
         #expect(swift.contains("return r != 0 && (r < 0) != (b < 0) ? r + b : r"))
@@ -46,6 +46,15 @@ import Testing
         """))
         #expect(swift.contains("attributes.alpha = luaMod(x, 2.5) + floor(x / 0.5)"))
         #expect(swift.contains("if (m > 0 && b < 0) || (m < 0 && b > 0) { m += b }"))
+    }
+
+    @Test func integerArithmeticWrapsAroundAsLuas() throws {
+        let swift = try Self.export(Self.transform("""
+          local big = math.maxinteger
+          attributes.zIndex = (big + 1) * 2 - 3
+        """))
+        #expect(swift.contains("let big: Int = Int.max"))
+        #expect(swift.contains("attributes.zIndex = (big &+ 1) &* 2 &- 3"))
     }
 
     @Test func powerIsPow() throws {
@@ -190,7 +199,7 @@ import Testing
         """))
         #expect(swift.contains("let `default`: Int = 1"))
         #expect(swift.contains("let `class`: Int = 2"))
-        #expect(swift.contains("attributes.zIndex = `default` + `class` + `guard`"))
+        #expect(swift.contains("attributes.zIndex = `default` &+ `class` &+ `guard`"))
     }
 
     @Test func stringBuildingIsRefused() {

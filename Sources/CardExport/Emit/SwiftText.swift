@@ -78,6 +78,7 @@ enum SwiftText {
         "luaIntMod": """
         /// Lua's `%` on integers: floored (Swift's `%` truncates).
         fileprivate func luaIntMod(_ a: Int, _ b: Int) -> Int {
+            if b == -1 { return 0 }   // Int.min % -1 would trap
             let r = a % b
             return r != 0 && (r < 0) != (b < 0) ? r + b : r
         }
@@ -85,6 +86,7 @@ enum SwiftText {
         "luaIntDiv": """
         /// Lua's `//` on integers: floored (Swift's `/` truncates).
         fileprivate func luaIntDiv(_ a: Int, _ b: Int) -> Int {
+            if b == -1 { return 0 &- a }   // Lua wraps Int.min // -1 around; Swift would trap
             let q = a / b
             return a % b != 0 && (a < 0) != (b < 0) ? q - 1 : q
         }

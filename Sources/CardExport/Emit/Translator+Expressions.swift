@@ -174,7 +174,9 @@ extension Translator {
             let (a, b) = try numericPair(l, r, line: line, what: "arithmetic on")
             let p = op == .multiply ? Code.multiplicative : Code.additive
             let t: LuaType = a.type == .int && b.type == .int ? .int : .num
-            return code("\(wrap(a, p).text) \(op.rawValue) \(wrap(b, p + 1).text)", t, p)
+            // Lua's integers wrap around on overflow: Swift's wrapping operators (&+ &- &*) do the same.
+            let symbol = t == .int ? "&" + op.rawValue : op.rawValue
+            return code("\(wrap(a, p).text) \(symbol) \(wrap(b, p + 1).text)", t, p)
         case .divide:
             let (a0, b0) = try numericPair(l, r, line: line, what: "dividing")
             var a = try coerce(a0, to: .num, line: line)
