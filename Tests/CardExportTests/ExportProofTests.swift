@@ -65,6 +65,10 @@ import Testing
         return (mutated, "\(m.find) → \(m.replace)")
     }
 
+    /// Values a user tuned in `cardlua play` for fspager-linear.lua (a narrower card, a
+    /// gentler scale, a snap two pages on).
+    static let tunedParams: [String: Double] = ["itemWidthRatio": 0.45, "minimumScale": 0.8, "decelerationDistance": 2]
+
     /// Every case compiled once (one swiftc invocation) and replayed; shared by the tests.
     static let shared: Result<(cases: [ExportProof.Case], report: ExportProof.Report), any Error> = Result {
         let lolRuns = try runs(source: lolSource, fileName: "lol.lua", random: true)
@@ -80,6 +84,16 @@ import Testing
                 cases.append(ExportProof.Case(script: "scripts/lol.lua (mutated: \(mutated.mutation))",
                                               className: "MutatedLolLayout", swift: mutated.swift, runs: lolRuns))
             }
+        }
+        // Tuned values baked in (`cardlua export --param k=v`), against `cardlua run --param k=v`.
+        let tunedScript = "scripts/effects/fspager-linear.lua"
+        let tunedSource = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent(tunedScript), encoding: .utf8)
+        let tuned = tunedParams.map { (name: $0.key, value: $0.value) }.sorted { $0.name < $1.name }
+        if let swift = try? Exporter.export(source: tunedSource, fileName: tunedScript, className: "TunedFspagerLinearLayout",
+                                            params: tunedParams) {
+            let record = try LuaRecorder.demo(source: tunedSource, fileName: "fspager-linear.lua", params: tuned)
+            cases.append(ExportProof.Case(script: "\(tunedScript) (tuned)", className: "TunedFspagerLinearLayout",
+                                          swift: swift, runs: [(name: "demo", record: record)]))
         }
         cases += [ExportProof.Case(script: "scripts/lol.lua (by hand)", className: "HandWrittenLolLayout",
                                       swift: HandWrittenLayouts.lol, runs: lolRuns)]
@@ -139,6 +153,14 @@ import Testing
         #expect((report.diagnostics["MutatedLolLayout"] ?? []).allSatisfy { !$0.contains("error:") })
         #expect(!(report.mismatches["MutatedLolLayout"] ?? []).isEmpty)
         #expect(!report.passed.contains("MutatedLolLayout"))
+    }
+
+    /// `--param` values are baked into the export: fspager-linear.lua tuned moves as
+    /// `cardlua run --param …` does.
+    @Test func tunedParamsAreBakedIn() throws {
+        let report = try Self.report()
+        let problems = report.problems(of: "TunedFspagerLinearLayout")
+        #expect(report.passed.contains("TunedFspagerLinearLayout"), "\(problems.prefix(12).joined(separator: "\n"))")
     }
 
     /// The harness itself: lol.lua ported by hand compiles cleanly and matches the Lua run

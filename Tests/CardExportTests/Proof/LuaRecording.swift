@@ -77,9 +77,11 @@ enum LuaRecorder {
     static let viewport = Scenario.defaultViewportSize
     static let items = Scenario.defaultNumberOfItems
 
-    /// The script's demo (`cardlua run SCRIPT`).
-    static func demo(source: String, fileName: String) throws -> LuaRecord {
-        let recording = RecordingEffect(try LuaEffect(source: source, chunkName: fileName), numberOfItems: items)
+    /// The script's demo (`cardlua run SCRIPT [--param k=v …]`).
+    static func demo(source: String, fileName: String, params: [(name: String, value: Double)] = []) throws -> LuaRecord {
+        let effect = try LuaEffect(source: source, chunkName: fileName)
+        try effect.setParams(params)
+        let recording = RecordingEffect(effect, numberOfItems: items)
         _ = try ScenarioRunner(effect: recording, scriptName: fileName).runDemo(viewportSize: viewport, numberOfItems: items)
         return recording.record
     }
