@@ -12,11 +12,13 @@ import Testing
     /// scripts/lol.lua, the seeds' first.
     static let lolSource = (try? String(contentsOfFile: TestSupport.script("lol.lua"), encoding: .utf8)) ?? ""
 
-    /// The Lua runs of a script: its demo, and for the seeds random jumps and flings.
+    /// The Lua runs of a script: its demo, and for the seeds random jumps and flings and the
+    /// demo right to left.
     static func runs(source: String, fileName: String, random: Bool) throws -> [(name: String, record: LuaRecord)] {
         var runs = [(name: "demo", record: try LuaRecorder.demo(source: source, fileName: fileName))]
         if random {
             runs.append((name: "random", record: try LuaRecorder.randomWalk(source: source, fileName: fileName, seed: 0xC0FFEE)))
+            runs.append((name: "right to left", record: try LuaRecorder.demo(source: source, fileName: fileName, rightToLeft: true)))
         }
         return runs
     }

@@ -21,6 +21,8 @@ enum ProofAnswer: Equatable {
 /// A script's Lua run: the events the driver replays and the answers to compare with.
 struct LuaRecord {
     var numberOfItems: [Int]
+    /// Run right to left (`cardlua run --rtl`).
+    var rightToLeft = false
     var events: [ProofEvent] = []
     var answers: [ProofAnswer] = []
 }
@@ -78,12 +80,17 @@ enum LuaRecorder {
     static let items = Scenario.defaultNumberOfItems
 
     /// The script's demo (`cardlua run SCRIPT [--param k=v …]`).
-    static func demo(source: String, fileName: String, params: [(name: String, value: Double)] = []) throws -> LuaRecord {
+    static func demo(source: String, fileName: String, params: [(name: String, value: Double)] = [],
+                     rightToLeft: Bool = false) throws -> LuaRecord {
         let effect = try LuaEffect(source: source, chunkName: fileName)
         try effect.setParams(params)
         let recording = RecordingEffect(effect, numberOfItems: items)
-        _ = try ScenarioRunner(effect: recording, scriptName: fileName).runDemo(viewportSize: viewport, numberOfItems: items)
-        return recording.record
+        _ = try ScenarioRunner(effect: recording, scriptName: fileName)
+            .runDemo(viewportSize: viewport, numberOfItems: items, framesPerSecond: Scenario.defaultFramesPerSecond,
+                     layoutDirection: rightToLeft ? .rightToLeft : .leftToRight)
+        var record = recording.record
+        record.rightToLeft = rightToLeft
+        return record
     }
 
     /// Random jumps and flings over the script's scrollable range (a fixed seed).

@@ -5,7 +5,8 @@ import Foundation
 /// source for the item counts, the exported layout, the bounds set frame by frame with
 /// `prepare()` after an invalidation) and writes what the layout answers.
 ///
-/// Input, one event a line: `items N…` (the counts per section, first), `frame X Y W H`
+/// Input, one event a line: `items N…` (the counts per section, first), `rtl` (right to
+/// left: the collection view's effective layout direction), `frame X Y W H`
 /// (the visible rect), `release X Y W H PX PY VX VY` (the visible rect at the release, the
 /// proposal, the velocity in points per millisecond). Output: `frame N` and N lines
 /// `section item x y w h cx cy m11…m44 alpha zIndex hidden` (cells only, in the layout's
@@ -96,11 +97,16 @@ enum ProofDriver {
         let (layout, delegate) = make()
         var dataSource = ProofDataSource(counts: [])
         var view: UICollectionView?
+        var rightToLeft = false
         var output = ""
         for line in input.split(separator: "\\n") {
             let fields = line.split(separator: " ")
             if fields[0] == "items" {
                 dataSource = ProofDataSource(counts: fields.dropFirst().map { Int(String($0))! })
+                continue
+            }
+            if fields[0] == "rtl" {
+                rightToLeft = true
                 continue
             }
             let n = fields.dropFirst().map { CGFloat(Double(String($0))!) }
@@ -110,6 +116,7 @@ enum ProofDriver {
                 let created = UICollectionView(frame: CGRect(origin: .zero, size: bounds.size), collectionViewLayout: layout)
                 created.dataSource = dataSource
                 created.delegate = delegate
+                if rightToLeft { created.setEffectiveUserInterfaceLayoutDirection(.rightToLeft) }
                 created.layoutIfNeeded()
                 view = created
             }
@@ -143,6 +150,7 @@ enum ProofDriver {
     /// The driver's input for a recorded run.
     static func input(for record: LuaRecord) -> String {
         var text = "items " + record.numberOfItems.map(String.init).joined(separator: " ") + "\n"
+        if record.rightToLeft { text += "rtl\n" }
         for event in record.events {
             switch event {
             case let .frame(b):
