@@ -105,6 +105,12 @@ import Testing
             .replacingOccurrences(of: "CATransform3DRotate(t, -zoom", with: "CATransform3DRotate(t, zoom")
         cases.append(ExportProof.Case(script: "scripts/lol.lua (by hand, sign flipped)",
                                       className: "FlippedHandWrittenLolLayout", swift: flipped, runs: lolRuns))
+        // A file that compiles with a warning (an unused value): it must not pass.
+        let warned = HandWrittenLayouts.lol
+            .replacingOccurrences(of: "HandWrittenLolLayout", with: "WarnedHandWrittenLolLayout")
+            .replacingOccurrences(of: "        super.prepare()\n", with: "        super.prepare()\n        let unusedByTheProof = 1\n")
+        cases.append(ExportProof.Case(script: "scripts/lol.lua (by hand, with a warning)",
+                                      className: "WarnedHandWrittenLolLayout", swift: warned, runs: lolRuns))
         return (cases, try ExportProof.prove(cases))
     }
 
@@ -163,6 +169,16 @@ import Testing
         let report = try Self.report()
         let problems = report.problems(of: "TunedFspagerLinearLayout")
         #expect(report.passed.contains("TunedFspagerLinearLayout"), "\(problems.prefix(12).joined(separator: "\n"))")
+    }
+
+    /// A warning in a compiled file fails its proof (the issue: "compiles without warnings
+    /// in Swift 6 language mode"), though it builds and matches.
+    @Test func aWarningFailsTheProof() throws {
+        let report = try Self.report()
+        let diagnostics = report.diagnostics["WarnedHandWrittenLolLayout"] ?? []
+        #expect(diagnostics.contains { $0.contains("warning:") && $0.contains("unusedByTheProof") }, "\(diagnostics)")
+        #expect((report.mismatches["WarnedHandWrittenLolLayout"] ?? ["not run"]).isEmpty)
+        #expect(!report.passed.contains("WarnedHandWrittenLolLayout"))
     }
 
     /// The harness itself: lol.lua ported by hand compiles cleanly and matches the Lua run
