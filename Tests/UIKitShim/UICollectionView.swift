@@ -69,9 +69,10 @@
         return dataSource.collectionView(self, numberOfItemsInSection: section)
     }
 
-    /// UIScrollView asks its layout on every bounds change (a scroll or a resize).
-    override func boundsDidChange(from oldValue: CGRect) {
-        if bounds != oldValue, collectionViewLayout.shouldInvalidateLayout(forBoundsChange: bounds) {
+    /// UICollectionView asks its layout on every bounds change (a scroll or a resize),
+    /// before the change: the layout still sees the old bounds.
+    override func boundsWillChange(to newValue: CGRect) {
+        if newValue != bounds, collectionViewLayout.shouldInvalidateLayout(forBoundsChange: newValue) {
             collectionViewLayout.invalidateLayout()
         }
     }

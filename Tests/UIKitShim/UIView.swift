@@ -26,7 +26,7 @@
 
     /// `bounds`; `frame` keeps its origin (no transform here).
     open var bounds: CGRect {
-        didSet { boundsDidChange(from: oldValue) }
+        willSet { boundsWillChange(to: newValue) }
     }
 
     open var frame: CGRect {
@@ -51,8 +51,8 @@
 
     public required init?(coder: NSCoder) { nil }
 
-    /// Called after `bounds` changed (UIScrollView and UICollectionView react).
-    func boundsDidChange(from oldValue: CGRect) {}
+    /// Called before `bounds` changes (UICollectionView asks its layout then).
+    func boundsWillChange(to newValue: CGRect) {}
 }
 
 /// `UIScrollView`.
