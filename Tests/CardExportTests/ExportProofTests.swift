@@ -67,9 +67,17 @@ import Testing
         return (mutated, "\(m.find) → \(m.replace)")
     }
 
-    /// Values a user tuned in `cardlua play` for fspager-linear.lua (a narrower card, a
-    /// gentler scale, a snap two pages on).
-    static let tunedParams: [String: Double] = ["itemWidthRatio": 0.45, "minimumScale": 0.8, "decelerationDistance": 2]
+    /// Scripts exported with `--param` values: fspager-linear.lua as a user tuned it in
+    /// `cardlua play` (a narrower card, a gentler scale, a snap two pages on), and the
+    /// iCarousel types that wrap by default with `wrap=0` (the README's catalogue marks them
+    /// exportable so).
+    static let tunedCases: [(script: String, className: String, params: [String: Double])] =
+        [("scripts/effects/fspager-linear.lua", "TunedFspagerLinearLayout",
+          ["itemWidthRatio": 0.45, "minimumScale": 0.8, "decelerationDistance": 2])]
+        + ["cylinder", "inverted-cylinder", "inverted-rotary", "inverted-wheel", "rotary", "wheel"].map { name in
+            ("scripts/effects/icarousel-\(name).lua",
+             "Unwrapped" + Exporter.className(forFileName: "icarousel-\(name).lua"), ["wrap": 0])
+        }
 
     /// Every case compiled once (one swiftc invocation) and replayed; shared by the tests.
     static let shared: Result<(cases: [ExportProof.Case], report: ExportProof.Report), any Error> = Result {
@@ -88,14 +96,15 @@ import Testing
             }
         }
         // Tuned values baked in (`cardlua export --param k=v`), against `cardlua run --param k=v`.
-        let tunedScript = "scripts/effects/fspager-linear.lua"
-        let tunedSource = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent(tunedScript), encoding: .utf8)
-        let tuned = tunedParams.map { (name: $0.key, value: $0.value) }.sorted { $0.name < $1.name }
-        if let swift = try? Exporter.export(source: tunedSource, fileName: tunedScript, className: "TunedFspagerLinearLayout",
-                                            params: tunedParams) {
-            let record = try LuaRecorder.demo(source: tunedSource, fileName: "fspager-linear.lua", params: tuned)
-            cases.append(ExportProof.Case(script: "\(tunedScript) (tuned)", className: "TunedFspagerLinearLayout",
-                                          swift: swift, runs: [(name: "demo", record: record)]))
+        for tuned in tunedCases {
+            let source = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent(tuned.script), encoding: .utf8)
+            guard let swift = try? Exporter.export(source: source, fileName: tuned.script, className: tuned.className,
+                                                   params: tuned.params) else { continue }
+            let params = tuned.params.map { (name: $0.key, value: $0.value) }.sorted { $0.name < $1.name }
+            let record = try LuaRecorder.demo(source: source, fileName: (tuned.script as NSString).lastPathComponent,
+                                              params: params)
+            cases.append(ExportProof.Case(script: "\(tuned.script) (\(params.map { "\($0.name)=\($0.value)" }.joined(separator: " ")))",
+                                          className: tuned.className, swift: swift, runs: [(name: "demo", record: record)]))
         }
         cases += [ExportProof.Case(script: "scripts/lol.lua (by hand)", className: "HandWrittenLolLayout",
                                       swift: HandWrittenLayouts.lol, runs: lolRuns)]
@@ -163,12 +172,13 @@ import Testing
         #expect(!report.passed.contains("MutatedLolLayout"))
     }
 
-    /// `--param` values are baked into the export: fspager-linear.lua tuned moves as
-    /// `cardlua run --param …` does.
-    @Test func tunedParamsAreBakedIn() throws {
+    /// `--param` values are baked into the export: each of ``tunedCases`` exports with
+    /// its values and moves as `cardlua run --param …` does.
+    @Test(arguments: ExportProofTests.tunedCases.map(\.className))
+    func tunedParamsAreBakedIn(_ className: String) throws {
         let report = try Self.report()
-        let problems = report.problems(of: "TunedFspagerLinearLayout")
-        #expect(report.passed.contains("TunedFspagerLinearLayout"), "\(problems.prefix(12).joined(separator: "\n"))")
+        let problems = report.problems(of: className)
+        #expect(report.passed.contains(className), "\(problems.prefix(12).joined(separator: "\n"))")
     }
 
     /// A warning in a compiled file fails its proof (the issue: "compiles without warnings
