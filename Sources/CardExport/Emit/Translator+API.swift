@@ -131,6 +131,9 @@ extension Translator {
         case .collectionView:
             return try collectionViewField(name, line: line)
         case .unknown:
+            if isFinal {
+                throw refuse(line, "a value whose kind is never known is not supported (reading .\(name): is it a parameter of a function that is never called? Swift needs its type)")
+            }
             return code("\(base).\(name)", .unknown)
         default: break
         }

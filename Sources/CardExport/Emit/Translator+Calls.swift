@@ -46,6 +46,9 @@ extension Translator {
         let text = "\(wrap(f, Code.atom).text)(\(args.joined(separator: ", ")))"
         let returns = returnTypes(fid)
         if returns.isEmpty {
+            if isFinal && !callIsStatement {
+                throw refuse(line, "using the value of a function that returns nothing is not supported (it is nil in Lua; return a value, or call it as a statement)")
+            }
             voidCalls.insert(text)
             return code(text, functions[functionRoot(fid)].returnsNothing ? .nilValue : .unknown)
         }

@@ -132,7 +132,7 @@ extension Translator {
         case .length:
             let c = try expression(operand)
             if case .array = c.type { return code("\(wrap(c, Code.atom).text).count", .int) }
-            if c.type == .emptyTable || c.type == .unknown { return code("0", .int) }
+            if c.type == .emptyTable || (c.type == .unknown && !isFinal) { return code("\(wrap(c, Code.atom).text).count", .int) }
             throw refuse(line, "`#` of \(c.type.kindName) is not supported (only a sequence's length is)")
         case .bitwiseNot:
             throw refuse(line, "bitwise operators are not supported (write the arithmetic)")

@@ -320,7 +320,9 @@ extension Translator {
             emit("// layout:invalidateLayout() dropped: the layout invalidates itself on every bounds change")
             return
         }
+        callIsStatement = true
         let c = try expression(e)
+        callIsStatement = false
         if c.text.isEmpty { return }
         if c.type == .unknown && !isFinal { return }
         if case .record(-1) = c.type { emit(c.text); return }
@@ -447,6 +449,19 @@ extension Translator {
 
     // MARK: - return
 
+    /// Whether every path through a block ends in a `return` (Swift needs one where a value is due).
+    func alwaysReturns(_ b: LuaBlock) -> Bool {
+        guard let last = b.statements.last else { return false }
+        switch last.kind {
+        case .returnStatement: return true
+        case .doBlock(let inner): return alwaysReturns(inner)
+        case let .ifStatement(clauses, elseBlock):
+            guard let e = elseBlock else { return false }
+            return alwaysReturns(e) && clauses.allSatisfy { alwaysReturns($0.body) }
+        default: return false
+        }
+    }
+
     func returnStatement(_ line: Int, _ values: [LuaExpression]) throws {
         var codes: [Code] = []
         for v in values { codes.append(try expression(v, allowTuple: values.count == 1)) }
@@ -469,6 +484,9 @@ extension Translator {
             emit("return")
         case .elementQuery:
             guard let c = codes.first else { throw refuse(line, "layoutAttributesForElements must return the list of elements") }
+            if c.type == .emptyTable, case .name(let n) = values[0].kind, let id = lookUp(n) {
+                assign(id, .array(.attributes), line: line)   // `local result = {}` … `return result`
+            }
             if case .array(.attributes) = c.type { emit("return \(c.text)") } else if c.type == .emptyTable { emit("return []") } else if isFinal {
                 throw refuse(line, "layoutAttributesForElements returning \(c.type.kindName) is not supported (return the list of attributes)")
             }

@@ -44,6 +44,8 @@ extension Translator {
                 guard let value = numbers["value"], let lo = numbers["min"], let hi = numbers["max"] else {
                     throw refuse(field.line, "params.\(name) needs value, min and max")
                 }
+                // A key written twice: Lua keeps the last.
+                parameters.removeAll { $0.luaName == name }
                 var swiftName = SwiftText.name(name)
                 if Self.reservedMemberNames.contains(name) { swiftName = name + "Param" }
                 if let v = overrides[name], !(lo...hi).contains(v) {
@@ -164,7 +166,9 @@ extension Translator {
             }
         }
         for (i, name) in names.enumerated() where i >= values.count || !isFunctionLiteral(values[i]) {
+            let redeclared = scopes[scopes.count - 1][name] != nil
             let id = declare(name, line: s.line)
+            if redeclared, renamedSwift[id] == nil { renamedSwift[id] = unique(name) }
             moduleVariables.insert(id)
             assign(id, codes[i].type, line: s.line)
             let type = try variableType(id, line: s.line)
@@ -174,9 +178,9 @@ extension Translator {
             var text: String
             if variables[id].reassigned || variables[id].fieldMutated {
                 mutableModuleVariables.insert(id)
-                text = "private var \(SwiftText.name(name)): \(swiftType) = \(value)"
+                text = "private var \(swiftName(id)): \(swiftType) = \(value)"
             } else {
-                text = "private static let \(SwiftText.name(name)): \(swiftType) = \(value)"
+                text = "private static let \(swiftName(id)): \(swiftType) = \(value)"
             }
             if i == names.count - 1, let c = s.trailingComment { text += "  // " + c }
             block.append(text)
@@ -284,6 +288,9 @@ extension Translator {
                 if variables[p].reassigned || (variables[p].fieldMutated && isValueType(t)) { rebinds.append("var \(n) = \(n)") }
             }
             let ret = try returnSignature(fid, line: f.line)
+            if ret != nil, isFinal, !alwaysReturns(f.body) {
+                throw refuse(f.endLine, "a function that can end without returning a value is not supported (Lua returns nil there; Swift needs a value: end it with a return)")
+            }
             let arrow = ret.map { " -> \($0)" } ?? ""
             let key = "f\(fid)"
             if case .closure = role {
@@ -399,6 +406,10 @@ extension Translator {
             indent += 1
             for r in rebindLines { emit(r) }
             rebindLines = []
+            if isFinal, [.elementQuery, .targetContentOffset, .sizeForItem, .insetForSection, .headerSize, .footerSize].contains(role),
+               !alwaysReturns(f.body) {
+                throw refuse(f.endLine, "\(name) that can end without returning a value is not supported (Lua returns nil there; Swift needs a value: end it with a return)")
+            }
             try block(f.body, newScope: false)
             indent -= 1
             emit("}")

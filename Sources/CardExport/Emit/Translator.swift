@@ -123,6 +123,8 @@ final class Translator {
     var renamedSwift: [Int: String] = [:]
     /// The name a table constructor's record takes (from the local or array it goes into).
     var pendingRecordName: String?
+    /// The call being translated is a statement (its value, if any, is dropped).
+    var callIsStatement = false
 
     init(chunk: LuaChunk, fileName: String, className: String, overrides: [String: Double]) {
         self.chunk = chunk
