@@ -74,7 +74,7 @@ extension Translator {
             return try tableConstructor(fields, line: e.line)
         case .name(let n):
             if let id = lookUp(n) {
-                mark(id, \.read)
+                readNow.insert(id)
                 let t = try variableType(id, line: e.line)
                 return code(variableText(id), t)
             }
@@ -307,6 +307,8 @@ extension Translator {
             return result
         }
         let a = try expression(l)
+        // `a or b` with a never false is a: b is never evaluated (Lua short-circuits too).
+        if op == .or, !a.type.canBeFalsy { return a }
         let b = try expression(r)
         if a.type == .bool && b.type == .bool || a.type == .unknown || b.type == .unknown {
             let ca = try conditionCode(l), cb = try conditionCode(r)
@@ -320,7 +322,16 @@ extension Translator {
             }
             if !a.type.canBeFalsy { return a }   // a number or a table is never false: `a or b` is a
         } else {
-            if !a.type.canBeFalsy { return b }   // `a and b` with a never false is b
+            if !a.type.canBeFalsy {
+                // `a and b` with a never false is b; a computed `a` would be dropped: say so instead.
+                if isFinal, case .binary = l.kind {
+                    throw refuse(line, "`and` after \(a.type.kindName), which is never false, is not supported (the value is always the right side: write that)")
+                }
+                if isFinal, case .call = l.kind {
+                    throw refuse(line, "`and` after \(a.type.kindName), which is never false, is not supported (the value is always the right side: write that)")
+                }
+                return b
+            }
         }
         throw refuse(line, "`\(op.rawValue)` as a value mixing \(a.type.kindName) and \(b.type.kindName) is not supported (Swift gives each value one type; write an if)")
     }

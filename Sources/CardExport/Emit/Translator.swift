@@ -125,6 +125,8 @@ final class Translator {
     var pendingRecordName: String?
     /// The call being translated is a statement (its value, if any, is dropped).
     var callIsStatement = false
+    /// The variables this walk has read (a local no walk reads is written as `_ = …`).
+    var readNow: Set<Int> = []
 
     init(chunk: LuaChunk, fileName: String, className: String, overrides: [String: Double]) {
         self.chunk = chunk
@@ -174,6 +176,7 @@ final class Translator {
         }
         usesAppearanceNow = false
         usesCollectionViewNow = []
+        readNow = []
         flipsHorizontally = nil
     }
 
@@ -181,6 +184,11 @@ final class Translator {
         resetWalk()
         for statement in chunk.body.statements {
             try topLevel(statement)
+        }
+        // A local counts as read when the last walk's Swift read it (not an expression it dropped).
+        for id in variables.indices where variables[id].read != readNow.contains(id) {
+            variables[id].read = readNow.contains(id)
+            changed = true
         }
         if usesAppearanceNow != usesAppearance { usesAppearance = usesAppearanceNow; changed = true }
         if usesCollectionViewNow != usesCollectionView { usesCollectionView = usesCollectionViewNow; changed = true }
