@@ -210,6 +210,49 @@ import Testing
         #expect(error?.message.hasPrefix("string concatenation") == true)
     }
 
+    @Test func luaDefaultArgumentsBecomeSwiftDefaults() throws {
+        let swift = try Self.export("""
+        local function lerp(t, low, high)
+          low, high = low or 0, high or 1
+          return low + (high - low) * t
+        end
+        function transform(attributes, layout)
+          attributes.alpha = lerp(0.5) + lerp(0.5, 0.25, 0.75)
+        end
+        """)
+        #expect(swift.contains("private func lerp(_ t: CGFloat, _ low: CGFloat = 0, _ high: CGFloat = 1) -> CGFloat {"))
+        #expect(swift.contains("attributes.alpha = lerp(0.5) + lerp(0.5, 0.25, 0.75)"))
+    }
+
+    @Test func aLocalComparedWithNilIsAnOptional() throws {
+        let swift = try Self.export("""
+        function targetContentOffset(proposed, velocity, layout)
+          local closest
+          for _, a in ipairs(layout:layoutAttributesForElements(layout.collectionView.bounds)) do
+            if closest == nil or a.center.x < closest.center.x then closest = a end
+          end
+          if closest == nil then return proposed end
+          return CGPointMake(closest.center.x, 0)
+        end
+        """)
+        #expect(swift.contains("var closest: UICollectionViewLayoutAttributes? = nil"))
+        #expect(swift.contains("if closest == nil || a.center.x < closest!.center.x {"))
+        #expect(swift.contains("return CGPoint(x: closest!.center.x, y: 0)"))
+    }
+
+    @Test func aFunctionThatCanEndWithoutAValueIsRefused() {
+        let error = Self.refusal("""
+        local function sign(x)
+          if x > 0 then return 1 end
+        end
+        function transform(attributes, layout)
+          attributes.alpha = sign(attributes.center.x)
+        end
+        """)
+        #expect(error?.line == 3)
+        #expect(error?.message.hasPrefix("a function that can end without returning a value is not supported") == true)
+    }
+
     @Test func superAttributesAreCopiedBeforeTheyChange() throws {
         let swift = try Self.export("""
         function layoutAttributesForElements(rect, layout)
