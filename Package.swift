@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CardLua", targets: ["CardLua"]),
         .library(name: "CardRender", targets: ["CardRender"]),
         .library(name: "CardServe", targets: ["CardServe"]),
+        .library(name: "CardExport", targets: ["CardExport"]),
     ],
     targets: [
         // Lua 5.4 from the OS package (liblua5.4-dev on Debian/Ubuntu, lua on Homebrew).
@@ -28,10 +29,14 @@ let package = Package(
         // Text, JSON, SVG and HTML output (the player: Page/). Never imports Lua.
         .target(name: "CardRender", dependencies: ["CardLayout"],
                 exclude: ["Page"], plugins: ["EmbedPlugin"]),
+        // `cardlua export`: a Lua effect script into the Swift `UICollectionViewFlowLayout`
+        // subclass an iOS app compiles. Pure Swift: it parses the script's text itself and
+        // never imports Lua.
+        .target(name: "CardExport"),
         // A small loopback HTTP/1.1 server on POSIX sockets (for `cardlua play`). Never imports Lua.
         .target(name: "CardServe"),
         // The thin `cardlua` command (`new`'s templates: Templates/ and scripts/*.lua; `play`'s page: Play/).
-        .executableTarget(name: "CardLuaCLI", dependencies: ["CardLua", "CardRender", "CardLayout", "CardServe"],
+        .executableTarget(name: "CardLuaCLI", dependencies: ["CardLua", "CardRender", "CardLayout", "CardServe", "CardExport"],
                           exclude: ["Templates", "Play"], plugins: ["EmbedPlugin"]),
         // Build time only: text files (Lua, JS, CSS) into Swift string constants, so the
         // binary needs no files beside it. Each target lists its files in */embed.list.
@@ -44,6 +49,12 @@ let package = Package(
         .testTarget(name: "CardLuaTests", dependencies: ["CardLua", "CardLayout", "CardLuaTestSupport"]),
         .testTarget(name: "CardRenderTests", dependencies: ["CardRender", "CardLayout", "CardLuaTestSupport"]),
         .testTarget(name: "CardServeTests", dependencies: ["CardServe"]),
+        // Test only: the slice of UIKit and QuartzCore that exported layouts use, with the
+        // iOS SDK's Swift signatures and isolation, implemented over CardLayout, so that the
+        // export tests compile exported Swift on Linux and compare it with the Lua run.
+        .target(name: "UIKit", dependencies: ["CardLayout"], path: "Tests/UIKitShim"),
+        .testTarget(name: "CardExportTests",
+                    dependencies: ["CardExport", "CardLua", "CardLayout", "UIKit", "CardLuaTestSupport"]),
         // End-to-end: runs the built `cardlua` executable.
         .testTarget(name: "CardLuaCLITests", dependencies: ["CardLuaCLI", "CardLayout", "CardLuaTestSupport"]),
     ],

@@ -38,9 +38,10 @@ enum CardLuaCommand {
         case "new": return try NewCommand.main(rest)
         case "play": return try PlayCommand.main(rest)
         case "gallery": return try GalleryCommand.main(rest)
+        case "export": return try ExportCommand.main(rest)
         default:
             var message = "unknown command '\(Echo.safe(first))'"
-            let commands: Set<String> = ["run", "watch", "play", "check", "new", "gallery", "types", "bench"]
+            let commands: Set<String> = ["run", "watch", "play", "check", "new", "gallery", "types", "bench", "export"]
             if let guess = Arguments.closest(to: first, in: commands) { message += " (did you mean '\(guess)'?)" }
             throw UsageError(message)
         }

@@ -15,6 +15,7 @@ enum Help {
       check SCRIPT              load and exercise every callback; report problems
       new FILE [--from NAME]    start an effect script (plus editor definitions)
       gallery -o FILE           one page with every catalogue effect playing its demo
+      export SCRIPT [-o FILE]   the Swift UICollectionViewFlowLayout an iOS app compiles
       types                     print the LuaCATS definitions of the script API
       bench SCRIPT              per-item and per-frame cost, side by side
 
@@ -147,6 +148,34 @@ enum Help {
       cardlua gallery --only icarousel-coverflow,fspager-ferris-wheel -o two.html
     """
 
+    static let export = """
+    cardlua export — the Swift layout an iOS app compiles, translated from a script
+
+    USAGE: cardlua export SCRIPT [-o FILE.swift] [--class NAME] [--param NAME=X …]
+           cardlua export --check FILE…
+
+    Translates the script into one self-contained Swift file: import UIKit and a final
+    UICollectionViewFlowLayout subclass with prepare(), layoutAttributesForElements(in:),
+    layoutAttributesForItem(at:), shouldInvalidateLayout(forBoundsChange:) and
+    targetContentOffset(forProposedContentOffset:withScrollingVelocity:), keeping the
+    script's names and comments. Tweakables (params) become stored properties that
+    invalidate the layout; --param bakes in the values you tuned (play's Copy params
+    gives them). First the script runs its demo as `cardlua run` does: a script that
+    fails there fails here the same way, and --param is checked as run checks it.
+    A construct the translator does not take (a table used as a map, coroutines, string
+    building, a wrapping layout, …) is refused with one line, file:line: export: what
+    and why, exit status 1, and no -o file. --check prints, per script, "FILE:
+    exportable" or the first reason it is not; exit status 0 when all are exportable.
+    docs/export.md has the translation table and how to wire the layout into an app.
+
+    \(OptionTable.help(OptionTable.export))
+
+    EXAMPLES:
+      cardlua export scripts/lol.lua -o LolLayout.swift
+      cardlua export scripts/lol.lua --class SkinPickerLayout --param rotate=50
+      cardlua export --check scripts/*.lua scripts/effects/*.lua
+    """
+
     static let types = """
     cardlua types — print the LuaCATS definitions of the script API
 
@@ -195,6 +224,7 @@ enum Help {
         case "gallery": gallery
         case "types": types
         case "bench": bench
+        case "export": export
         default: nil
         }
     }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CardExport
 import CardLua
 import Foundation
 
@@ -131,12 +132,14 @@ enum NewCommand {
         }
 
         let name = path
+        let layoutName = Exporter.className(forFileName: (path as NSString).lastPathComponent)
         report += """
 
         next:
           cardlua run \(name)
           cardlua watch \(name) -o preview.html    (then open preview.html in a browser)
           cardlua check \(name)
+          cardlua export \(name) -o \(layoutName).swift    (the layout as Swift, for your iOS app)
 
         """
         Console.out(report)

@@ -45,7 +45,7 @@ enum OptionTable {
         ]
     }()
 
-    /// `--param NAME=VALUE` (run, watch, check, play).
+    /// `--param NAME=VALUE` (run, watch, check, play, export).
     static let param = OptionSpec(name: "param", value: "NAME=X",
                                   summary: "set a tweakable the script declares in params (repeatable)")
 
@@ -111,6 +111,16 @@ enum OptionTable {
                    defaultText: number(GalleryCommand.defaultFramesPerSecond)),
     ]
 
+    /// `export`.
+    static let export: [OptionSpec] = [
+        OptionSpec(name: "o", aliases: ["output"], value: "FILE",
+                   summary: "write the Swift there (atomically) instead of standard output"),
+        OptionSpec(name: "class", value: "NAME", summary: "the layout class's name",
+                   defaultText: "from the file name, lol.lua → LolLayout", defaultInWords: true),
+        param,
+        OptionSpec(name: "check", summary: "for each FILE: exportable, or the first reason it is not"),
+    ]
+
     /// `types`.
     static let types: [OptionSpec] = [
         OptionSpec(name: "o", aliases: ["output"], value: "FILE", summary: "write there instead of standard output"),
@@ -154,6 +164,7 @@ enum OptionTable {
         case "gallery": gallery
         case "types": types
         case "bench": bench
+        case "export": export
         default: []
         }
     }

@@ -1,0 +1,115 @@
+// Spelling Swift: names, numbers, and the small helpers a translation may need.
+
+enum SwiftText {
+    /// Swift's reserved words (and the few names that would change meaning inside a layout
+    /// class), which a Lua name is escaped from with backticks.
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
+        "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
+        "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
+        "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return",
+        "throw", "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self",
+        "super", "throws", "true", "try", "async",
+    ]
+
+    /// A Lua name as a Swift identifier (keywords in backticks; `_` stays `_`).
+    static func name(_ lua: String) -> String {
+        keywords.contains(lua) ? "`\(lua)`" : lua
+    }
+
+    /// A number as a Swift literal that parses back to the same `Double`: integers as
+    /// written (in decimal), floats by `Double.description` (which round-trips).
+    static func number(_ n: LuaNumber) -> String {
+        if n.isInteger, let i = n.integerValue { return String(i) }
+        // A float written whole (`35.0`) stays a float literal, as the script wrote it.
+        if n.value == n.value.rounded(), abs(n.value) < 1e15 { return double(n.value) + (n.value.sign == .minus && n.value == 0 ? "" : ".0") }
+        return double(n.value)
+    }
+
+    static func double(_ v: Double) -> String {
+        if v.isInfinite { return v < 0 ? "-CGFloat.infinity" : "CGFloat.infinity" }
+        if v.isNaN { return "CGFloat.nan" }
+        if v != 0, abs(v) < Double.leastNormalMagnitude {
+            // A subnormal: Swift's literal parser warns about these, so spell the bits.
+            if abs(v) == Double.leastNonzeroMagnitude { return v < 0 ? "-CGFloat.leastNonzeroMagnitude" : "CGFloat.leastNonzeroMagnitude" }
+            return "CGFloat(Double(bitPattern: 0x\(String(v.bitPattern, radix: 16))))"
+        }
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) + (v == 0 && v.sign == .minus ? ".0" : "") }
+        return v.description
+    }
+
+    /// A string as a Swift string literal.
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out + "\""
+    }
+
+    /// `#rrggbb` as a `UIColor`, or nil when the text is not that.
+    static func color(_ hex: String) -> String? {
+        let chars = Array(hex)
+        guard chars.count == 7, chars[0] == "#" else { return nil }
+        var parts: [String] = []
+        for i in stride(from: 1, to: 7, by: 2) {
+            guard let v = Int(String(chars[i...i + 1]), radix: 16) else { return nil }
+            parts.append("\(v) / 255")
+        }
+        return "UIColor(red: \(parts[0]), green: \(parts[1]), blue: \(parts[2]), alpha: 1)"
+    }
+
+    /// The helpers a translation may call, by name, as fileprivate free functions.
+    static let helpers: [String: String] = [
+        "luaMod": """
+        /// Lua's `%` on floats: the remainder takes the divisor's sign (Swift's `fmod` truncates).
+        fileprivate func luaMod(_ a: CGFloat, _ b: CGFloat) -> CGFloat {
+            var m = fmod(a, b)
+            if (m > 0 && b < 0) || (m < 0 && b > 0) { m += b }
+            return m
+        }
+        """,
+        "luaIntMod": """
+        /// Lua's `%` on integers: floored (Swift's `%` truncates).
+        fileprivate func luaIntMod(_ a: Int, _ b: Int) -> Int {
+            if b == -1 { return 0 }   // Int.min % -1 would trap
+            let r = a % b
+            return r != 0 && (r < 0) != (b < 0) ? r + b : r
+        }
+        """,
+        "luaIntDiv": """
+        /// Lua's `//` on integers: floored (Swift's `/` truncates).
+        fileprivate func luaIntDiv(_ a: Int, _ b: Int) -> Int {
+            if b == -1 { return 0 &- a }   // Lua wraps Int.min // -1 around; Swift would trap
+            let q = a / b
+            return a % b != 0 && (a < 0) != (b < 0) ? q - 1 : q
+        }
+        """,
+        "luaIndex": """
+        /// Lua's `t[i]` on a sequence: nil past either end (1-based, as in Lua).
+        fileprivate func luaIndex<Element>(_ array: [Element], _ index: Int) -> Element? {
+            index >= 1 && index <= array.count ? array[index - 1] : nil
+        }
+        """,
+        "luaLog": """
+        /// Lua's `math.log(x, base)`: log2 and log10 exactly, other bases by division.
+        fileprivate func luaLog(_ x: CGFloat, _ base: CGFloat) -> CGFloat {
+            if base == 2 { return log2(x) }
+            if base == 10 { return log10(x) }
+            return log(x) / log(base)
+        }
+        """,
+        "luaFormatColor": """
+        /// `string.format("#%02x%02x%02x", r, g, b)` as the colour it names.
+        fileprivate func luaColor(_ r: CGFloat, _ g: CGFloat, _ b: CGFloat) -> UIColor {
+            UIColor(red: r / 255, green: g / 255, blue: b / 255, alpha: 1)
+        }
+        """,
+    ]
+}

@@ -1,0 +1,376 @@
+// The script API's names: globals, the layout, the collection view, attributes, geometry,
+// transforms and the math library, each as the UIKit / Core Animation Swift it mirrors.
+
+extension Translator {
+    static let appearanceFields: [String: LuaType] = [
+        "cornerRadius": .num, "shadowOpacity": .num, "shadowRadius": .num, "shadowOffset": .size,
+        "backgroundColor": .color, "blurRadius": .num, "isDoubleSided": .bool,
+    ]
+
+    var currentAttributesName: String {
+        transformAttributesName ?? "attributes"
+    }
+
+    var proposedName: String { targetProposedName ?? "proposedContentOffset" }
+
+    // MARK: - Globals
+
+    func globalName(_ n: String, line: Int) throws -> Code {
+        switch n {
+        case "M_PI": return code("CGFloat.pi", .num)
+        case "M_PI_2": return code("CGFloat.pi / 2", .num, Code.multiplicative)
+        case "M_PI_4": return code("CGFloat.pi / 4", .num, Code.multiplicative)
+        case "MAXFLOAT": return code("CGFloat(Float.greatestFiniteMagnitude)", .num)
+        case "CGFLOAT_MAX": return code("CGFloat.greatestFiniteMagnitude", .num)
+        case "CGPointZero": return code("CGPoint.zero", .point)
+        case "CGSizeZero": return code("CGSize.zero", .size)
+        case "CGRectZero": return code("CGRect.zero", .rect)
+        case "UIEdgeInsetsZero": return code("UIEdgeInsets.zero", .insets)
+        case "CATransform3DIdentity": return code("CATransform3DIdentity", .transform3D)
+        case "CGAffineTransformIdentity": return code("CGAffineTransform.identity", .affine)
+        case "UICollectionViewScrollDirectionVertical": return code("\"vertical\"", .string("vertical"))
+        case "UICollectionViewScrollDirectionHorizontal": return code("\"horizontal\"", .string("horizontal"))
+        case "UIScrollViewDecelerationRateNormal": return code("\"normal\"", .string("normal"))
+        case "UIScrollViewDecelerationRateFast": return code("\"fast\"", .string("fast"))
+        case "params": return code("", .params)
+        case "coroutine": throw refuse(line, "coroutines are not supported (a layout computes each frame at once)")
+        case "setmetatable", "getmetatable", "rawget", "rawset", "rawequal", "rawlen":
+            throw refuse(line, "metatables are not supported (Swift types have fixed behaviour; write plain functions)")
+        case "pcall", "xpcall", "error", "assert":
+            throw refuse(line, "\(n) is not supported (the exported layout cannot fail at run time; remove the check)")
+        case "load", "dofile", "require", "loadstring":
+            throw refuse(line, "\(n) is not supported (the export is one self-contained file)")
+        case "string", "tostring", "tonumber":
+            throw refuse(line, "string functions are not supported (a layout builds no text)")
+        case "select", "next", "pairs", "type", "unpack":
+            throw refuse(line, "\(n) is not supported (Swift values have fixed types; write the values out)")
+        default:
+            throw refuse(line, "the global '\(n)' is not supported (it is not part of the script API the translator knows)")
+        }
+    }
+
+    func libraryField(_ lib: String, _ name: String, line: Int) throws -> Code {
+        if lib == "math" {
+            switch name {
+            case "pi": return code("CGFloat.pi", .num)
+            case "huge": return code("CGFloat.infinity", .num)
+            case "maxinteger": return code("Int.max", .int)
+            case "mininteger": return code("Int.min", .int)
+            default: break
+            }
+        }
+        if lib == "coroutine" { throw refuse(line, "coroutines are not supported (a layout computes each frame at once)") }
+        if lib == "string" { throw refuse(line, "string functions (string.\(name)) are not supported (a layout builds no text)") }
+        throw refuse(line, "\(lib).\(name) is not supported here")
+    }
+
+    // MARK: - Fields
+
+    func fieldAccess(_ b: Code, _ name: String, line: Int) throws -> Code {
+        let base = wrap(b, Code.atom).text
+        switch b.type {
+        case .params:
+            guard let p = parameter(name) else {
+                throw refuse(line, "params.\(name) is not declared in params")
+            }
+            let shadowed = lookUp(name) != nil || parameters[p].swiftName != SwiftText.name(name)
+            return code(shadowed || inClosureOrNested ? "self.\(parameters[p].swiftName)" : parameters[p].swiftName, .num)
+        case .point:
+            guard ["x", "y"].contains(name) else { break }
+            return code("\(base).\(name)", .num)
+        case .size:
+            guard ["width", "height"].contains(name) else { break }
+            return code("\(base).\(name)", .num)
+        case .rect:
+            // collectionView.frame is the viewport at the origin: its sizes are the bounds'
+            let frame = "CGRect(origin: .zero, size: \(collectionViewTextPlain).bounds.size)"
+            if b.text == frame, ["width", "height", "size", "midX", "midY", "maxX", "maxY"].contains(name) {
+                if name.hasPrefix("mid") || name.hasPrefix("max") { return code("\(base).\(name)", .num) }
+                return code("\(collectionViewTextPlain).bounds.\(name)", name == "size" ? .size : .num)
+            }
+            switch name {
+            case "x": return code("\(base).origin.x", .num)
+            case "y": return code("\(base).origin.y", .num)
+            case "width", "height", "minX", "midX", "maxX", "minY", "midY", "maxY": return code("\(base).\(name)", .num)
+            case "origin": return code("\(base).origin", .point)
+            case "size": return code("\(base).size", .size)
+            default: break
+            }
+        case .insets:
+            guard ["top", "left", "bottom", "right"].contains(name) else { break }
+            return code("\(base).\(name)", .num)
+        case .transform3D:
+            guard name.count == 3, name.hasPrefix("m"), let i = Int(name.dropFirst()), (11...44).contains(i), i % 10 >= 1, i % 10 <= 4 else { break }
+            return code("\(base).\(name)", .num)
+        case .affine:
+            guard ["a", "b", "c", "d", "tx", "ty"].contains(name) else { break }
+            return code("\(base).\(name)", .num)
+        case .indexPath:
+            switch name {
+            case "item", "row": return code("\(base).item", .int)
+            case "section": return code("\(base).section", .int)
+            default: break
+            }
+        case .attributes:
+            return try attributesField(b, name, line: line, writing: false)
+        case .record(let r):
+            if let t = recordField(r, name) { return code("\(base).\(SwiftText.name(name))", t) }
+            addRecordField(r, name, .unknown)
+            return code("\(base).\(SwiftText.name(name))", .unknown)
+        case .optional(let inner) where inner != .color:
+            if case .record = inner {} else {
+                return try fieldAccess(code("\(base)!", inner), name, line: line)
+            }
+            guard case .record(let r) = inner else { break }
+            if let t = recordField(r, name) { return code("\(base)!.\(SwiftText.name(name))", t) }
+            return code("\(base)!.\(SwiftText.name(name))", .unknown)
+        case .emptyTable:
+            return code("\(base).\(SwiftText.name(name))", .unknown)
+        case .layout:
+            return try layoutField(name, line: line)
+        case .collectionView:
+            return try collectionViewField(name, line: line)
+        case .unknown:
+            if isFinal {
+                throw refuse(line, "a value whose kind is never known is not supported (reading .\(name): is it a parameter of a function that is never called? Swift needs its type)")
+            }
+            return code("\(base).\(name)", .unknown)
+        default: break
+        }
+        if !isFinal { return code("\(base).\(name)", .unknown) }   // known by the last walk
+        throw refuse(line, "the field '\(name)' of \(b.type.kindName) is not supported")
+    }
+
+    var inClosureOrNested: Bool { functionStack.count > 1 }
+
+    /// A member of the layout, with `self.` where a local of the same name hides it.
+    func member(_ name: String) -> String {
+        lookUp(name) != nil || inClosureOrNested ? "self." + name : name
+    }
+
+    func layoutField(_ name: String, line: Int) throws -> Code {
+        switch name {
+        case "collectionView": return code(collectionViewText, .collectionView)
+        case "itemSize", "estimatedItemSize", "headerReferenceSize", "footerReferenceSize", "collectionViewContentSize":
+            return code(member(name), .size)
+        case "sectionInset": return code(member(name), .insets)
+        case "minimumLineSpacing", "minimumInteritemSpacing": return code(member(name), .num)
+        case "isPagingEnabled": return code("\(collectionViewText).isPagingEnabled", .bool)
+        case "flipsHorizontallyInOppositeLayoutDirection": return code(name, .bool)
+        case "time":
+            throw refuse(line, "layout.time is not supported (it is the tools' scenario clock; an app's layout has none)")
+        case "wraps":
+            throw refuse(line, "reading layout.wraps is not supported (UIKit's flow layout does not wrap)")
+        case "decelerationRate":
+            throw refuse(line, "reading layout.decelerationRate is not supported (it is a string or a number in Lua; read collectionView.decelerationRate in Swift)")
+        default:
+            throw refuse(line, "layout.\(name) is not supported (not a UICollectionViewFlowLayout property the translator knows)")
+        }
+    }
+
+    var collectionViewTextPlain: String { "collectionView" }
+
+    func collectionViewField(_ name: String, line: Int) throws -> Code {
+        let cv = collectionViewText
+        switch name {
+        case "bounds": return code("\(cv).bounds", .rect)
+        case "frame": return code("CGRect(origin: .zero, size: \(cv).bounds.size)", .rect)
+        case "contentOffset": return code("\(cv).contentOffset", .point)
+        case "contentSize": return code("\(cv).contentSize", .size)
+        case "numberOfSections": return code("\(cv).numberOfSections", .int)
+        case "isPagingEnabled", "bounces", "alwaysBounceHorizontal", "alwaysBounceVertical": return code("\(cv).\(name)", .bool)
+        default:
+            throw refuse(line, "collectionView.\(name) is not supported (not a UICollectionView property the translator knows)")
+        }
+    }
+
+    func attributesField(_ b: Code, _ name: String, line: Int, writing: Bool) throws -> Code {
+        let base = wrap(b, Code.atom).text
+        switch name {
+        case "frame", "bounds": return code("\(base).\(name)", .rect)
+        case "center": return code("\(base).center", .point)
+        case "size": return code("\(base).size", .size)
+        case "transform3D": return code("\(base).transform3D", .transform3D)
+        case "transform": return code("\(base).transform", .affine)
+        case "alpha": return code("\(base).alpha", .num)
+        case "zIndex": return code("\(base).zIndex", .int)
+        case "hidden", "isHidden": return code("\(base).isHidden", .bool)
+        case "indexPath":
+            if writing { throw refuse(line, "setting attributes.indexPath is not supported (make the element with layout:layoutAttributesForItem)") }
+            return code("\(base).indexPath", .indexPath)
+        default:
+            if let t = Self.appearanceFields[name] {
+                usesAppearanceNow = true
+                if t == .color { return code("\(base).backgroundColor", .optional(.color)) }
+                return code("\(base).\(name)", t)
+            }
+            throw refuse(line, "attributes.\(name) is not supported (not a UICollectionViewLayoutAttributes field)")
+        }
+    }
+
+    /// `layout.X = v` and `layout.collectionView.X = v`: what `prepare` sets.
+    func layoutAssignment(_ line: Int, base: LuaExpression, name: String, value: LuaExpression) throws -> Bool {
+        let b = try expression(base)
+        if b.type == .layout {
+            switch name {
+            case "scrollDirection", "decelerationRate":
+                let v = try expression(value)
+                guard case .string(let s) = v.type else {
+                    if name == "decelerationRate", v.type.isNumber {
+                        emit("\(collectionViewText).decelerationRate = UIScrollView.DecelerationRate(rawValue: \(try coerce(v, to: .num, line: line).text))")
+                        return true
+                    }
+                    if isFinal { throw refuse(line, "layout.\(name) set to \(v.type.kindName) is not supported") }
+                    return true
+                }
+                if name == "scrollDirection" {
+                    guard s == "horizontal" || s == "vertical" else { throw refuse(line, "layout.scrollDirection \"\(s)\" is not a direction") }
+                    emit("\(member("scrollDirection")) = .\(s)")
+                } else {
+                    guard s == "normal" || s == "fast" else { throw refuse(line, "layout.decelerationRate \"\(s)\" is not a rate") }
+                    emit("\(collectionViewText).decelerationRate = .\(s)")
+                }
+                return true
+            case "isPagingEnabled":
+                let v = try expression(value)
+                emit("\(collectionViewText).isPagingEnabled = \(v.text)")
+                return true
+            case "wraps":
+                try wrapsAssignment(line, value)
+                return true
+            case "flipsHorizontallyInOppositeLayoutDirection":
+                guard case .boolean(let flag) = value.kind else {
+                    throw refuse(line, "layout.flipsHorizontallyInOppositeLayoutDirection set to a computed value is not supported (UIKit reads it as a class property: write true or false)")
+                }
+                flipsHorizontally = flag
+                emit("// layout.flipsHorizontallyInOppositeLayoutDirection = \(flag): the property override below")
+                return true
+            case "itemSize", "estimatedItemSize", "headerReferenceSize", "footerReferenceSize":
+                let v = try expression(value)
+                emit("\(member(name)) = \(try coerce(v, to: .size, line: line).text)")
+                return true
+            case "sectionInset":
+                let v = try expression(value)
+                emit("\(member("sectionInset")) = \(try coerce(v, to: .insets, line: line).text)")
+                return true
+            case "minimumLineSpacing", "minimumInteritemSpacing":
+                let v = try expression(value)
+                emit("\(member(name)) = \(try coerce(v, to: .num, line: line).text)")
+                return true
+            case "collectionView", "collectionViewContentSize", "time":
+                throw refuse(line, "layout.\(name) is read only")
+            default:
+                throw refuse(line, "layout.\(name) is not supported (not a UICollectionViewFlowLayout property; the script API ignores it)")
+            }
+        }
+        if b.type == .collectionView {
+            switch name {
+            case "decelerationRate":
+                return try layoutAssignment(line, base: LuaExpression(.name("layout"), line: line), name: name, value: value) || true
+            case "isPagingEnabled", "bounces", "alwaysBounceHorizontal", "alwaysBounceVertical":
+                let v = try expression(value)
+                emit("\(collectionViewText).\(name) = \(v.text)")
+                return true
+            default:
+                throw refuse(line, "setting collectionView.\(name) is not supported")
+            }
+        }
+        if b.type == .attributes {
+            if name == "zIndex" {
+                let v = try expression(value)
+                emit("\(wrap(b, Code.atom).text).zIndex = \(try coerce(v, to: .int, line: line).text)")
+                return true
+            }
+            if name == "backgroundColor" {
+                usesAppearanceNow = true
+                let v = try expression(value)
+                if v.type == .color || v.type == .optional(.color) || v.type == .unknown {
+                    emit("\(wrap(b, Code.atom).text).backgroundColor = \(v.text)")
+                    return true
+                }
+                throw refuse(line, "attributes.backgroundColor set to \(v.type.kindName) is not supported (write a \"#rrggbb\" literal)")
+            }
+        }
+        return false
+    }
+
+    /// `layout.wraps = v`: fine when v is false with the params as baked; refused otherwise.
+    func wrapsAssignment(_ line: Int, _ value: LuaExpression) throws {
+        var used: Set<String> = []
+        let result = evaluateConstantly(value, used: &used, depth: 0)
+        guard case .bool(false)? = result else {
+            let which = used.sorted().map { "params.\($0) = \(SwiftText.double(parameters[parameter($0)!].value))" }.joined(separator: ", ")
+            throw refuse(line, "layout.wraps = true is not supported (UIKit's flow layout has no endless wrap\(which.isEmpty ? "" : " and \(which) makes it true"); export with wrapping off\(used.isEmpty ? "" : ", e.g. --param \(used.sorted()[0])=0"))")
+        }
+        for n in used { if let p = parameter(n) { parameters[p].isConstant = true } }
+        emit("// layout.wraps is false with these params (\(used.sorted().map { "\($0)" }.joined(separator: ", "))): UIKit's flow layout does not wrap, nothing to set")
+    }
+
+    enum Constant: Equatable { case number(Double), bool(Bool) }
+
+    /// A value computed from literals, params as baked and small functions that return one expression.
+    func evaluateConstantly(_ e: LuaExpression, used: inout Set<String>, depth: Int) -> Constant? {
+        if depth > 8 { return nil }
+        switch e.kind {
+        case .boolean(let b): return .bool(b)
+        case .number(let n): return .number(n.value)
+        case .parenthesized(let x): return evaluateConstantly(x, used: &used, depth: depth + 1)
+        case .field(let b, let name):
+            if case .name("params") = b.kind, let p = parameter(name) {
+                used.insert(name)
+                return .number(parameters[p].value)
+            }
+            return nil
+        case .unary(.not, let x):
+            guard let v = evaluateConstantly(x, used: &used, depth: depth + 1) else { return nil }
+            if case .bool(let b) = v { return .bool(!b) }
+            return .bool(false)
+        case let .binary(op, l, r):
+            guard let a = evaluateConstantly(l, used: &used, depth: depth + 1),
+                  let b = evaluateConstantly(r, used: &used, depth: depth + 1) else { return nil }
+            switch (op, a, b) {
+            case (.equal, _, _): return .bool(a == b)
+            case (.notEqual, _, _): return .bool(a != b)
+            case let (.less, .number(x), .number(y)): return .bool(x < y)
+            case let (.greater, .number(x), .number(y)): return .bool(x > y)
+            case let (.lessEqual, .number(x), .number(y)): return .bool(x <= y)
+            case let (.greaterEqual, .number(x), .number(y)): return .bool(x >= y)
+            case (.and, .bool(false), _): return a
+            case (.and, _, _): return b
+            case (.or, .bool(false), _): return b
+            case (.or, _, _): return a
+            default: return nil
+            }
+        case let .call(fn, args) where args.isEmpty:
+            guard case .name(let n) = fn.kind else { return nil }
+            for s in chunk.body.statements {
+                if case let .localFunction(name, f) = s.kind, name == n, f.body.statements.count == 1,
+                   case let .returnStatement(values) = f.body.statements[0].kind, values.count == 1 {
+                    return evaluateConstantly(values[0], used: &used, depth: depth + 1)
+                }
+            }
+            return nil
+        default: return nil
+        }
+    }
+
+    // MARK: - Element constructors
+
+    func attributesConstructor(_ named: [(String, Code, Int)], line: Int) throws -> Code {
+        guard let ip = named.first(where: { $0.0 == "indexPath" }) else { throw refuse(line, "an element needs an indexPath") }
+        usesAttributesForItem = true
+        let v = unique("element")
+        var body = ["let \(v) = attributesForItem(at: \(try coerce(ip.1, to: .indexPath, line: ip.2).text))"]
+        // frame before size before center, as the read-back applies them
+        let order = ["frame", "size", "center"]
+        let sorted = named.filter { $0.0 != "indexPath" }.sorted { a, b in
+            (order.firstIndex(of: a.0) ?? 3) < (order.firstIndex(of: b.0) ?? 3)
+        }
+        for (k, c, l) in sorted {
+            let target = try attributesField(code(v, .attributes), k, line: l, writing: true)
+            body.append("\(target.text) = \(try coerce(c, to: target.type == .optional(.color) ? .color : target.type, line: l).text)")
+        }
+        body.append("return \(v)")
+        return code("{ () -> \(attributesClassName) in\n" + body.map { "    " + $0 }.joined(separator: "\n") + "\n}()", .attributes)
+    }
+}

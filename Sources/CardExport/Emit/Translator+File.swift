@@ -1,0 +1,210 @@
+// The assembled file: the class with its params, constants, methods and overrides, then the
+// records, the attributes subclass and the helpers.
+
+import Foundation
+
+extension Translator {
+    func assembleFile() throws -> String {
+        var out: [String] = ["import UIKit", ""]
+        if !chunk.headerComment.isEmpty {
+            for h in chunk.headerComment { out.append(h.isEmpty ? "///" : "/// " + h) }
+            out.append("///")
+        }
+        out.append("/// Exported by `cardlua export` from \(fileName.split(separator: "/").last.map(String.init) ?? fileName).")
+        out.append("final class \(className): UICollectionViewFlowLayout {")
+        var body: [String] = []
+        // params: stored properties that invalidate the layout
+        if !parameters.isEmpty {
+            for p in parameters {
+                var doc = "    /// \(SwiftText.double(p.min))…\(SwiftText.double(p.max))"
+                if let s = p.step { doc += ", step \(SwiftText.double(s))" }
+                if let c = p.comment { doc += " — " + c }
+                body.append(doc)
+                if p.isConstant {
+                    body.append("    /// Fixed at export: `layout.wraps` depends on it and UIKit's flow layout does not wrap.")
+                    body.append("    let \(p.swiftName): CGFloat = \(SwiftText.double(p.value))")
+                } else {
+                    body.append("    var \(p.swiftName): CGFloat = \(SwiftText.double(p.value)) { didSet { invalidateLayout() } }")
+                }
+            }
+        }
+        for member in members {
+            if member.count == 1, member[0].hasPrefix("@callback:") {
+                let name = String(member[0].dropFirst("@callback:".count))
+                body.append("")
+                body += callbackMembers[name] ?? []
+                continue
+            }
+            let isStatic = member.contains { $0.hasPrefix("private static let") || $0.hasPrefix("private var") || $0.hasPrefix("// scenarios") }
+            if isStatic {
+                var m = member
+                if m.first == "" && body.last == "" { m.removeFirst() }
+                body += m.map { $0.isEmpty ? "" : "    " + $0 }
+            } else {
+                body.append("")
+                body += member.drop(while: { $0.isEmpty })
+            }
+        }
+        body.append("")
+        body.append("    override func shouldInvalidateLayout(forBoundsChange newBounds: CGRect) -> Bool { true }")
+        let attrs = attributesClassName
+        let hasQuery = callbacks.contains("layoutAttributesForElements"), hasTransform = callbacks.contains("transform")
+        if hasQuery || hasTransform || usesAppearance {
+            body.append("")
+            body.append("    override func layoutAttributesForElements(in rect: CGRect) -> [UICollectionViewLayoutAttributes]? {")
+            if hasQuery {
+                body.append("        let elements = elementQuery(in: rect)")
+            } else {
+                body.append("        let elements = (super.layoutAttributesForElements(in: rect) ?? []).map { $0.copy() as! \(attrs) }")
+            }
+            if hasTransform { body.append("        for element in elements { transform(element) }") }
+            body.append("        return elements")
+            body.append("    }")
+            body.append("")
+            body.append("    override func layoutAttributesForItem(at indexPath: IndexPath) -> UICollectionViewLayoutAttributes? {")
+            if hasQuery {
+                body.append("        // The element query's answer for a shown item; the base attributes for any other.")
+                body.append("        if let collectionView, let element = elementQuery(in: collectionView.bounds).first(where: { $0.indexPath == indexPath }) {")
+                if hasTransform { body.append("            transform(element)") }
+                body.append("            return element")
+                body.append("        }")
+            }
+            body.append("        guard let base = super.layoutAttributesForItem(at: indexPath) else { return nil }")
+            body.append("        let attributes = base.copy() as! \(attrs)")
+            if hasTransform { body.append("        transform(attributes)") }
+            body.append("        return attributes")
+            body.append("    }")
+        }
+        if usesAttributesForItem {
+            body.append("")
+            body.append("    /// `layout:layoutAttributesForItem(…)`: any item's base attributes, copied before they are changed.")
+            body.append("    private func attributesForItem(at indexPath: IndexPath) -> \(attrs) {")
+            body.append("        super.layoutAttributesForItem(at: indexPath)!.copy() as! \(attrs)")
+            body.append("    }")
+        }
+        if usesOffsetOnAxis {
+            body.append("")
+            body.append("    /// A number from the script's targetContentOffset: the offset on the scroll axis (the other coordinate is the proposal's).")
+            body.append("    private func offsetOnScrollAxis(_ offset: CGFloat, proposed: CGPoint) -> CGPoint {")
+            body.append("        scrollDirection == .horizontal ? CGPoint(x: offset, y: proposed.y) : CGPoint(x: proposed.x, y: offset)")
+            body.append("    }")
+        }
+        if let flips = flipsHorizontally {
+            body.append("")
+            body.append("    override var flipsHorizontallyInOppositeLayoutDirection: Bool { \(flips) }")
+        }
+        if usesAppearance {
+            body.append("")
+            body.append("    override class var layoutAttributesClass: AnyClass { \(attrs).self }")
+        }
+        out += body
+        out.append("}")
+        // records
+        var written: Set<Int> = []
+        for (i, _) in records.enumerated() {
+            let root = recordRoot(i)
+            guard !written.contains(root) else { continue }
+            written.insert(root)
+            let r = records[root]
+            if r.fields.isEmpty { continue }
+            out.append("")
+            out.append("/// A record of the script (a Lua table with fixed keys; shared, as a table is).")
+            out.append("private final class \(r.name) {")
+            var initParameters: [String] = []
+            var initBody: [String] = []
+            for f in r.fields {
+                let t = try swiftType(f.type, line: 1)
+                let n = SwiftText.name(f.name)
+                if hasDefault(f.type) {
+                    out.append("    var \(n): \(t) = \(defaultValue(f.type))")
+                } else if case .optional = f.type {
+                    out.append("    var \(n): \(t) = nil")
+                } else {
+                    out.append("    var \(n): \(t)! = nil")
+                }
+                if r.constructorFields.contains(f.name) {
+                    let d = hasDefault(f.type) ? defaultValue(f.type) : "nil"
+                    let pt = hasDefault(f.type) ? t : (t.hasSuffix("?") ? t : t + "?")
+                    initParameters.append("\(n): \(pt) = \(d)")
+                    initBody.append("        self.\(f.name) = \(n)")
+                }
+            }
+            out.append("")
+            out.append("    init(\(initParameters.joined(separator: ", "))) {")
+            out += initBody
+            out.append("    }")
+            out.append("}")
+        }
+        if usesAppearance { out += attributesSubclass() }
+        for h in helpers.sorted() {
+            out.append("")
+            out += (SwiftText.helpers[h] ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
+        return tidy(out).joined(separator: "\n") + "\n"
+    }
+
+    /// One blank line at most between members, none just inside a brace, no trailing blanks.
+    func tidy(_ lines: [String]) -> [String] {
+        var result: [String] = []
+        for line in lines {
+            var l = line
+            while l.last == " " { l.removeLast() }
+            if l.isEmpty, result.last == "" || result.last?.hasSuffix("{") == true { continue }
+            if l.trimmingCharacters(in: .whitespaces) == "}", result.last == "" { result.removeLast() }
+            result.append(l)
+        }
+        return result
+    }
+
+    func attributesSubclass() -> [String] {
+        let n = attributesClassName
+        return [
+            "",
+            "/// \(className)'s attributes: UIKit's, plus the appearance the script sets (CALayer's names).",
+            "final class \(n): UICollectionViewLayoutAttributes {",
+            "    var cornerRadius: CGFloat = 0",
+            "    var shadowOpacity: CGFloat = 0",
+            "    var shadowRadius: CGFloat = 3",
+            "    var shadowOffset = CGSize(width: 0, height: -3)",
+            "    var backgroundColor: UIColor?",
+            "    var blurRadius: CGFloat = 0",
+            "    var isDoubleSided = true",
+            "",
+            "    override func copy(with zone: NSZone? = nil) -> Any {",
+            "        let copy = super.copy(with: zone) as! \(n)",
+            "        copy.cornerRadius = cornerRadius",
+            "        copy.shadowOpacity = shadowOpacity",
+            "        copy.shadowRadius = shadowRadius",
+            "        copy.shadowOffset = shadowOffset",
+            "        copy.backgroundColor = backgroundColor",
+            "        copy.blurRadius = blurRadius",
+            "        copy.isDoubleSided = isDoubleSided",
+            "        return copy",
+            "    }",
+            "",
+            "    // NSObject's isEqual(_:) is nonisolated; UIKit compares attributes on the main actor.",
+            "    nonisolated override func isEqual(_ object: Any?) -> Bool {",
+            "        guard let other = object as? \(n), super.isEqual(object) else { return false }",
+            "        return MainActor.assumeIsolated {",
+            "            cornerRadius == other.cornerRadius && shadowOpacity == other.shadowOpacity",
+            "                && shadowRadius == other.shadowRadius && shadowOffset == other.shadowOffset",
+            "                && backgroundColor == other.backgroundColor && blurRadius == other.blurRadius",
+            "                && isDoubleSided == other.isDoubleSided",
+            "        }",
+            "    }",
+            "",
+            "    /// Gives a cell's view this appearance: call it from the cell's",
+            "    /// `apply(_ layoutAttributes:)` (`(layoutAttributes as? \(n))?.apply(to: contentView)`).",
+            "    /// `blurRadius` is left to the app (a `UIVisualEffectView` over the cell, say).",
+            "    func apply(to view: UIView) {",
+            "        view.layer.cornerRadius = cornerRadius",
+            "        view.layer.shadowOpacity = Float(shadowOpacity)",
+            "        view.layer.shadowRadius = shadowRadius",
+            "        view.layer.shadowOffset = shadowOffset",
+            "        view.layer.isDoubleSided = isDoubleSided",
+            "        if let backgroundColor { view.backgroundColor = backgroundColor }",
+            "    }",
+            "}",
+        ]
+    }
+}

@@ -1,0 +1,128 @@
+import CardExport
+import CardLayout
+import CardLua
+import CardRender
+import Foundation
+
+/// `cardlua export SCRIPT [-o FILE.swift] [--class NAME] [--param NAME=X …]`: the Swift
+/// `UICollectionViewFlowLayout` subclass an app compiles, translated from the script;
+/// `cardlua export --check FILE…`: which scripts can be exported.
+///
+/// Before translating, the script runs its demo exactly as `cardlua run` would (sandboxed,
+/// run's limits, the same `--param` checks), so a script that does not run fails as run
+/// reports it, and a `--param` the script does not declare is wrong usage (exit 2).
+/// What the translator does not take is one line `file:line: export: …` (exit 1). With
+/// `-o` the file only appears, atomically, when the whole translation succeeded.
+enum ExportCommand {
+    static func main(_ words: [String]) throws -> Int32 {
+        let arguments = try Arguments(words, command: "export")
+        if CardLuaCommand.printedHelp(arguments, command: "export") { return 0 }
+        if arguments.flags.contains("check") { return try check(arguments) }
+
+        guard let path = arguments.positional.first else {
+            throw UsageError("missing the script to export (cardlua export SCRIPT)", command: "export")
+        }
+        if arguments.positional.count > 1 {
+            throw UsageError("unexpected argument '\(arguments.positional[1])' (one script at a time; "
+                             + "--check takes several)", command: "export")
+        }
+        let params = try ParamOption.parse(arguments, command: "export")
+        let className = try arguments.values["class"].map { name throws(UsageError) in try checkedClassName(name) }
+        let outputPath = arguments.values["o"] == "-" ? nil : arguments.values["o"]
+        // Opened first, as run does, so a bad -o is reported before any work; a regular
+        // file only appears (renamed over the target) when everything succeeded.
+        let output = try outputPath.map(OutputFile.open) ?? OutputFile.standardOutput()
+        do {
+            let source = try loadAndRun(path, params: params)
+            // Later --param entries win, as they do for run.
+            var values: [String: Double] = [:]
+            for param in params { values[param.name] = param.value }
+            let swift: String
+            do {
+                swift = try Exporter.export(source: source, fileName: path, className: className, params: values)
+            } catch {
+                throw RunFailure(message: error.description, details: "")
+            }
+            try output.write(swift)
+            try output.commit()
+        } catch {
+            output.discard()
+            throw error  // CardLuaCommand reports it
+        }
+        return 0
+    }
+
+    /// `--check FILE…`: one line per script on standard output, `FILE: exportable` or the
+    /// first reason it is not (a `file:line: …` line). Exit 0 when all are exportable.
+    private static func check(_ arguments: Arguments) throws -> Int32 {
+        guard !arguments.positional.isEmpty else {
+            throw UsageError("missing the scripts to check (cardlua export --check FILE…)", command: "export")
+        }
+        for option in ["o", "class", "param"] where arguments.values[option] != nil {
+            let spelled = option == "o" ? "-o" : "--\(option)"
+            throw UsageError("\(spelled) cannot be combined with --check", command: "export")
+        }
+        var allExportable = true
+        for path in arguments.positional {
+            let line: String
+            do {
+                let source = try loadAndRun(path, params: [])
+                _ = try Exporter.export(source: source, fileName: path, className: nil, params: [:])
+                line = "\(path): exportable"
+            } catch let failure as RunFailure {
+                line = failure.message
+                allExportable = false
+            } catch let error as ExportError {
+                line = error.description
+                allExportable = false
+            }
+            Console.out(line + "\n")
+        }
+        return allExportable ? 0 : 1
+    }
+
+    /// Runs the script's demo as `cardlua run SCRIPT` does (its output discarded) and
+    /// returns the script's text: what runs is what is translated.
+    private static func loadAndRun(_ path: String, params: [ParamOption]) throws(RunFailure) -> String {
+        var options: RunOptions
+        do {
+            options = try RunOptions(Arguments([path], command: "run"), command: "export")
+        } catch {
+            throw RunFailure(message: "cardlua: \(error.message)", details: "", isUsage: true)
+        }
+        options.params = params
+        options.format = .json
+        var warnings: [String] = []
+        try RunPipeline.run(options, into: DiscardedOutput(), color: false, columns: 80, warnings: &warnings)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RunFailure(message: "\(path): cannot read the script", details: "")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `--class NAME`: a Swift type name (letters, digits and `_`, not starting with a digit,
+    /// not a keyword).
+    static func checkedClassName(_ name: String) throws(UsageError) -> String {
+        let isIdentifier = name.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        guard isIdentifier, !swiftKeywords.contains(name), name != "_" else {
+            throw UsageError("--class: expected a Swift type name, like LolLayout (got '\(name)')", command: "export")
+        }
+        return name
+    }
+
+    /// Words Swift reserves that a class cannot be named without backticks.
+    private static let swiftKeywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
+        "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
+        "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
+        "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return",
+        "throw", "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self",
+        "super", "throws", "true", "try", "Type", "Protocol",
+    ]
+}
+
+/// Output that is thrown away: the demo run before a translation only has to succeed.
+private final class DiscardedOutput: TextOutput {
+    func write(_ text: String) throws {}
+}

@@ -1,0 +1,270 @@
+import CardExport
+import Testing
+
+/// The emitter's translations, checked on the Swift text it writes (the proof tests compile
+/// the shipped scripts' Swift and compare the numbers; these pin each rule on its own).
+@Suite struct EmitterTests {
+    static func export(_ body: String, params: [String: Double] = [:]) throws(ExportError) -> String {
+        try Exporter.export(source: body, fileName: "t.lua", className: "TLayout", params: params)
+    }
+
+    static func refusal(_ body: String, params: [String: Double] = [:]) -> ExportError? {
+        do {
+            _ = try export(body, params: params)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// A transform whose body is `lines`.
+    static func transform(_ lines: String) -> String {
+        "function transform(attributes, layout)\n\(lines)\nend\n"
+    }
+
+    @Test func classNamesComeFromFileNames() {
+        #expect(Exporter.className(forFileName: "scripts/lol.lua") == "LolLayout")
+        #expect(Exporter.className(forFileName: "card-scale.lua") == "CardScaleLayout")
+        #expect(Exporter.className(forFileName: "effects/icarousel-coverflow2.lua") == "IcarouselCoverflow2Layout")
+    }
+
+    @Test func flooredModuloAndDivisionOnIntegersUseLuasHelpers() throws {
+        let swift = try Self.export(Self.transform("""
+          local a, b = -7, 2
+          attributes.zIndex = a // b + a % b
+        """))
+        #expect(swift.contains("attributes.zIndex = luaIntDiv(a, b) &+ luaIntMod(a, b)"))
+        // The helpers floor (Swift's / and % truncate: -7 / 2 is -3 there, -4 in Lua).
+        #expect(swift.contains("return a % b != 0 && (a < 0) != (b < 0) ? q - 1 : q"))
+        #expect(swift.contains("return r != 0 && (r < 0) != (b < 0) ? r + b : r"))
+    }
+
+    @Test func flooredModuloAndDivisionOnFloats() throws {
+        let swift = try Self.export(Self.transform("""
+          local x = attributes.center.x
+          attributes.alpha = x % 2.5 + x // 0.5
+        """))
+        #expect(swift.contains("attributes.alpha = luaMod(x, 2.5) + floor(x / 0.5)"))
+        #expect(swift.contains("if (m > 0 && b < 0) || (m < 0 && b > 0) { m += b }"))
+    }
+
+    @Test func integerArithmeticWrapsAroundAsLuas() throws {
+        let swift = try Self.export(Self.transform("""
+          local big = math.maxinteger
+          attributes.zIndex = (big + 1) * 2 - 3
+        """))
+        #expect(swift.contains("let big: Int = Int.max"))
+        #expect(swift.contains("attributes.zIndex = (big &+ 1) &* 2 &- 3"))
+    }
+
+    @Test func powerIsPow() throws {
+        let swift = try Self.export(Self.transform("  attributes.alpha = 2 ^ -attributes.center.x"))
+        #expect(swift.contains("attributes.alpha = pow(2, -attributes.center.x)"))
+    }
+
+    @Test func integerDivisionIsAFloatDivision() throws {
+        let swift = try Self.export(Self.transform("""
+          local n, d = 7, 2
+          attributes.alpha = n / d
+        """))
+        #expect(swift.contains("let n: Int = 7"))
+        #expect(swift.contains("attributes.alpha = CGFloat(n) / CGFloat(d)"))
+    }
+
+    @Test func andOrAsValuesBecomeTernaries() throws {
+        let swift = try Self.export(Self.transform("""
+          local p = attributes.center.x - 100
+          attributes.alpha = p > 0 and 1 or p < 0 and -1 or 0
+        """))
+        #expect(swift.contains("attributes.alpha = p > 0 ? 1 : p < 0 ? -1 : 0"))
+    }
+
+    @Test func orWithANumberOnTheLeftIsTheNumber() throws {
+        // 0 is true in Lua: `x or 5` is x for every number x.
+        let swift = try Self.export(Self.transform("""
+          local x = attributes.center.x
+          attributes.alpha = x or 5
+        """))
+        #expect(swift.contains("attributes.alpha = x\n"))
+    }
+
+    @Test func numericForWithANegativeStep() throws {
+        let swift = try Self.export(Self.transform("""
+          local sum = 0
+          for i = 10, 1, -3 do sum = sum + i end
+          for x = 1.0, 0, -0.25 do sum = sum + x end
+          attributes.alpha = sum
+        """))
+        #expect(swift.contains("for i in stride(from: 10, through: 1, by: -3) {"))
+        // A float loop accumulates its step, as Lua's does, and tests with >= for a negative step.
+        #expect(swift.contains("var xCounter1: CGFloat = 1.0"))
+        #expect(swift.contains("while xCounter1 >= xLimit2 {"))
+        #expect(swift.contains("defer { xCounter1 += -0.25 }"))
+    }
+
+    @Test func multipleAssignmentEvaluatesEveryValueFirst() throws {
+        let swift = try Self.export(Self.transform("""
+          local a, b = attributes.center.x, attributes.center.y
+          a, b = b, a
+          attributes.center = CGPointMake(a, b)
+        """))
+        #expect(swift.contains("(a, b) = (b, a)"))
+    }
+
+    @Test func earlyReturnFromTransformSetsWhatItReturns() throws {
+        let swift = try Self.export(Self.transform("""
+          if attributes.center.x < 0 then return 0.5 end
+          attributes.alpha = 0.25
+        """))
+        #expect(swift.contains("attributes.transform3D = CATransform3DMakeScale(0.5, 0.5, 1)"))
+        #expect(swift.contains("        return\n"))
+        #expect(swift.contains("attributes.alpha = 0.25"))
+    }
+
+    @Test func aMapTableIsRefusedAtItsLine() {
+        let error = Self.refusal("""
+        local NAMES = { [1] = 2 }
+        """)
+        #expect(error?.line == 1)
+        #expect(error?.description.hasPrefix("t.lua:1: export: a table used as a map is not supported") == true)
+    }
+
+    @Test func aValueOfTwoKindsIsRefusedWithBothLines() {
+        let error = Self.refusal(Self.transform("""
+          local v = 1
+          if attributes.center.x > 0 then
+            v = CGPointMake(0, 0)
+          end
+          attributes.alpha = 1
+        """))
+        #expect(error?.line == 4)
+        #expect(error?.message.contains("'v' is a number on line 2 and a CGPoint on line 4") == true)
+    }
+
+    @Test func commentsStayInPlace() throws {
+        let swift = try Self.export("""
+        -- A header.
+        -- Two lines.
+
+        -- how far the cards turn
+        local TURN = 0.5   -- radians
+
+        function transform(attributes, layout)
+          -- fade the card
+          attributes.alpha = TURN   -- at most one
+        end
+        """)
+        #expect(swift.contains("/// A header.\n/// Two lines."))
+        #expect(swift.contains("    // how far the cards turn\n    private static let TURN: CGFloat = 0.5  // radians"))
+        #expect(swift.contains("        // fade the card\n        attributes.alpha = Self.TURN  // at most one"))
+    }
+
+    @Test func paramsAreBakedAndOverridden() throws {
+        let script = """
+        params = {
+          rotate = { value = 35, min = 0, max = 90, step = 1 },   -- degrees
+        }
+        function transform(attributes, layout)
+          attributes.alpha = params.rotate / 90
+        end
+        """
+        let baked = try Self.export(script)
+        #expect(baked.contains("    /// 0…90, step 1 — degrees\n    var rotate: CGFloat = 35 { didSet { invalidateLayout() } }"))
+        #expect(baked.contains("attributes.alpha = rotate / 90"))
+        let overridden = try Self.export(script, params: ["rotate": 50.5])
+        #expect(overridden.contains("var rotate: CGFloat = 50.5 { didSet { invalidateLayout() } }"))
+        #expect(Self.refusal(script, params: ["rotat": 1])?.message.contains("--param rotat") == true)
+    }
+
+    @Test func wrapsFromAParamBakedOffExportsAndOnIsRefused() throws {
+        let script = """
+        params = { wrap = { value = 0, min = 0, max = 1, step = 1 } }
+        local function wraps() return params.wrap ~= 0 end
+        function prepare(layout)
+          layout.wraps = wraps()
+        end
+        """
+        let swift = try Self.export(script)
+        #expect(swift.contains("let wrap: CGFloat = 0"))
+        #expect(!swift.contains("var wrap"))
+        let error = Self.refusal(script, params: ["wrap": 1])
+        #expect(error?.line == 4)
+        #expect(error?.message.hasPrefix("layout.wraps = true is not supported") == true)
+    }
+
+    @Test func swiftKeywordsAreEscaped() throws {
+        let swift = try Self.export(Self.transform("""
+          local default, class, guard = 1, 2, 3
+          attributes.zIndex = default + class + guard
+        """))
+        #expect(swift.contains("let `default`: Int = 1"))
+        #expect(swift.contains("let `class`: Int = 2"))
+        #expect(swift.contains("attributes.zIndex = `default` &+ `class` &+ `guard`"))
+    }
+
+    @Test func stringBuildingIsRefused() {
+        let error = Self.refusal(Self.transform("""
+          local name = "card" .. attributes.indexPath.item
+        """))
+        #expect(error?.line == 2)
+        #expect(error?.message.hasPrefix("string concatenation") == true)
+    }
+
+    @Test func luaDefaultArgumentsBecomeSwiftDefaults() throws {
+        let swift = try Self.export("""
+        local function lerp(t, low, high)
+          low, high = low or 0, high or 1
+          return low + (high - low) * t
+        end
+        function transform(attributes, layout)
+          attributes.alpha = lerp(0.5) + lerp(0.5, 0.25, 0.75)
+        end
+        """)
+        #expect(swift.contains("private func lerp(_ t: CGFloat, _ low: CGFloat = 0, _ high: CGFloat = 1) -> CGFloat {"))
+        #expect(swift.contains("attributes.alpha = lerp(0.5) + lerp(0.5, 0.25, 0.75)"))
+    }
+
+    @Test func aLocalComparedWithNilIsAnOptional() throws {
+        let swift = try Self.export("""
+        function targetContentOffset(proposed, velocity, layout)
+          local closest
+          for _, a in ipairs(layout:layoutAttributesForElements(layout.collectionView.bounds)) do
+            if closest == nil or a.center.x < closest.center.x then closest = a end
+          end
+          if closest == nil then return proposed end
+          return CGPointMake(closest.center.x, 0)
+        end
+        """)
+        #expect(swift.contains("var closest: UICollectionViewLayoutAttributes? = nil"))
+        #expect(swift.contains("if closest == nil || a.center.x < closest!.center.x {"))
+        #expect(swift.contains("return CGPoint(x: closest!.center.x, y: 0)"))
+    }
+
+    @Test func aFunctionThatCanEndWithoutAValueIsRefused() {
+        let error = Self.refusal("""
+        local function sign(x)
+          if x > 0 then return 1 end
+        end
+        function transform(attributes, layout)
+          attributes.alpha = sign(attributes.center.x)
+        end
+        """)
+        #expect(error?.line == 3)
+        #expect(error?.message.hasPrefix("a function that can end without returning a value is not supported") == true)
+    }
+
+    @Test func superAttributesAreCopiedBeforeTheyChange() throws {
+        let swift = try Self.export("""
+        function layoutAttributesForElements(rect, layout)
+          local all = layout:layoutAttributesForElements(rect)
+          local extra = layout:layoutAttributesForItem(IndexPath(7, 0))
+          extra.alpha = 0.5
+          all[#all + 1] = extra
+          return all
+        end
+        """)
+        #expect(swift.contains("(super.layoutAttributesForElements(in: rect) ?? []).map({ $0.copy() as! UICollectionViewLayoutAttributes })"))
+        #expect(swift.contains("super.layoutAttributesForItem(at: indexPath)!.copy() as! UICollectionViewLayoutAttributes"))
+        #expect(swift.contains("all.append(extra)"))
+    }
+}

@@ -1,0 +1,4 @@
+import CardExport
+import Testing
+
+@Suite struct ExporterTests {}

@@ -1,0 +1,81 @@
+// UIResponder, UIView and UIScrollView: what a layout reads of its collection view and
+// what a cell's `apply` sets. Signatures from the iOS 17 SDK (UIKit/UIView.h,
+// UIKit/UIScrollView.h as Swift imports them): all `@MainActor open class`;
+// `UIView.layer: CALayer { get }`, `backgroundColor: UIColor?`, `bounds: CGRect`,
+// `frame: CGRect`, `effectiveUserInterfaceLayoutDirection: UIUserInterfaceLayoutDirection { get }`;
+// `UIScrollView.contentOffset: CGPoint`, `contentSize: CGSize`, `bounces`,
+// `alwaysBounceVertical`, `alwaysBounceHorizontal`, `isPagingEnabled`,
+// `decelerationRate: UIScrollView.DecelerationRate` (a `struct` with `rawValue: CGFloat`,
+// `.normal`, `.fast`).
+//
+// Left out: `UIScrollView.delegate` (UICollectionView redeclares it with its own protocol,
+// which Objective-C allows and Swift does not; UICollectionView.delegate is declared there).
+
+/// `UIResponder`.
+@MainActor open class UIResponder: NSObject {
+    public override init() { super.init() }
+}
+
+/// `UIView`.
+@MainActor open class UIView: UIResponder {
+    /// The view's Core Animation layer.
+    open var layer: CALayer { backingLayer }
+    private let backingLayer = CALayer()
+
+    open var backgroundColor: UIColor?
+
+    /// `bounds`; `frame` keeps its origin (no transform here).
+    open var bounds: CGRect {
+        willSet { boundsWillChange(to: newValue) }
+    }
+
+    open var frame: CGRect {
+        get { CGRect(origin: frameOrigin, size: bounds.size) }
+        set {
+            frameOrigin = newValue.origin
+            bounds.size = newValue.size
+        }
+    }
+    private var frameOrigin: CGPoint
+
+    open var effectiveUserInterfaceLayoutDirection: UIUserInterfaceLayoutDirection {
+        shimLayoutDirection
+    }
+    var shimLayoutDirection = UIUserInterfaceLayoutDirection.leftToRight
+
+    public init(frame: CGRect) {
+        bounds = CGRect(origin: .zero, size: frame.size)
+        frameOrigin = frame.origin
+        super.init()
+    }
+
+    public required init?(coder: NSCoder) { nil }
+
+    /// Called before `bounds` changes (UICollectionView asks its layout then).
+    func boundsWillChange(to newValue: CGRect) {}
+}
+
+/// `UIScrollView`.
+@MainActor open class UIScrollView: UIView {
+    /// `UIScrollView.DecelerationRate`.
+    public struct DecelerationRate: Hashable, RawRepresentable, Sendable {
+        public var rawValue: CGFloat
+        public init(rawValue: CGFloat) { self.rawValue = rawValue }
+        /// 0.998 per millisecond.
+        public static let normal = DecelerationRate(rawValue: 0.998)
+        /// 0.99 per millisecond.
+        public static let fast = DecelerationRate(rawValue: 0.99)
+    }
+
+    /// The visible rect's origin.
+    open var contentOffset: CGPoint {
+        get { bounds.origin }
+        set { bounds.origin = newValue }
+    }
+    open var contentSize: CGSize = .zero
+    open var bounces = true
+    open var alwaysBounceVertical = false
+    open var alwaysBounceHorizontal = false
+    open var isPagingEnabled = false
+    open var decelerationRate = DecelerationRate.normal
+}
