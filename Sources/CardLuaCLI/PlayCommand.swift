@@ -1,3 +1,4 @@
+import CardExport
 import CardLayout
 import CardLua
 import CardRender
@@ -203,7 +204,8 @@ final class Playground: @unchecked Sendable {
     /// recorded scenario as Lua; `POST /params` (`{"t", "name", "value"}`, a slider)
     /// runs the script again in a fresh state with that tweakable set, keeping the
     /// position (400 with the reason for a name the script does not declare or a value
-    /// outside its min…max). Anything else is 404 (no file is ever served).
+    /// outside its min…max); `GET /export` the Swift of `cardlua export` for the values in
+    /// use. Anything else is 404 (no file is ever served).
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         let post = request.method == "POST"
         switch (request.path, post) {
@@ -230,14 +232,33 @@ final class Playground: @unchecked Sendable {
             return .json(answer(frames: [frameNow()].compactMap { $0 }))
         case ("/params", true):
             return setParam(request.body)
+        case ("/export", false):
+            return export()
         case ("/record", true):
             return record(request.body)
         case ("/", true), ("/events", true), ("/state", true):
+            return .status(405, message: "use GET")
+        case ("/export", true):
             return .status(405, message: "use GET")
         case ("/input", false), ("/frames", false), ("/reload", false), ("/record", false), ("/params", false):
             return .status(405, message: "use POST")
         default:
             return .status(404)
+        }
+    }
+
+    /// `GET /export`: the Swift `cardlua export` writes for the effect in use, with the
+    /// values its sliders have now baked in: `{"swift": …, "className": …}`, or
+    /// `{"error": "file:line: export: …"}` for a script the translator does not take.
+    private func export() -> HTTPResponse {
+        let values = Dictionary(effect.params.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        let name = Exporter.className(forFileName: options.scriptPath)
+        let j = Self.jsonString
+        do {
+            let swift = try Exporter.export(source: goodSource, fileName: options.scriptPath, className: name, params: values)
+            return .json("{\"swift\":\(j(swift)),\"className\":\(j(name))}")
+        } catch {
+            return .json("{\"error\":\(j(error.description))}")
         }
     }
 

@@ -33,8 +33,11 @@ enum Browser {
     static func screenshot(_ url: URL, width: Int, height: Int, in directory: URL) throws -> RGBImage {
         let png = directory.appendingPathComponent("shot-\(UUID().uuidString).png")
         let profile = directory.appendingPathComponent("profile-\(UUID().uuidString)")
+        // A virtual-time budget makes the screenshot wait until the page has settled (its
+        // scripts run, its 3D-transformed layers composited) however loaded the machine
+        // is: without it, a loaded machine could be shot before a turned card was painted.
         try run(chromium!, chromiumArguments(profile: profile) + [
-            "--screenshot=\(png.path)", "--window-size=\(width),\(height)", url.absoluteString,
+            "--virtual-time-budget=1000", "--screenshot=\(png.path)", "--window-size=\(width),\(height)", url.absoluteString,
         ], in: directory)
         return try RGBImage(png: png, in: directory)
     }

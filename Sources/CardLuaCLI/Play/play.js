@@ -414,6 +414,35 @@
     if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(area.value); } else { area.select(); document.execCommand("copy"); }
   });
 
+  // MARK: Export Swift: the file `cardlua export` writes, for the params in use
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).catch(function () {});
+    } else {
+      var area = document.createElement("textarea");
+      area.value = text;
+      document.body.appendChild(area);
+      area.select();
+      document.execCommand("copy");
+      document.body.removeChild(area);
+    }
+  }
+  $("export").addEventListener("click", function () {
+    fetch("/export").then(function (r) { return r.json(); }).then(function (a) {
+      $("exporterror").hidden = !a.error;
+      $("exporterror").textContent = a.error || "";
+      $("exported").hidden = !a.swift;
+      $("copyswift").hidden = !a.swift;
+      $("exported").value = a.swift || "";
+    });
+  });
+  $("copyswift").addEventListener("click", function () {
+    copyText($("exported").value);
+    $("copyswift").dataset.copied = $("exported").value;  // read by the browser tests
+    $("copyswift").textContent = "Copied";
+    setTimeout(function () { $("copyswift").textContent = "Copy Swift"; }, 1200);
+  });
+
   // MARK: live reload: the server says the script changed; the next request reloads it
   var events = new EventSource("/events");
   events.addEventListener("changed", function () { queue = []; enqueue({ path: "/reload", body: { t: now() } }); });

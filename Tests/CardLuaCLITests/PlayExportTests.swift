@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+extension PlayTests {
+    /// `GET /export`: the Swift `cardlua export` writes, for the values the page's
+    /// sliders have now — the same text as the command with those values as --param.
+    @Test func exportSwiftGivesTheExportForTheValuesInUse() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = try String(contentsOfFile: CLI.script("effects/fspager-linear.lua"), encoding: .utf8)
+        _ = try CLI.write(script, named: "linear.lua", in: directory)
+        let play = try PlayServer(["linear.lua"], directory: directory)
+        defer { play.process.kill() }
+
+        let first = try PlayServer.json(play.get("/export"))
+        let untouched = try CLI.run(["export", "linear.lua"], directory: directory)
+        try #require(untouched.status == 0, "\(untouched.stderr)")
+        #expect(first["swift"] as? String == untouched.stdout)
+        #expect(first["className"] as? String == "LinearLayout")
+
+        // A slider moved: the export bakes the new value in, as --param does.
+        let moved = play.post("/params", "{\"t\": 0, \"name\": \"minimumScale\", \"value\": 0.75}")
+        #expect(moved.hasPrefix("HTTP/1.1 200"), "\(moved)")
+        let tuned = try PlayServer.json(play.get("/export"))
+        let command = try CLI.run(["export", "linear.lua", "--param", "minimumScale=0.75"], directory: directory)
+        try #require(command.status == 0, "\(command.stderr)")
+        #expect(tuned["swift"] as? String == command.stdout)
+        #expect(tuned["swift"] as? String != first["swift"] as? String)
+    }
+
+    /// A script the translator refuses gets its one line, not a crash or an empty answer.
+    @Test func exportSwiftOfAnEndlessCarouselSaysWhyNot() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = try String(contentsOfFile: CLI.script("wrap-carousel.lua"), encoding: .utf8)
+        _ = try CLI.write(script, named: "wrap.lua", in: directory)
+        let play = try PlayServer(["wrap.lua"], directory: directory)
+        defer { play.process.kill() }
+        let answer = try PlayServer.json(play.get("/export"))
+        let error = try #require(answer["error"] as? String)
+        #expect(error.hasPrefix("wrap.lua:") && error.contains(": export: "), "\(error)")
+        #expect(answer["swift"] == nil)
+    }
+}
