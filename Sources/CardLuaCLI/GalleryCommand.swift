@@ -26,27 +26,37 @@ enum GalleryCommand {
             fps = value
         }
 
-        var entries: [GalleryEntry] = []
-        var slowest: (name: String, seconds: Double) = ("", 0)
-        for template in templates {
+        // The demos run side by side, one Lua state each (states share nothing), on as
+        // many threads as there are cores; the page lists them in the templates' order.
+        let demos = DemoResults(count: templates.count)
+        let rate = fps
+        DispatchQueue.concurrentPerform(iterations: templates.count) { index in
+            let template = templates[index]
             let started = Date()
-            let timeline: Timeline
+            let result: Result<Timeline, CommandFailure>
             do {
                 let effect = try LuaEffect(source: template.body, chunkName: "\(template.name).lua",
                                            limits: ScriptLimits(maxRunTime: ScriptLimits.defaultRunTime))
                 let thinner = TimelineThinner()
                 try ScenarioRunner(effect: effect, scriptName: "\(template.name).lua")
-                    .runDemo(framesPerSecond: fps, into: thinner)
-                guard let thinned = thinner.timeline else { throw CommandFailure("\(template.name).lua: the demo made no timeline") }
-                timeline = thinned
+                    .runDemo(framesPerSecond: rate, into: thinner)
+                if let thinned = thinner.timeline {
+                    result = .success(thinned)
+                } else {
+                    result = .failure(CommandFailure("\(template.name).lua: the demo made no timeline"))
+                }
             } catch let error as ScriptError {
-                throw CommandFailure("cardlua: \(error.message)", details: error.details)
-            } catch let error as CommandFailure {
-                throw error
+                result = .failure(CommandFailure("cardlua: \(error.message)", details: error.details))
             } catch {
-                throw CommandFailure("cardlua: \(template.name).lua: \(error)")
+                result = .failure(CommandFailure("cardlua: \(template.name).lua: \(error)"))
             }
-            let seconds = Date().timeIntervalSince(started)
+            demos.set(index, result, seconds: Date().timeIntervalSince(started))
+        }
+        var entries: [GalleryEntry] = []
+        var slowest: (name: String, seconds: Double) = ("", 0)
+        for (index, template) in templates.enumerated() {
+            let (result, seconds) = demos.get(index)
+            let timeline = try result.get()
             if seconds > slowest.seconds { slowest = (template.name, seconds) }
             entries.append(GalleryEntry(name: template.name, summary: template.summary,
                                         source: template.sourceLine, group: template.source, timeline: timeline))
@@ -84,5 +94,25 @@ enum GalleryCommand {
         }
         if chosen.isEmpty { throw UsageError("--only: name at least one effect", command: "gallery") }
         return chosen
+    }
+}
+
+/// The gallery's demos as they finish, from several threads.
+private final class DemoResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [(Result<Timeline, CommandFailure>, Double)?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: Result<Timeline, CommandFailure>, seconds: Double) {
+        lock.lock()
+        defer { lock.unlock() }
+        results[index] = (result, seconds)
+    }
+
+    func get(_ index: Int) -> (Result<Timeline, CommandFailure>, Double) {
+        lock.lock()
+        defer { lock.unlock() }
+        return results[index] ?? (.failure(CommandFailure("cardlua: the demo did not run")), 0)
     }
 }

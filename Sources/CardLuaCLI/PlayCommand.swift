@@ -112,6 +112,10 @@ final class Playground: @unchecked Sendable {
     private var frameError: String?
     /// What the page shows over the stage.
     private var error: String? { loadError ?? frameError }
+    /// What `check` would warn about in the script in use (a misspelt callback or field,
+    /// a dropped transform): in the page under the stage, and on standard error once per
+    /// load.
+    private var warnings: [String] = []
     /// The source of the effect in use, to start it again after a limit (a limit
     /// discards the Lua state).
     private var goodSource: String
@@ -148,6 +152,7 @@ final class Playground: @unchecked Sendable {
             effect: effect, viewportSize: options.viewportSize,
             numberOfItems: options.numberOfItems ?? Scenario.defaultNumberOfItems,
             layoutDirection: options.rightToLeft ? .rightToLeft : .leftToRight)
+        noteWarnings()
     }
 
     /// Called from the watcher's thread: the script was saved. Only a flag; the reload
@@ -404,9 +409,18 @@ final class Playground: @unchecked Sendable {
             version += 1
             loadError = nil
             frameError = nil
+            noteWarnings()
         } catch {
             loadError = Self.message(of: error)
         }
+    }
+
+    /// The warnings of the script just loaded: kept for the page, printed when new.
+    private func noteWarnings() {
+        let found = ScriptChecker.warnings(after: effect, path: options.scriptPath)
+            .map { $0.formatted(file: options.scriptPath) }
+        for warning in found where !warnings.contains(warning) { Console.error(warning) }
+        warnings = found
     }
 
     /// An error while making frames: shown; after a limit (which discards the Lua state)
@@ -518,7 +532,8 @@ final class Playground: @unchecked Sendable {
                 + ",\"step\":" + (p.step.map(n) ?? "null") + "}"
         }.joined(separator: ",") + "]"
         out += ",\"scriptVersion\":\(version),\"script\":\(Self.jsonString((options.scriptPath as NSString).lastPathComponent))"
-        out += ",\"error\":" + (error.map(Self.jsonString) ?? "null") + "}"
+        out += ",\"error\":" + (error.map(Self.jsonString) ?? "null")
+        out += ",\"warnings\":[" + warnings.map(Self.jsonString).joined(separator: ",") + "]}"
         out += ",\"frames\":[" + frames.map(frameJSON).joined(separator: ",") + "]}"
         return out
     }

@@ -96,8 +96,8 @@ public enum GalleryRenderer {
 
     /// The demo as the gallery keeps it, and the part of the viewport its cards use.
     ///
-    /// A frame keeps only the cards that can be seen: drawn (``RenderCard/drawn(in:)``:
-    /// not hidden, in front of the eye, not turned away while single-sided), not fully
+    /// A frame keeps only the cards that can be seen: drawn (``RenderCard/drawn(in:)``'s
+    /// rule: not hidden, in front of the eye, not turned away while single-sided), not fully
     /// transparent, and meeting the viewport — a paging layout hands every page to every
     /// frame, most of them off screen, and they were most of the page's weight. The box is
     /// the union of those cards' extents over the demo, within the viewport, with a
@@ -110,10 +110,13 @@ public enum GalleryRenderer {
         for (index, frame) in timeline.frames.enumerated() {
             let size = frame.viewportSize
             var visible = Set<LayoutAttributes>()
-            for card in RenderCard.drawn(in: frame) where card.attributes.alpha > 0 {
-                let e = card.extent
+            // RenderCard's rule for what is drawn, without the outline and shadow it builds.
+            for card in frame.items where card.alpha > 0 && !card.isHidden && !card.isBackFaceHidden {
+                guard let quad = card.projectedQuad(contentOffset: frame.contentOffset) else { continue }
+                let xs = quad.corners.map(\.x), ys = quad.corners.map(\.y)
+                let e = (minX: xs.min() ?? 0, maxX: xs.max() ?? 0, minY: ys.min() ?? 0, maxY: ys.max() ?? 0)
                 guard e.maxX > 0, e.minX < size.width, e.maxY > 0, e.minY < size.height else { continue }
-                visible.insert(card.attributes)
+                visible.insert(card)
                 let clipped = (minX: max(e.minX, 0), maxX: min(e.maxX, viewport.width),
                                minY: max(e.minY, 0), maxY: min(e.maxY, viewport.height))
                 guard clipped.minX < clipped.maxX, clipped.minY < clipped.maxY else { continue }

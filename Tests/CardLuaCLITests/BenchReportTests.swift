@@ -1,3 +1,4 @@
+import CardLuaTestSupport
 import Foundation
 import Testing
 
@@ -23,5 +24,29 @@ import Testing
         let result = try CLI.run(["bench", CLI.script("lol.lua"), "--smoke", "--targets"], timeout: 300)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("target ≤ 12× Swift"), "\(result.stdout)")
+    }
+}
+
+extension BenchReportTests {
+    /// Every shipped script benches, the stock interpreter's step included (which once
+    /// failed on every script reading `params.x` inside a callback): one process for all.
+    @Test(.enabled(if: TestSupport.which("lua5.4") != nil, "needs the lua5.4 interpreter"))
+    func everyShippedScriptBenches() throws {
+        let root = CLI.packageRoot.appendingPathComponent("scripts")
+        let effects = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("effects").path)
+            .filter { $0.hasSuffix(".lua") }.sorted().map { "scripts/effects/\($0)" }
+        let seeds = try FileManager.default.contentsOfDirectory(atPath: root.path)
+            .filter { $0.hasSuffix(".lua") }.sorted().map { "scripts/\($0)" }
+        let scripts = seeds + effects
+        #expect(scripts.count >= 57)
+        let result = try CLI.run(["bench"] + scripts + ["--smoke", "--stock", "--lua", BenchSandboxTests.lua],
+                                 timeout: 900, directory: CLI.packageRoot)
+        #expect(result.status == 0, "\(result.stderr)")
+        for script in scripts {
+            #expect(result.stdout.contains("-- \(script): what it costs"), "\(script)")
+            // The stock interpreter ran it too (smoke counts: its figure may round to 0).
+            let name = ((script as NSString).lastPathComponent as NSString).deletingPathExtension
+            #expect(result.stdout.contains("\(name): transform per item, stock lua5.4"), "\(script)")
+        }
     }
 }

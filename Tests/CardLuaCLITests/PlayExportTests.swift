@@ -42,3 +42,19 @@ extension PlayTests {
         #expect(answer["swift"] == nil)
     }
 }
+
+extension PlayTests {
+    /// What check warns about, play says too: on standard error and in the page's state.
+    @Test func aMisspeltCallbackIsAWarningInThePageAndOnStandardError() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write(RunWarningsTests.misspelt, named: "fx.lua", in: directory)
+        let play = try PlayServer(["fx.lua"], directory: directory)
+        defer { play.process.kill() }
+        let state = try #require(try PlayServer.json(play.get("/state"))["state"] as? [String: Any])
+        let warnings = state["warnings"] as? [String] ?? []
+        #expect(warnings == ["fx.lua:5: warning: function 'tranform' is never called by cardlua — did you mean transform?"],
+                "\(warnings)")
+        #expect(waitUntil { play.process.stderr.contains("did you mean transform?") }, "\(play.process.stderr)")
+    }
+}

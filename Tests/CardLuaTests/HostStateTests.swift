@@ -12,17 +12,9 @@ import Testing
 @Suite struct HostStateTests {
     static let viewport = Size(width: 400, height: 600)
 
-    /// One frame of `items` items.
+    /// One frame of `effect` over `items` items (``Safety/frame(_:items:)``).
     static func frame(_ effect: LuaEffect, items: Int = 1) throws -> [LayoutAttributes] {
-        var configuration = FlowLayoutConfiguration()
-        try effect.prepare(&configuration, viewportSize: viewport)
-        let layout = FlowLayout(configuration: configuration, viewportSize: viewport,
-                                numberOfItemsInSections: [items])
-        let bounds = Rect(x: 0, y: 0, width: viewport.width, height: viewport.height)
-        var attributes = layout.layoutAttributesForElements(in: bounds)
-        try effect.transform(&attributes, layout: layout,
-                             context: ScrollContext(bounds: bounds, contentSize: layout.collectionViewContentSize))
-        return attributes
+        try Safety.frame(effect, items: items)
     }
 
     // MARK: warn's unfinished line is per state

@@ -10,17 +10,9 @@ import Testing
 @Suite struct ReentryTests {
     static let viewport = Size(width: 400, height: 600)
 
-    /// One frame of `effect` over `items` items (prepare first).
+    /// One frame of `effect` over `items` items (``Safety/frame(_:items:)``).
     static func frame(_ effect: LuaEffect, items: Int = 5) throws -> [LayoutAttributes] {
-        var configuration = FlowLayoutConfiguration()
-        try effect.prepare(&configuration, viewportSize: viewport)
-        let layout = FlowLayout(configuration: configuration, viewportSize: viewport,
-                                numberOfItemsInSections: [items])
-        let bounds = Rect(x: 0, y: 0, width: viewport.width, height: viewport.height)
-        var attributes = layout.layoutAttributesForElements(in: bounds)
-        try effect.transform(&attributes, layout: layout,
-                             context: ScrollContext(bounds: bounds, contentSize: layout.collectionViewContentSize))
-        return attributes
+        try Safety.frame(effect, items: items)
     }
 
     static let refusal = "re-entered the effect during a call"

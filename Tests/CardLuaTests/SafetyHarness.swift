@@ -62,6 +62,19 @@ enum Safety {
                                                         layout: layout, context: context)
     }
 
+    /// One frame of `effect` over `items` items at offset 0, prepared first.
+    static func frame(_ effect: LuaEffect, items: Int) throws -> [LayoutAttributes] {
+        var configuration = FlowLayoutConfiguration()
+        try effect.prepare(&configuration, viewportSize: viewport)
+        let layout = FlowLayout(configuration: configuration, viewportSize: viewport,
+                                numberOfItemsInSections: [items])
+        let bounds = Rect(x: 0, y: 0, width: viewport.width, height: viewport.height)
+        var attributes = layout.layoutAttributesForElements(in: bounds)
+        try effect.transform(&attributes, layout: layout,
+                             context: ScrollContext(bounds: bounds, contentSize: layout.collectionViewContentSize))
+        return attributes
+    }
+
     /// Whether `message` is one line that starts `name:LINE: ` (the contract of every
     /// script error, README.md).
     static func isLocated(_ message: String, name: String = "hostile.lua") -> Bool {

@@ -82,6 +82,7 @@
       for (var i = 0; i < frames.length; i++) { if (frames[i].t > lastT) { queue.push(frames[i]); } }
     }
     showError(state.error);
+    showWarnings(state.warnings || []);
     sliders(state.params || []);
     dirty = true;
   }
@@ -396,23 +397,18 @@
   $("copyparams").addEventListener("click", function () {
     var text = paramsBlock();
     $("copyparams").dataset.copied = text;  // what went to the clipboard (read by the browser tests)
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).catch(function () {});
-    } else {
-      var area = document.createElement("textarea");
-      area.value = text;
-      document.body.appendChild(area);
-      area.select();
-      document.execCommand("copy");
-      document.body.removeChild(area);
-    }
+    copyText(text);
     $("copyparams").textContent = "Copied";
     setTimeout(function () { $("copyparams").textContent = "Copy params"; }, 1200);
   });
-  $("copy").addEventListener("click", function () {
-    var area = $("recorded");
-    if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(area.value); } else { area.select(); document.execCommand("copy"); }
-  });
+  $("copy").addEventListener("click", function () { copyText($("recorded").value); });
+
+  // MARK: warnings: what `cardlua check` would say about the script (a misspelt callback…)
+  function showWarnings(list) {
+    var text = list.join("\n");
+    if ($("warnings").textContent !== text) { $("warnings").textContent = text; }
+    $("warnings").hidden = !list.length;
+  }
 
   // MARK: Export Swift: the file `cardlua export` writes, for the params in use
   function copyText(text) {

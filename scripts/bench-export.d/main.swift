@@ -1,0 +1,181 @@
+// The exported seeds against their native twins, per item (scripts/bench-export compiles
+// this with the layouts `cardlua export` writes, against the test-only UIKit module).
+//
+// Per seed, at the same offsets of a 414 × 736 viewport with 20 items:
+// - exported: the exported layout's layoutAttributesForElements(in:) — super's attributes
+//   copied, then the translated transform on each — per item, queried many times at each
+//   of eight offsets (the layout prepared once per offset);
+// - UIKit part: a plain UICollectionViewFlowLayout with the same properties, invalidated
+//   by every bounds change as the exported one is, its attributes copied as the export
+//   copies them: what UIKit itself costs per item;
+// - transform: the translated `transform` alone on the same cards (made internal for the
+//   bench), per item;
+// - twin: the native Swift twin's transform (CardLayout's LeagueOfLegendsEffect, …) per
+//   item, the figure the effect part is compared with.
+// CPU time, the median of 7 rounds after a warm-up.
+@_spi(UIKitShimDriver) import UIKit
+import CardLayout
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class DataSource: NSObject, UICollectionViewDataSource, UICollectionViewDataSourceNumberOfSections {
+    func numberOfSections(in collectionView: UICollectionView) -> Int { 1 }
+    func collectionView(_ collectionView: UICollectionView, numberOfItemsInSection section: Int) -> Int { 20 }
+}
+
+/// A flow layout with no effect that is invalidated by every bounds change, as the
+/// exported layouts are: what UIKit itself does for them.
+/// Its prepare() sets the same properties the exported prepare() sets, as often.
+final class PlainLayout: UICollectionViewFlowLayout {
+    var values: (CGSize, UICollectionView.ScrollDirection, UIEdgeInsets, CGFloat, CGFloat)?
+    override func shouldInvalidateLayout(forBoundsChange newBounds: CGRect) -> Bool { true }
+    override func prepare() {
+        super.prepare()
+        guard let values else { return }
+        itemSize = values.0
+        scrollDirection = values.1
+        sectionInset = values.2
+        minimumLineSpacing = values.3
+        minimumInteritemSpacing = values.4
+    }
+}
+
+func cpuNanoseconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+    return Double(t.tv_sec) * 1e9 + Double(t.tv_nsec)
+}
+
+/// The median over `rounds` of `body`'s nanoseconds per item (it returns the items done).
+func median(rounds: Int = 7, _ body: () -> Int) -> Double {
+    _ = body()
+    var samples: [Double] = []
+    for _ in 0..<rounds {
+        let start = cpuNanoseconds()
+        let items = body()
+        samples.append((cpuNanoseconds() - start) / Double(max(items, 1)))
+    }
+    return samples.sorted()[samples.count / 2]
+}
+
+let viewport = CGSize(width: 414, height: 736)
+let smoke = CommandLine.arguments.contains("--smoke")
+let repeats = smoke ? 20 : 20_000
+
+/// The exported layouts' translated `transform` (scripts/bench-export makes it internal).
+@MainActor protocol Transforming: UICollectionViewFlowLayout {
+    func transform(_ attributes: UICollectionViewLayoutAttributes)
+}
+extension LolLayout: Transforming {}
+extension CardScaleLayout: Transforming {}
+extension PhotoBrowserLayout: Transforming {}
+
+@MainActor func measure(name: String, layout: some Transforming, twin: any Effect) -> [String] {
+    let dataSource = DataSource()
+    let view = UICollectionView(frame: CGRect(origin: .zero, size: viewport), collectionViewLayout: layout)
+    view.dataSource = dataSource
+    view.layoutIfNeeded()
+    let horizontal = layout.scrollDirection == .horizontal
+    let extent = horizontal ? layout.collectionViewContentSize.width - viewport.width
+                            : layout.collectionViewContentSize.height - viewport.height
+    let offsets = (0..<8).map { CGFloat($0) * max(extent, 0) / 7 }
+    func rect(_ offset: CGFloat) -> CGRect {
+        CGRect(origin: horizontal ? CGPoint(x: offset, y: 0) : CGPoint(x: 0, y: offset), size: viewport)
+    }
+
+    // Each offset's bounds are set once, then queried many times: the layout is prepared
+    // once per offset, so what repeats is the query, the copies and the transforms.
+    let exported = median {
+        var items = 0
+        for offset in offsets {
+            let r = rect(offset)
+            view.bounds = r
+            for _ in 0..<repeats / offsets.count { items += layout.layoutAttributesForElements(in: r)?.count ?? 0 }
+        }
+        return items
+    }
+
+    // UIKit's part: the same flow layout without the effect, invalidated on every bounds
+    // change as the exported one asks to be (shouldInvalidateLayout → true), its
+    // attributes copied as the export copies them.
+    let plain = PlainLayout()
+    plain.values = (layout.itemSize, layout.scrollDirection, layout.sectionInset, layout.minimumLineSpacing,
+                    layout.minimumInteritemSpacing)
+    let plainView = UICollectionView(frame: CGRect(origin: .zero, size: viewport), collectionViewLayout: plain)
+    plainView.dataSource = dataSource
+    plainView.layoutIfNeeded()
+    let uikit = median {
+        var items = 0
+        for offset in offsets {
+            let r = rect(offset)
+            plainView.bounds = r
+            for _ in 0..<repeats / offsets.count {
+                items += (plain.layoutAttributesForElements(in: r) ?? []).map { $0.copy() as! UICollectionViewLayoutAttributes }.count
+            }
+        }
+        return items
+    }
+
+    // The twin: CardLayout's base attributes at the same offsets, transformed.
+    var configuration = FlowLayoutConfiguration()
+    try! twin.prepare(&configuration, viewportSize: Size(width: 414, height: 736), numberOfItemsInSections: [20])
+    let flow = FlowLayout(configuration: configuration, viewportSize: Size(width: 414, height: 736),
+                          numberOfItemsInSections: [20])
+    let frames = offsets.map { offset -> (ScrollContext, [LayoutAttributes]) in
+        let r = rect(offset)
+        let bounds = Rect(x: Double(r.minX), y: Double(r.minY), width: 414, height: 736)
+        return (ScrollContext(bounds: bounds, contentSize: flow.collectionViewContentSize),
+                flow.layoutAttributesForElements(in: bounds))
+    }
+    let native = median {
+        var items = 0
+        for k in 0..<repeats {
+            let (context, base) = frames[k % frames.count]
+            var attributes = base
+            try! twin.transform(&attributes, layout: flow, context: context)
+            items += attributes.count
+        }
+        return items
+    }
+    // The translated transform alone, on the same items at the same offsets.
+    let cards = offsets.map { offset -> (CGRect, [UICollectionViewLayoutAttributes]) in
+        let r = rect(offset)
+        view.bounds = r
+        return (r, layout.layoutAttributesForElements(in: r) ?? [])
+    }
+    let effect = median {
+        var items = 0
+        for (r, attributes) in cards {
+            view.bounds = r
+            for _ in 0..<repeats / cards.count {
+                for a in attributes { layout.transform(a) }
+                items += attributes.count
+            }
+        }
+        return items
+    }
+    func ns(_ x: Double) -> String { String(format: "%.1f", x) }
+    return [name, ns(exported), ns(uikit), ns(effect), ns(native), String(format: "%.2f×", effect / native)]
+}
+
+@MainActor func main() {
+    let rows = [
+        measure(name: "lol", layout: LolLayout(), twin: LeagueOfLegendsEffect()),
+        measure(name: "card-scale", layout: CardScaleLayout(), twin: CardScaleEffect()),
+        measure(name: "photo-browser", layout: PhotoBrowserLayout(), twin: PhotoBrowserEffect()),
+    ]
+    let header = ["seed", "exported ns/item", "UIKit part", "transform", "native twin", "transform / twin"]
+    let widths = [14, 17, 11, 10, 12, 17]
+    func line(_ cells: [String]) -> String {
+        zip(cells, widths).enumerated().map { i, pair in
+            i == 0 ? pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0)
+                   : String(repeating: " ", count: max(0, pair.1 - pair.0.count)) + pair.0
+        }.joined(separator: " ")
+    }
+    print(line(header))
+    for row in rows { print(line(row)) }
+    if smoke { print("smoke run: tiny counts, the figures mean nothing") }
+}
+
+MainActor.assumeIsolated { main() }
