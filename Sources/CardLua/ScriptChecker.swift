@@ -142,6 +142,36 @@ package struct ScriptChecker {
         return found
     }
 
+    /// How many items sit side by side across the scroll axis at the start: the rows of
+    /// a horizontal flow, the columns of a vertical one.
+    package static func linesAcross(_ layout: FlowLayout) -> Int {
+        let horizontal = layout.configuration.scrollDirection == .horizontal
+        let first = layout.layoutAttributesForElements(in: Rect(origin: .zero, size: layout.viewportSize))
+            .filter { $0.indexPath.section == 0 }
+        guard let leader = first.first else { return 0 }
+        // The items of the first line share its position along the scroll axis.
+        let along = horizontal ? leader.center.x : leader.center.y
+        return first.filter { abs((horizontal ? $0.center.x : $0.center.y) - along) < 1e-6 }.count
+    }
+
+    /// Why a flow lays out several lines across its scroll axis, and what keeps one — as
+    /// UIKit's flow fills a line while items fit: `horizontal flow lays out 3 rows at
+    /// 820×1180 (1 at 414×736): itemSize.height 380 ≤ (1180 − insets 0)/2; raise
+    /// sectionInset.top/bottom to keep one row` (the part in parentheses with `oneLineAt`).
+    package static func severalLinesNote(lines: Int, viewport: Size, configuration c: FlowLayoutConfiguration,
+                                         oneLineAt first: Size? = nil) -> String {
+        let horizontal = c.scrollDirection == .horizontal
+        let n = Suggest.number
+        let (extent, item, low, high) = horizontal
+            ? (viewport.height, c.itemSize.height, c.sectionInset.top, c.sectionInset.bottom)
+            : (viewport.width, c.itemSize.width, c.sectionInset.left, c.sectionInset.right)
+        let compared = first.map { " (1 at \(n($0.width))×\(n($0.height)))" } ?? ""
+        return "\(horizontal ? "horizontal" : "vertical") flow lays out \(lines) \(horizontal ? "rows" : "columns") at "
+            + "\(n(viewport.width))×\(n(viewport.height))\(compared): "
+            + "itemSize.\(horizontal ? "height" : "width") \(n(item)) ≤ (\(n(extent)) − insets \(n(low + high)))/2; "
+            + "raise sectionInset.\(horizontal ? "top/bottom" : "left/right") to keep one \(horizontal ? "row" : "column")"
+    }
+
     /// Checks `source`, shown in messages as `chunkName`; an empty result means no problems.
     package static func check(source: String, chunkName: String,
                              limits: ScriptLimits = ScriptLimits(),
@@ -215,7 +245,7 @@ private final class CheckSession {
                 : nil
             let layout = FlowLayout(configuration: configuration, viewportSize: size,
                                     numberOfItemsInSections: counts, metrics: metrics)
-            lineCounts.append((size, Self.linesAcross(layout), configuration))
+            lineCounts.append((size, ScriptChecker.linesAcross(layout), configuration))
             sweep(layout)
             fling(layout)
             harvestNotes()
@@ -224,17 +254,6 @@ private final class CheckSession {
         harvestNotes()
     }
 
-    /// How many items sit side by side across the scroll axis at the start: the rows of
-    /// a horizontal flow, the columns of a vertical one.
-    static func linesAcross(_ layout: FlowLayout) -> Int {
-        let horizontal = layout.configuration.scrollDirection == .horizontal
-        let first = layout.layoutAttributesForElements(in: Rect(origin: .zero, size: layout.viewportSize))
-            .filter { $0.indexPath.section == 0 }
-        guard let leader = first.first else { return 0 }
-        // The items of the first line share its position along the scroll axis.
-        let along = horizontal ? leader.center.x : leader.center.y
-        return first.filter { abs((horizontal ? $0.center.x : $0.center.y) - along) < 1e-6 }.count
-    }
 
     /// A carousel that becomes a grid at another viewport: one line across the scroll axis
     /// at the first viewport and several at another (one warning per such viewport). UIKit does the same (a flow fills a
@@ -243,17 +262,8 @@ private final class CheckSession {
     private func checkLineCounts() {
         guard let first = lineCounts.first, first.lines == 1 else { return }
         for entry in lineCounts.dropFirst() where entry.lines > 1 {
-            let c = entry.configuration
-            let horizontal = c.scrollDirection == .horizontal
-            let n = Suggest.number
-            let (extent, item, low, high) = horizontal
-                ? (entry.viewport.height, c.itemSize.height, c.sectionInset.top, c.sectionInset.bottom)
-                : (entry.viewport.width, c.itemSize.width, c.sectionInset.left, c.sectionInset.right)
-            let lines = horizontal ? "rows" : "columns"
-            let message = "\(horizontal ? "horizontal" : "vertical") flow lays out \(entry.lines) \(lines) at "
-                + "\(n(entry.viewport.width))×\(n(entry.viewport.height)) (1 at \(n(first.viewport.width))×\(n(first.viewport.height))): "
-                + "itemSize.\(horizontal ? "height" : "width") \(n(item)) ≤ (\(n(extent)) − insets \(n(low + high)))/2; "
-                + "raise sectionInset.\(horizontal ? "top/bottom" : "left/right") to keep one \(horizontal ? "row" : "column")"
+            let message = ScriptChecker.severalLinesNote(lines: entry.lines, viewport: entry.viewport,
+                                                        configuration: entry.configuration, oneLineAt: first.viewport)
             let line = locator.assignment(to: "sectionInset") ?? locator.assignment(to: "itemSize") ?? locator.definition(of: "prepare")
             diagnostics.append(Diagnostic(line: line, message: message, severity: .warning))
         }

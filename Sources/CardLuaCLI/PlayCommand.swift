@@ -415,6 +415,16 @@ final class Playground: @unchecked Sendable {
         }
     }
 
+    /// Why the viewport shows several rows of a horizontal carousel (or columns of a
+    /// vertical one) — a tall preset does that, as UIKit's flow does — and what keeps one.
+    private func layoutNote() -> String? {
+        let layout = session.layout
+        let lines = ScriptChecker.linesAcross(layout)
+        guard lines > 1 else { return nil }
+        return ScriptChecker.severalLinesNote(lines: lines, viewport: layout.viewportSize,
+                                              configuration: layout.configuration)
+    }
+
     /// The warnings of the script just loaded: kept for the page, printed when new.
     private func noteWarnings() {
         let found = ScriptChecker.warnings(after: effect, path: options.scriptPath)
@@ -533,7 +543,8 @@ final class Playground: @unchecked Sendable {
         }.joined(separator: ",") + "]"
         out += ",\"scriptVersion\":\(version),\"script\":\(Self.jsonString((options.scriptPath as NSString).lastPathComponent))"
         out += ",\"error\":" + (error.map(Self.jsonString) ?? "null")
-        out += ",\"warnings\":[" + warnings.map(Self.jsonString).joined(separator: ",") + "]}"
+        out += ",\"warnings\":[" + warnings.map(Self.jsonString).joined(separator: ",") + "]"
+        out += ",\"layoutNote\":" + (layoutNote().map(Self.jsonString) ?? "null") + "}"
         out += ",\"frames\":[" + frames.map(frameJSON).joined(separator: ",") + "]}"
         return out
     }

@@ -82,7 +82,7 @@
       for (var i = 0; i < frames.length; i++) { if (frames[i].t > lastT) { queue.push(frames[i]); } }
     }
     showError(state.error);
-    showWarnings(state.warnings || []);
+    showWarnings((state.warnings || []).concat(state.layoutNote ? [state.layoutNote] : []));
     sliders(state.params || []);
     dirty = true;
   }

@@ -58,3 +58,29 @@ extension PlayTests {
         #expect(waitUntil { play.process.stderr.contains("did you mean transform?") }, "\(play.process.stderr)")
     }
 }
+
+extension PlayTests {
+    /// A tall viewport turns a one-row carousel into a grid, as UIKit's flow does: the
+    /// panel says why, and what keeps one row.
+    @Test func theGridATallViewportMakesIsExplained() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write("""
+        function prepare(layout)
+          layout.scrollDirection = "horizontal"
+          layout.itemSize = CGSizeMake(260, 380)
+        end
+
+        """, named: "tall.lua", in: directory)
+        let phone = try PlayServer(["tall.lua"], directory: directory)
+        defer { phone.process.kill() }
+        let one = try #require(try PlayServer.json(phone.get("/state"))["state"] as? [String: Any])
+        #expect(one["layoutNote"] is NSNull, "one row at 414×736: \(String(describing: one["layoutNote"]))")
+
+        let pad = try PlayServer(["tall.lua", "--viewport", "820x1180"], directory: directory)
+        defer { pad.process.kill() }
+        let state = try #require(try PlayServer.json(pad.get("/state"))["state"] as? [String: Any])
+        // 3 · 380 + 2 · 10 ≤ 1180: three rows.
+        #expect(state["layoutNote"] as? String == "horizontal flow lays out 3 rows at 820×1180: itemSize.height 380 ≤ (1180 − insets 0)/2; raise sectionInset.top/bottom to keep one row")
+    }
+}
