@@ -140,7 +140,28 @@ extension Translator {
         return code("luaColor(\(n.joined(separator: ", ")))", .color)
     }
 
+    /// The Core Animation functions Swift spells as the script does: their argument kinds
+    /// and their result's.
+    static let quartzCalls: [String: (arguments: [LuaType], result: LuaType)] = [
+        "CATransform3DMakeTranslation": ([.num, .num, .num], .transform3D),
+        "CATransform3DMakeScale": ([.num, .num, .num], .transform3D),
+        "CATransform3DMakeRotation": ([.num, .num, .num, .num], .transform3D),
+        "CATransform3DRotate": ([.transform3D, .num, .num, .num, .num], .transform3D),
+        "CATransform3DScale": ([.transform3D, .num, .num, .num], .transform3D),
+        "CATransform3DTranslate": ([.transform3D, .num, .num, .num], .transform3D),
+        "CATransform3DConcat": ([.transform3D, .transform3D], .transform3D),
+        "CATransform3DInvert": ([.transform3D], .transform3D),
+        "CATransform3DIsIdentity": ([.transform3D], .bool),
+        "CATransform3DIsAffine": ([.transform3D], .bool),
+        "CATransform3DEqualToTransform": ([.transform3D, .transform3D], .bool),
+        "CATransform3DMakeAffineTransform": ([.affine], .transform3D),
+        "CATransform3DGetAffineTransform": ([.transform3D], .affine),
+    ]
+
     func apiCall(_ n: String, _ arguments: [LuaExpression], line: Int) throws -> Code {
+        if let call = Self.quartzCalls[n] {
+            return code("\(n)(\(try values(arguments, call.arguments, n, line: line).joined(separator: ", ")))", call.result)
+        }
         switch n {
         case "CGPointMake":
             let v = try numbers(arguments, 2, n, line: line)
@@ -182,26 +203,6 @@ extension Translator {
             let item = try coerce(try expression(arguments[0]), to: .int, line: line).text
             let section = arguments.count == 2 ? try coerce(try expression(arguments[1]), to: .int, line: line).text : "0"
             return code("IndexPath(item: \(item), section: \(section))", .indexPath)
-        case "CATransform3DMakeTranslation", "CATransform3DMakeScale":
-            return code("\(n)(\(try numbers(arguments, 3, n, line: line).joined(separator: ", ")))", .transform3D)
-        case "CATransform3DMakeRotation":
-            return code("\(n)(\(try numbers(arguments, 4, n, line: line).joined(separator: ", ")))", .transform3D)
-        case "CATransform3DRotate":
-            return code("\(n)(\(try values(arguments, [.transform3D, .num, .num, .num, .num], n, line: line).joined(separator: ", ")))", .transform3D)
-        case "CATransform3DScale", "CATransform3DTranslate":
-            return code("\(n)(\(try values(arguments, [.transform3D, .num, .num, .num], n, line: line).joined(separator: ", ")))", .transform3D)
-        case "CATransform3DConcat":
-            return code("\(n)(\(try values(arguments, [.transform3D, .transform3D], n, line: line).joined(separator: ", ")))", .transform3D)
-        case "CATransform3DInvert":
-            return code("\(n)(\(try values(arguments, [.transform3D], n, line: line)[0]))", .transform3D)
-        case "CATransform3DIsIdentity", "CATransform3DIsAffine":
-            return code("\(n)(\(try values(arguments, [.transform3D], n, line: line)[0]))", .bool)
-        case "CATransform3DEqualToTransform":
-            return code("\(n)(\(try values(arguments, [.transform3D, .transform3D], n, line: line).joined(separator: ", ")))", .bool)
-        case "CATransform3DMakeAffineTransform":
-            return code("\(n)(\(try values(arguments, [.affine], n, line: line)[0]))", .transform3D)
-        case "CATransform3DGetAffineTransform":
-            return code("\(n)(\(try values(arguments, [.transform3D], n, line: line)[0]))", .affine)
         case "CGAffineTransformMake":
             let v = try numbers(arguments, 6, n, line: line)
             return code("CGAffineTransform(a: \(v[0]), b: \(v[1]), c: \(v[2]), d: \(v[3]), tx: \(v[4]), ty: \(v[5]))", .affine)
