@@ -24,7 +24,7 @@ let package = Package(
         // Pure Swift: geometry, transforms, flow layout, scroll physics, scenarios.
         .target(name: "CardLayout"),
         // The Lua side: sandboxed state, prelude (Lua/prelude/*.lua), LuaEffect.
-        .target(name: "CardLua", dependencies: ["CardLayout", "CLuaShims"],
+        .target(name: "CardLua", dependencies: ["CardLayout", "CLuaShims", "LuaSyntax"],
                 exclude: ["Lua"], plugins: ["EmbedPlugin"]),
         // Text, JSON, SVG and HTML output (the player: Page/). Never imports Lua.
         .target(name: "CardRender", dependencies: ["CardLayout"],
@@ -32,7 +32,10 @@ let package = Package(
         // `cardlua export`: a Lua effect script into the Swift `UICollectionViewFlowLayout`
         // subclass an iOS app compiles. Pure Swift: it parses the script's text itself and
         // never imports Lua.
-        .target(name: "CardExport"),
+        .target(name: "CardExport", dependencies: ["LuaSyntax"]),
+        // A Lua 5.4 parser in pure Swift: the syntax tree `export` translates and `check`'s
+        // static warnings read. Never imports Lua.
+        .target(name: "LuaSyntax"),
         // A small loopback HTTP/1.1 server on POSIX sockets (for `cardlua play`). Never imports Lua.
         .target(name: "CardServe"),
         // The thin `cardlua` command (`new`'s templates: Templates/ and scripts/*.lua; `play`'s page: Play/).
@@ -54,7 +57,7 @@ let package = Package(
         // export tests compile exported Swift on Linux and compare it with the Lua run.
         .target(name: "UIKit", dependencies: ["CardLayout"], path: "Tests/UIKitShim"),
         .testTarget(name: "CardExportTests",
-                    dependencies: ["CardExport", "CardLua", "CardLayout", "UIKit", "CardLuaTestSupport"]),
+                    dependencies: ["CardExport", "LuaSyntax", "CardLua", "CardLayout", "UIKit", "CardLuaTestSupport"]),
         // End-to-end: runs the built `cardlua` executable.
         .testTarget(name: "CardLuaCLITests", dependencies: ["CardLuaCLI", "CardLayout", "CardLuaTestSupport"]),
     ],

@@ -1,3 +1,5 @@
+import LuaSyntax
+
 /// `cardlua export`'s entry point: a Lua effect script's text in, one Swift file out.
 public enum Exporter {
     /// Translates a script into one self-contained Swift file: `import UIKit` and a
@@ -8,7 +10,12 @@ public enum Exporter {
     /// (`file:line: export: <construct> is not supported (why; what to write instead)`).
     public static func export(source: String, fileName: String, className: String?,
                               params: [String: Double]) throws(ExportError) -> String {
-        let chunk = try parseLua(source, fileName: fileName)
+        let chunk: LuaChunk
+        do {
+            chunk = try parseLua(source, fileName: fileName)
+        } catch {
+            throw ExportError(fileName: error.fileName, line: error.line, message: error.message)
+        }
         let translator = Translator(chunk: chunk, fileName: fileName,
                                     className: className ?? Self.className(forFileName: fileName),
                                     overrides: params)

@@ -1,6 +1,7 @@
 import CardExport
 import CardLuaTestSupport
 import Foundation
+import LuaSyntax
 import Testing
 
 /// The Lua 5.4 parser: grouping by precedence and associativity, every statement form,
@@ -13,13 +14,13 @@ import Testing
     private func expression(_ source: String) throws -> LuaExpression {
         let chunk = try parseLua("return \(source)", fileName: "test.lua")
         guard case .returnStatement(let values) = chunk.body.statements.first?.kind, values.count == 1 else {
-            throw ExportError(fileName: "test.lua", line: 0, message: "not one returned expression")
+            throw LuaSyntaxError(fileName: "test.lua", line: 0, message: "not one returned expression")
         }
         return values[0]
     }
 
     /// The syntax error `source` raises, or nil if it parses.
-    private func syntaxError(_ source: String) -> ExportError? {
+    private func syntaxError(_ source: String) -> LuaSyntaxError? {
         do {
             _ = try parseLua(source, fileName: "bad.lua")
             return nil
@@ -340,8 +341,12 @@ import Testing
     ])
     func reportsSyntaxErrorsOnTheirLine(source: String, line: Int, message: String) {
         let error = syntaxError(source)
-        #expect(error == ExportError(fileName: "bad.lua", line: line, message: message))
-        #expect(error?.description == "bad.lua:\(line): export: \(message)")
+        #expect(error == LuaSyntaxError(fileName: "bad.lua", line: line, message: message))
+        #expect(error?.description == "bad.lua:\(line): \(message)")
+        // `cardlua export` reports it in its own form.
+        #expect(throws: ExportError(fileName: "bad.lua", line: line, message: message)) {
+            try Exporter.export(source: source, fileName: "bad.lua", className: nil, params: [:])
+        }
     }
 
     @Test func shadowingAConstLocalMakesTheNameAssignableAgain() throws {

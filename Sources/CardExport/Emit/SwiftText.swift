@@ -1,3 +1,5 @@
+import LuaSyntax
+
 // Spelling Swift: names, numbers, and the small helpers a translation may need.
 
 enum SwiftText {

@@ -1,3 +1,5 @@
+import LuaSyntax
+
 // The script API's names: globals, the layout, the collection view, attributes, geometry,
 // transforms and the math library, each as the UIKit / Core Animation Swift it mirrors.
 

@@ -1,3 +1,5 @@
+import LuaSyntax
+
 // Calls: the script's own functions, the script API's C-named helpers, math, and methods.
 
 extension Translator {

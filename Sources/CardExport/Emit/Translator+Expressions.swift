@@ -1,3 +1,5 @@
+import LuaSyntax
+
 // Expressions: operators with Lua's semantics, conditions, tables, calls of the script's functions.
 
 extension Translator {

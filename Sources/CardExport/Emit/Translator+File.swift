@@ -1,6 +1,7 @@
 // The assembled file: the class with its params, constants, methods and overrides, then the
 // records, the attributes subclass and the helpers.
 
+import LuaSyntax
 import Foundation
 
 extension Translator {

@@ -1,3 +1,5 @@
+import LuaSyntax
+
 // Statements: locals, assignments, calls, control flow, and `return` as each callback means it.
 
 extension Translator {

@@ -1,5 +1,6 @@
 // The script's top level: params, module-level locals, and the functions (callbacks and helpers).
 
+import LuaSyntax
 import Foundation
 
 extension Translator {

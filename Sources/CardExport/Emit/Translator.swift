@@ -2,6 +2,7 @@
 // statements. Expressions are in Translator+Expressions.swift, the script API's names in
 // Translator+API.swift, the assembled file in Translator+File.swift.
 
+import LuaSyntax
 import Foundation
 
 /// One piece of Swift for an expression: its text, its kind, and how tightly it binds

@@ -1,3 +1,5 @@
+import LuaSyntax
+
 // What the inference remembers between its passes: the locals, functions and records of
 // the script, each numbered in the order a walk of the syntax tree meets it.
 //

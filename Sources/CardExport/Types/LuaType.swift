@@ -1,3 +1,5 @@
+import LuaSyntax
+
 // The kinds of value the translator knows, and how two of them meet.
 //
 // Every Lua value the exported script computes gets one of these; each becomes one Swift

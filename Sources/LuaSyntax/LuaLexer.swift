@@ -65,7 +65,7 @@ struct LuaLexer {
     }
 
     /// All the tokens of the chunk.
-    mutating func tokenize() throws(ExportError) -> [LuaToken] {
+    mutating func tokenize() throws(LuaSyntaxError) -> [LuaToken] {
         // Like `lua`, skip a first line starting with `#` (a shebang).
         if current == UInt8(ascii: "#") {
             while position < bytes.count, !isNewline(current) { position += 1 }
@@ -138,8 +138,8 @@ struct LuaLexer {
         return end - start > 40 ? text + "…" : text
     }
 
-    private func error(_ message: String, line: Int? = nil) -> ExportError {
-        ExportError(fileName: fileName, line: line ?? self.line, message: message)
+    private func error(_ message: String, line: Int? = nil) -> LuaSyntaxError {
+        LuaSyntaxError(fileName: fileName, line: line ?? self.line, message: message)
     }
 
     /// `near '…'` for the text from `start` to the current position, as Lua words it.
@@ -149,7 +149,7 @@ struct LuaLexer {
 
     // MARK: - Comments
 
-    private mutating func readComment() throws(ExportError) -> LuaComment {
+    private mutating func readComment() throws(LuaSyntaxError) -> LuaComment {
         let startLine = line
         let blank = startLine - lastItemEndLine >= 2
         position += 2
@@ -188,7 +188,7 @@ struct LuaLexer {
     /// Reads `[==[ … ]==]` from its opening `[`; returns the text between, without a
     /// first line break that directly follows the opening bracket (as Lua does), with line
     /// breaks as `\n`.
-    private mutating func readLongBracket(level: Int, what: String) throws(ExportError) -> String {
+    private mutating func readLongBracket(level: Int, what: String) throws(LuaSyntaxError) -> String {
         let startLine = line
         position += level + 2
         if isNewline(current) { consumeNewline() }
@@ -219,7 +219,7 @@ struct LuaLexer {
 
     // MARK: - Tokens
 
-    private mutating func readToken() throws(ExportError) -> LuaToken.Kind {
+    private mutating func readToken() throws(LuaSyntaxError) -> LuaToken.Kind {
         guard !atEnd else { return .endOfFile }
         let start = position
         let byte = current
@@ -292,7 +292,7 @@ struct LuaLexer {
     // MARK: - Numbers
 
     /// Reads a numeral the way Lua's lexer delimits it, then checks and converts it.
-    private mutating func readNumber() throws(ExportError) -> LuaNumber {
+    private mutating func readNumber() throws(LuaSyntaxError) -> LuaNumber {
         let start = position
         let isHex = current == UInt8(ascii: "0") && (peek(1) == UInt8(ascii: "x") || peek(1) == UInt8(ascii: "X"))
         let exponentMarks: Set<UInt8> = isHex ? [UInt8(ascii: "p"), UInt8(ascii: "P")] : [UInt8(ascii: "e"), UInt8(ascii: "E")]
@@ -383,7 +383,7 @@ struct LuaLexer {
 
     // MARK: - Strings
 
-    private mutating func readShortString() throws(ExportError) -> String {
+    private mutating func readShortString() throws(LuaSyntaxError) -> String {
         let start = position
         let quote = current
         position += 1

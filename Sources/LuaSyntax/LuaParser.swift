@@ -1,6 +1,6 @@
 /// Parses a Lua 5.4 chunk into its syntax tree.
 ///
-/// Accepts exactly Lua 5.4's grammar; a syntax error is an `ExportError` on the line where
+/// Accepts exactly Lua 5.4's grammar; a syntax error is a `LuaSyntaxError` on the line where
 /// Lua would report it, worded as Lua words it (`unexpected symbol near 'x'`,
 /// `'end' expected (to close 'function' at line 3) near <eof>`). Nesting is capped at
 /// ``LuaParser/maximumDepth`` levels (Lua's own limit), so hostile input gets an error, not
@@ -9,7 +9,7 @@
 /// Comments are attached to the statements they precede (see ``LuaStatement``); the
 /// file's first comment block is the chunk's ``LuaChunk/headerComment``. Comments inside
 /// an expression (between a table's entries, say) are not kept.
-public func parseLua(_ source: String, fileName: String) throws(ExportError) -> LuaChunk {
+public func parseLua(_ source: String, fileName: String) throws(LuaSyntaxError) -> LuaChunk {
     var lexer = LuaLexer(source, fileName: fileName)
     let tokens = try lexer.tokenize()
     var parser = LuaParser(tokens: tokens, fileName: fileName)
@@ -68,30 +68,30 @@ struct LuaParser {
         current.kind == .endOfFile ? "near <eof>" : "near '\(current.text)'"
     }
 
-    private func error(_ message: String, line: Int? = nil) -> ExportError {
-        ExportError(fileName: fileName, line: line ?? current.line, message: message)
+    private func error(_ message: String, line: Int? = nil) -> LuaSyntaxError {
+        LuaSyntaxError(fileName: fileName, line: line ?? current.line, message: message)
     }
 
-    private func unexpected() -> ExportError { error("unexpected symbol \(nearCurrent)") }
+    private func unexpected() -> LuaSyntaxError { error("unexpected symbol \(nearCurrent)") }
 
-    private mutating func expect(_ symbol: String) throws(ExportError) {
+    private mutating func expect(_ symbol: String) throws(LuaSyntaxError) {
         guard accept(symbol) else { throw error("'\(symbol)' expected \(nearCurrent)") }
     }
 
     /// Expects the token closing a construct opened by `opener` at `line`.
-    private mutating func expect(_ symbol: String, closing opener: String, at line: Int) throws(ExportError) {
+    private mutating func expect(_ symbol: String, closing opener: String, at line: Int) throws(LuaSyntaxError) {
         guard !accept(symbol) else { return }
         if line == current.line { throw error("'\(symbol)' expected \(nearCurrent)") }
         throw error("'\(symbol)' expected (to close '\(opener)' at line \(line)) \(nearCurrent)")
     }
 
-    private mutating func expectName() throws(ExportError) -> String {
+    private mutating func expectName() throws(LuaSyntaxError) -> String {
         guard case .name(let name) = current.kind else { throw error("<name> expected \(nearCurrent)") }
         advance()
         return name
     }
 
-    private mutating func enterLevel() throws(ExportError) {
+    private mutating func enterLevel() throws(LuaSyntaxError) {
         depth += 1
         if depth > Self.maximumDepth {
             throw error("the script nests too deeply (more than \(Self.maximumDepth) levels of blocks or subexpressions)")
@@ -119,7 +119,7 @@ struct LuaParser {
 
     // MARK: - Chunk and blocks
 
-    mutating func parseChunk() throws(ExportError) -> LuaChunk {
+    mutating func parseChunk() throws(LuaSyntaxError) -> LuaChunk {
         // The header: the first run of comments with no blank line between them.
         var header: [String] = []
         for (offset, comment) in current.comments.enumerated() {
@@ -142,7 +142,7 @@ struct LuaParser {
 
     /// A block in a scope of its own (`newScope` false: the caller's, as `repeat` needs
     /// for its condition).
-    private mutating func parseBlock(newScope: Bool = true) throws(ExportError) -> LuaBlock {
+    private mutating func parseBlock(newScope: Bool = true) throws(LuaSyntaxError) -> LuaBlock {
         if newScope { scopes.append([:]) }
         defer { if newScope { scopes.removeLast() } }
         var statements: [LuaStatement] = []
@@ -171,7 +171,7 @@ struct LuaParser {
     }
 
     /// A block that is a loop's body (`break` is allowed in it).
-    private mutating func parseLoopBody(newScope: Bool = true) throws(ExportError) -> LuaBlock {
+    private mutating func parseLoopBody(newScope: Bool = true) throws(LuaSyntaxError) -> LuaBlock {
         loopDepths[loopDepths.count - 1] += 1
         defer { loopDepths[loopDepths.count - 1] -= 1 }
         return try parseBlock(newScope: newScope)
@@ -182,7 +182,7 @@ struct LuaParser {
     }
 
     /// Lua refuses, when compiling, an assignment to a `<const>` or `<close>` local.
-    private func checkAssignable(_ target: LuaExpression) throws(ExportError) {
+    private func checkAssignable(_ target: LuaExpression) throws(LuaSyntaxError) {
         switch target.kind {
         case .name(let name):
             for scope in scopes.reversed() {
@@ -199,7 +199,7 @@ struct LuaParser {
 
     // MARK: - Statements
 
-    private mutating func parseStatement() throws(ExportError) -> LuaStatement {
+    private mutating func parseStatement() throws(LuaSyntaxError) -> LuaStatement {
         try enterLevel()
         defer { depth -= 1 }
         let line = current.line
@@ -275,7 +275,7 @@ struct LuaParser {
         }
     }
 
-    private mutating func parseIf() throws(ExportError) -> LuaStatement {
+    private mutating func parseIf() throws(LuaSyntaxError) -> LuaStatement {
         let line = current.line
         var clauses: [LuaConditionalBlock] = []
         var elseBlock: LuaBlock?
@@ -292,7 +292,7 @@ struct LuaParser {
         return LuaStatement(.ifStatement(clauses: clauses, elseBlock: elseBlock), line: line)
     }
 
-    private mutating func parseFor() throws(ExportError) -> LuaStatement {
+    private mutating func parseFor() throws(LuaSyntaxError) -> LuaStatement {
         let line = current.line
         advance()
         let first = try expectName()
@@ -322,14 +322,14 @@ struct LuaParser {
         return LuaStatement(.genericFor(names: names, expressions: expressions, body: body), line: line)
     }
 
-    private mutating func parseFunctionName() throws(ExportError) -> LuaFunctionName {
+    private mutating func parseFunctionName() throws(LuaSyntaxError) -> LuaFunctionName {
         var name = LuaFunctionName(base: try expectName())
         while accept(".") { name.fields.append(try expectName()) }
         if accept(":") { name.method = try expectName() }
         return name
     }
 
-    private mutating func parseLocal(line: Int) throws(ExportError) -> LuaStatement {
+    private mutating func parseLocal(line: Int) throws(LuaSyntaxError) -> LuaStatement {
         var names: [LuaLocalName] = []
         var closeCount = 0
         repeat {
@@ -354,7 +354,7 @@ struct LuaParser {
     }
 
     /// An assignment or a call statement (both start with a suffixed expression).
-    private mutating func parseExpressionStatement() throws(ExportError) -> LuaStatement {
+    private mutating func parseExpressionStatement() throws(LuaSyntaxError) -> LuaStatement {
         let line = current.line
         let first = try parseSuffixedExpression()
         if check("=") || check(",") {
@@ -379,7 +379,7 @@ struct LuaParser {
     // MARK: - Functions
 
     /// `(parameters) block end`, after `function` (and its name, if any).
-    private mutating func parseFunctionBody(line: Int, isMethod: Bool = false) throws(ExportError) -> LuaFunction {
+    private mutating func parseFunctionBody(line: Int, isMethod: Bool = false) throws(LuaSyntaxError) -> LuaFunction {
         try expect("(")
         var parameters: [String] = []
         var isVararg = false
@@ -414,7 +414,7 @@ struct LuaParser {
 
     // MARK: - Expressions
 
-    private mutating func parseExpressionList() throws(ExportError) -> [LuaExpression] {
+    private mutating func parseExpressionList() throws(LuaSyntaxError) -> [LuaExpression] {
         var expressions = [try parseExpression()]
         while accept(",") { expressions.append(try parseExpression()) }
         return expressions
@@ -432,7 +432,7 @@ struct LuaParser {
 
     /// An expression whose binary operators all bind tighter than `limit` (precedence
     /// climbing, as Lua's `subexpr`).
-    mutating func parseExpression(limit: Int = 0) throws(ExportError) -> LuaExpression {
+    mutating func parseExpression(limit: Int = 0) throws(LuaSyntaxError) -> LuaExpression {
         try enterLevel()
         defer { depth -= 1 }
         var left: LuaExpression
@@ -453,7 +453,7 @@ struct LuaParser {
         return left
     }
 
-    private mutating func parseSimpleExpression() throws(ExportError) -> LuaExpression {
+    private mutating func parseSimpleExpression() throws(LuaSyntaxError) -> LuaExpression {
         let line = current.line
         switch current.kind {
         case .number(let number):
@@ -489,7 +489,7 @@ struct LuaParser {
 
     /// A name or parenthesized expression followed by any number of `.name`, `[key]`,
     /// `:method(args)` and `(args)`.
-    private mutating func parseSuffixedExpression() throws(ExportError) -> LuaExpression {
+    private mutating func parseSuffixedExpression() throws(LuaSyntaxError) -> LuaExpression {
         var expression: LuaExpression
         let line = current.line
         switch current.kind {
@@ -531,7 +531,7 @@ struct LuaParser {
     }
 
     /// `(explist)`, a table constructor or a string literal.
-    private mutating func parseCallArguments() throws(ExportError) -> [LuaExpression] {
+    private mutating func parseCallArguments() throws(LuaSyntaxError) -> [LuaExpression] {
         let line = current.line
         switch current.kind {
         case .string(let string):
@@ -550,7 +550,7 @@ struct LuaParser {
         }
     }
 
-    private mutating func parseTable() throws(ExportError) -> LuaExpression {
+    private mutating func parseTable() throws(LuaSyntaxError) -> LuaExpression {
         let line = current.line
         try expect("{")
         var fields: [LuaTableField] = []
