@@ -69,7 +69,7 @@ extension LuaEffect {
             text = try internalString("params")
         } catch where error.text.hasPrefix("params") {
             // The prelude's own complaint (no line of the script raised it): at the entry.
-            throw error.at(line: SourceLocator(source: source).paramLine(forMessage: error.text))
+            throw error.at(line: SourceIndex(source: source).paramLine(forMessage: error.text))
         }
         params = text.split(separator: "\n").compactMap { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -145,29 +145,5 @@ extension LuaEffect {
                 + "not params.\(param.name).value)"
         }
         return message
-    }
-}
-
-extension SourceLocator {
-    /// The line of the declaration a `params` error names (`params.rotate: …`): the
-    /// entry's line inside the `params` table, else the table's, else 1.
-    func paramLine(forMessage text: String) -> Int {
-        let table = definition(of: "params") ?? 1
-        guard text.hasPrefix("params.") else { return table }
-        let name = text.dropFirst("params.".count).prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-        guard !name.isEmpty else { return table }
-        for index in (table - 1)..<lines.count where index >= 0 {
-            let line = lines[index]
-            let code = line.range(of: "--").map { line[..<$0.lowerBound] } ?? line
-            var search = code.startIndex..<code.endIndex
-            while let found = code.range(of: name, range: search) {
-                search = found.upperBound..<code.endIndex
-                let before = found.lowerBound == code.startIndex ? " " : code[code.index(before: found.lowerBound)]
-                guard !(before.isLetter || before.isNumber || before == "_" || before == ".") else { continue }
-                let after = code[found.upperBound...].drop { $0 == " " || $0 == "\t" }
-                if after.hasPrefix("="), !after.hasPrefix("==") { return index + 1 }
-            }
-        }
-        return table
     }
 }

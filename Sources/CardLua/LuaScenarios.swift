@@ -27,8 +27,8 @@ extension LuaEffect {
     /// The line where the scenario `name` (or, for nil, the `scenarios` table) is
     /// defined, or 1.
     public func scenarioLine(named name: String?) -> Int {
-        let locator = SourceLocator(source: source)
-        return (name.map { locator.scenario(named: $0) } ?? locator.definition(of: "scenarios")) ?? 1
+        let index = SourceIndex(source: source, chunkName: chunkName)
+        return (name.map { index.scenario(named: $0) } ?? index.definition(of: "scenarios")) ?? 1
     }
 
     private func readScenario(named name: String, defaults: Scenario) throws(ScriptError) -> Scenario {

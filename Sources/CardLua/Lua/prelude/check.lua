@@ -2,10 +2,6 @@
 
 local next = next
 
--- Every global that exists before the script runs; the rest the script set.
-local baseline = {}
-for k in next, G do baseline[k] = true end
-
 -- Keys written on `attributes` that the contract does not know (the shim reports them in
 -- check mode after each item), each with the first item it was seen on, in order.
 local attributeNotes, attributeOrder = {}, {}
@@ -50,16 +46,6 @@ function I.layoutNotes()
     for k in next, cv do
       if not COLLECTION_VIEW_KEYS[k] then out[#out + 1] = "layout.collectionView." .. tostring(k) end
     end
-  end
-  sort(out)
-  return concat(out, "\n")
-end
-
--- "name<TAB>type" lines for the globals the script set (sorted).
-function I.userGlobals()
-  local out = {}
-  for k, v in next, G do
-    if not baseline[k] and type(k) == "string" then out[#out + 1] = k .. "\t" .. type(v) end
   end
   sort(out)
   return concat(out, "\n")
