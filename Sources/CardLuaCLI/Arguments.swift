@@ -1,3 +1,5 @@
+import CardLua
+
 /// The words after the subcommand, split into options and positional arguments.
 ///
 /// Options are `--name value`, `--name=value`, `-o value`, or flags without a value, as
@@ -81,24 +83,8 @@ struct Arguments {
     /// The known name nearest to `name` by edit distance, if it is near enough.
     static func closest(to name: String, in known: Set<String>) -> String? {
         guard name.unicodeScalars.count <= longestComparedName else { return nil }
-        let scored = known.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }
+        let scored = known.map { ($0, Suggest.distance(name.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }) else { return nil }
         return best.1 <= max(2, name.count / 3) ? best.0 : nil
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + [Int](repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1,
-                                 previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
