@@ -161,6 +161,9 @@ public enum GalleryRenderer {
     /// the full preview, can show — and offsets and times still to a hundredth.
     static func short(_ x: Double) -> String {
         guard x.isFinite else { return "0" }
+        // Whole numbers (a matrix's zeros and ones, a card's size) are most of them, and
+        // both formats write them as they are.
+        if x.rounded(.towardZero) == x, abs(x) < 1e6 { return String(Int(x)) }
         // Formatted by the C library into a stack buffer and trimmed as bytes: the
         // gallery writes about two million numbers, and Foundation's `String(format:)`
         // with its string searches was half of the whole command's time.
