@@ -9,7 +9,6 @@ let package = Package(
         .library(name: "CardLayout", targets: ["CardLayout"]),
         .library(name: "CardLua", targets: ["CardLua"]),
         .library(name: "CardRender", targets: ["CardRender"]),
-        .library(name: "CardServe", targets: ["CardServe"]),
         .library(name: "CardExport", targets: ["CardExport"]),
     ],
     targets: [
