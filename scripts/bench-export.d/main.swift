@@ -9,7 +9,8 @@
 //   by every bounds change as the exported one is, its attributes copied as the export
 //   copies them: what UIKit itself costs per item;
 // - transform: the translated `transform` alone on the same cards (made internal for the
-//   bench), per item;
+//   bench), per item, called as the exported query calls it: the collection view's bounds
+//   read once per query, then each card transformed;
 // - twin: the native Swift twin's transform (CardLayout's LeagueOfLegendsEffect, …) per
 //   item, the figure the effect part is compared with.
 // CPU time, the median of 7 rounds after a warm-up.
@@ -64,8 +65,10 @@ let smoke = CommandLine.arguments.contains("--smoke")
 let repeats = smoke ? 20 : 20_000
 
 /// The exported layouts' translated `transform` (scripts/bench-export makes it internal).
+/// The seeds' transforms read the collection view's bounds, which their caller reads once
+/// per query and passes in.
 @MainActor protocol Transforming: UICollectionViewFlowLayout {
-    func transform(_ attributes: UICollectionViewLayoutAttributes)
+    func transform(_ attributes: UICollectionViewLayoutAttributes, visibleBounds: CGRect)
 }
 extension LolLayout: Transforming {}
 extension CardScaleLayout: Transforming {}
@@ -149,7 +152,9 @@ extension PhotoBrowserLayout: Transforming {}
         for (r, attributes) in cards {
             view.bounds = r
             for _ in 0..<repeats / cards.count {
-                for a in attributes { layout.transform(a) }
+                // As the exported layoutAttributesForElements(in:) does it.
+                guard let visibleBounds = layout.collectionView?.bounds else { continue }
+                for a in attributes { layout.transform(a, visibleBounds: visibleBounds) }
                 items += attributes.count
             }
         }
