@@ -267,4 +267,37 @@ import Testing
         #expect(swift.contains("super.layoutAttributesForItem(at: indexPath)!.copy() as! UICollectionViewLayoutAttributes"))
         #expect(swift.contains("all.append(extra)"))
     }
+
+    /// The collection view's bounds cannot change during one query: `transform` reads
+    /// them (and contentOffset, their origin, and frame, the viewport at the origin) from a
+    /// parameter its caller reads once per query, not from the weakly held view per item.
+    @Test func transformReadsTheBoundsOncePerQuery() throws {
+        let swift = try Self.export(Self.transform("""
+          local cv = layout.collectionView
+          attributes.alpha = cv.contentOffset.x + cv.frame.width - layout.collectionView.bounds.midX
+        """))
+        #expect(swift.contains("private func transform(_ attributes: UICollectionViewLayoutAttributes, visibleBounds: CGRect) {"))
+        #expect(swift.contains("attributes.alpha = visibleBounds.origin.x + visibleBounds.width - visibleBounds.midX"))
+        #expect(!swift.contains("guard let collectionView else"))
+        #expect(swift.contains("guard let visibleBounds = collectionView?.bounds else { return elements }"))
+        #expect(swift.contains("for element in elements { transform(element, visibleBounds: visibleBounds) }"))
+        #expect(swift.contains("if let visibleBounds = collectionView?.bounds { transform(attributes, visibleBounds: visibleBounds) }"))
+    }
+
+    /// What else `transform` reads of the view is read from the view, and a script's own
+    /// `visibleBounds` keeps its name (the bounds are then read from the view as well).
+    @Test func otherViewPropertiesAreStillReadFromTheView() throws {
+        let swift = try Self.export(Self.transform("""
+          attributes.alpha = layout.collectionView.contentSize.width
+        """))
+        #expect(swift.contains("private func transform(_ attributes: UICollectionViewLayoutAttributes) {"))
+        #expect(swift.contains("guard let collectionView else { return }"))
+        #expect(swift.contains("attributes.alpha = collectionView.contentSize.width"))
+        let shadowed = try Self.export(Self.transform("""
+          local visibleBounds = 2
+          attributes.alpha = visibleBounds * layout.collectionView.bounds.width
+        """))
+        #expect(shadowed.contains("attributes.alpha = CGFloat(visibleBounds) * collectionView.bounds.width"))
+        #expect(shadowed.contains("guard let collectionView else { return }"))
+    }
 }

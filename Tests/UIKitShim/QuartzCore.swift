@@ -53,7 +53,10 @@ public func CATransform3DIsIdentity(_ t: CATransform3D) -> Bool {
 }
 
 public func CATransform3DEqualToTransform(_ a: CATransform3D, _ b: CATransform3D) -> Bool {
-    a.fields == b.fields
+    a.m11 == b.m11 && a.m12 == b.m12 && a.m13 == b.m13 && a.m14 == b.m14
+        && a.m21 == b.m21 && a.m22 == b.m22 && a.m23 == b.m23 && a.m24 == b.m24
+        && a.m31 == b.m31 && a.m32 == b.m32 && a.m33 == b.m33 && a.m34 == b.m34
+        && a.m41 == b.m41 && a.m42 == b.m42 && a.m43 == b.m43 && a.m44 == b.m44
 }
 
 public func CATransform3DMakeTranslation(_ tx: CGFloat, _ ty: CGFloat, _ tz: CGFloat) -> CATransform3D {
@@ -68,13 +71,33 @@ public func CATransform3DMakeScale(_ sx: CGFloat, _ sy: CGFloat, _ sz: CGFloat) 
     return t
 }
 
+// The functions below work on the matrix's fields in place, not on arrays of them: Core
+// Animation's are C functions on a struct, and an array would be a heap allocation per
+// call that the real framework does not make (the export benchmark measures this code).
+
+/// A 3×3 matrix, row-major: the rotation part of a transform.
+private typealias Matrix3 = (CGFloat, CGFloat, CGFloat, CGFloat, CGFloat, CGFloat, CGFloat, CGFloat, CGFloat)
+
 /// The rotation's 3×3 part about the unit axis (x, y, z) (Rodrigues, for row vectors).
-private func rotation3x3(_ angle: CGFloat, _ x: CGFloat, _ y: CGFloat, _ z: CGFloat) -> [CGFloat] {
+private func rotation3x3(_ angle: CGFloat, _ x: CGFloat, _ y: CGFloat, _ z: CGFloat) -> Matrix3 {
     let c = cos(angle), s = sin(angle)
     let k1 = 1 - c
-    return [c + x * x * k1, x * y * k1 + z * s, x * z * k1 - y * s,
+    return (c + x * x * k1, x * y * k1 + z * s, x * z * k1 - y * s,
             x * y * k1 - z * s, c + y * y * k1, y * z * k1 + x * s,
-            x * z * k1 + y * s, y * z * k1 - x * s, c + z * z * k1]
+            x * z * k1 + y * s, y * z * k1 - x * s, c + z * z * k1)
+}
+
+/// `t` with rows 1–3 replaced column by column: `f(m1k, m2k, m3k)` gives the new
+/// `(m1k, m2k, m3k)` for each column k; the translation row is kept.
+@inline(__always)
+private func mapRows123(_ t: CATransform3D,
+                        _ f: (CGFloat, CGFloat, CGFloat) -> (CGFloat, CGFloat, CGFloat)) -> CATransform3D {
+    var m = t
+    (m.m11, m.m21, m.m31) = f(t.m11, t.m21, t.m31)
+    (m.m12, m.m22, m.m32) = f(t.m12, t.m22, t.m32)
+    (m.m13, m.m23, m.m33) = f(t.m13, t.m23, t.m33)
+    (m.m14, m.m24, m.m34) = f(t.m14, t.m24, t.m34)
+    return m
 }
 
 /// A zero or infinite axis gives the identity; the axis is normalised.
@@ -83,9 +106,9 @@ public func CATransform3DMakeRotation(_ angle: CGFloat, _ x: CGFloat, _ y: CGFlo
     if !(len > 0) || len == .infinity { return CATransform3DIdentity }
     let r = rotation3x3(angle, x / len, y / len, z / len)
     var t = CATransform3DIdentity
-    t.m11 = r[0]; t.m12 = r[1]; t.m13 = r[2]
-    t.m21 = r[3]; t.m22 = r[4]; t.m23 = r[5]
-    t.m31 = r[6]; t.m32 = r[7]; t.m33 = r[8]
+    t.m11 = r.0; t.m12 = r.1; t.m13 = r.2
+    t.m21 = r.3; t.m22 = r.4; t.m23 = r.5
+    t.m31 = r.6; t.m32 = r.7; t.m33 = r.8
     return t
 }
 
@@ -93,70 +116,60 @@ public func CATransform3DMakeRotation(_ angle: CGFloat, _ x: CGFloat, _ y: CGFlo
 /// (as the engine); a unit axis is not normalised; a zero or infinite axis returns t.
 public func CATransform3DRotate(_ t: CATransform3D, _ angle: CGFloat, _ x: CGFloat, _ y: CGFloat,
                                 _ z: CGFloat) -> CATransform3D {
-    let src = t.fields
-    var m = src
-    var axis = 0
-    if x == 0 {
-        if z == 0 && y == 1 { axis = 2 } else if y == 0 && z == 1 { axis = 3 }
-    } else if x == 1 && y == 0 && z == 0 {
-        axis = 1
-    }
-    if axis != 0 {
+    if x == 0 && z == 0 && y == 1 {
         let c = cos(angle), s = sin(angle)
         let r = c + (1 - c)
-        for k in 0..<4 {
-            let a1 = src[k], a2 = src[4 + k], a3 = src[8 + k]
-            switch axis {
-            case 2:
-                m[k] = c * a1 - s * a3; m[4 + k] = r * a2; m[8 + k] = s * a1 + c * a3
-            case 3:
-                m[k] = c * a1 + s * a2; m[4 + k] = c * a2 - s * a1; m[8 + k] = r * a3
-            default:
-                m[k] = r * a1; m[4 + k] = c * a2 + s * a3; m[8 + k] = c * a3 - s * a2
-            }
-        }
-        return CATransform3D(m)
+        return mapRows123(t) { a1, a2, a3 in (c * a1 - s * a3, r * a2, s * a1 + c * a3) }
+    }
+    if x == 0 && y == 0 && z == 1 {
+        let c = cos(angle), s = sin(angle)
+        let r = c + (1 - c)
+        return mapRows123(t) { a1, a2, a3 in (c * a1 + s * a2, c * a2 - s * a1, r * a3) }
+    }
+    if x == 1 && y == 0 && z == 0 {
+        let c = cos(angle), s = sin(angle)
+        let r = c + (1 - c)
+        return mapRows123(t) { a1, a2, a3 in (r * a1, c * a2 + s * a3, c * a3 - s * a2) }
     }
     let len2 = x * x + y * y + z * z
     let len = len2 == 1 ? 1 : len2.squareRoot()
     if !(len > 0) || len == .infinity { return t }
     let r = rotation3x3(angle, x / len, y / len, z / len)
-    for i in 0..<3 {
-        for j in 0..<4 {
-            m[i * 4 + j] = r[i * 3] * src[j] + r[i * 3 + 1] * src[4 + j] + r[i * 3 + 2] * src[8 + j]
-        }
+    return mapRows123(t) { a1, a2, a3 in
+        (r.0 * a1 + r.1 * a2 + r.2 * a3, r.3 * a1 + r.4 * a2 + r.5 * a3, r.6 * a1 + r.7 * a2 + r.8 * a3)
     }
-    return CATransform3D(m)
 }
 
 /// scale · t: rows 1–3 scaled, the translation row kept.
 public func CATransform3DScale(_ t: CATransform3D, _ sx: CGFloat, _ sy: CGFloat, _ sz: CGFloat) -> CATransform3D {
-    var m = t.fields
-    let f = [sx, sy, sz]
-    for k in 0..<12 { m[k] = f[k / 4] * m[k] }
-    return CATransform3D(m)
+    mapRows123(t) { a1, a2, a3 in (sx * a1, sy * a2, sz * a3) }
 }
 
 /// translation · t: the translation row moves by tx·row1 + ty·row2 + tz·row3.
 public func CATransform3DTranslate(_ t: CATransform3D, _ tx: CGFloat, _ ty: CGFloat, _ tz: CGFloat) -> CATransform3D {
-    let a = t.fields
-    var m = a
-    for j in 0..<4 {
-        m[12 + j] = tx * a[j] + ty * a[4 + j] + tz * a[8 + j] + a[12 + j]
-    }
-    return CATransform3D(m)
+    var m = t
+    m.m41 = tx * t.m11 + ty * t.m21 + tz * t.m31 + t.m41
+    m.m42 = tx * t.m12 + ty * t.m22 + tz * t.m32 + t.m42
+    m.m43 = tx * t.m13 + ty * t.m23 + tz * t.m33 + t.m43
+    m.m44 = tx * t.m14 + ty * t.m24 + tz * t.m34 + t.m44
+    return m
 }
 
 /// a · b: `a` applies first.
 public func CATransform3DConcat(_ a: CATransform3D, _ b: CATransform3D) -> CATransform3D {
-    let p = a.fields, q = b.fields
-    var m = [CGFloat](repeating: 0, count: 16)
-    for i in 0..<4 {
-        for j in 0..<4 {
-            m[i * 4 + j] = p[i * 4] * q[j] + p[i * 4 + 1] * q[4 + j] + p[i * 4 + 2] * q[8 + j] + p[i * 4 + 3] * q[12 + j]
-        }
+    /// One row of the product: the row (p1, p2, p3, p4) of `a` times `b`.
+    func row(_ p1: CGFloat, _ p2: CGFloat, _ p3: CGFloat, _ p4: CGFloat) -> (CGFloat, CGFloat, CGFloat, CGFloat) {
+        (p1 * b.m11 + p2 * b.m21 + p3 * b.m31 + p4 * b.m41,
+         p1 * b.m12 + p2 * b.m22 + p3 * b.m32 + p4 * b.m42,
+         p1 * b.m13 + p2 * b.m23 + p3 * b.m33 + p4 * b.m43,
+         p1 * b.m14 + p2 * b.m24 + p3 * b.m34 + p4 * b.m44)
     }
-    return CATransform3D(m)
+    var m = CATransform3D()
+    (m.m11, m.m12, m.m13, m.m14) = row(a.m11, a.m12, a.m13, a.m14)
+    (m.m21, m.m22, m.m23, m.m24) = row(a.m21, a.m22, a.m23, a.m24)
+    (m.m31, m.m32, m.m33, m.m34) = row(a.m31, a.m32, a.m33, a.m34)
+    (m.m41, m.m42, m.m43, m.m44) = row(a.m41, a.m42, a.m43, a.m44)
+    return m
 }
 
 /// Gauss–Jordan elimination with partial pivoting; a singular t comes back unchanged.

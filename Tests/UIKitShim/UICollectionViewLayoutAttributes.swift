@@ -12,17 +12,22 @@
 // as in an app.
 
 /// `UICollectionViewLayoutAttributes`: one element's geometry and look.
+///
+/// `@exclusivity(unchecked)`: UIKit's properties are Objective-C's, read and written
+/// without Swift's run-time exclusivity tracking; a Swift class's stored property pays a
+/// `swift_beginAccess` (a thread-local access set) on every dynamic access, which the
+/// export benchmark would otherwise count as the exported code's cost.
 @MainActor open class UICollectionViewLayoutAttributes: NSObject {
     /// The untransformed centre and size (setting `frame` sets both).
-    open var center: CGPoint = .zero
-    open var size: CGSize = .zero
-    open var transform3D: CATransform3D = CATransform3DIdentity
-    open var alpha: CGFloat = 1
-    open var zIndex: Int = 0
-    open var isHidden = false
-    open var indexPath = IndexPath(item: 0, section: 0)
-    open private(set) var representedElementCategory = UICollectionView.ElementCategory.cell
-    open private(set) var representedElementKind: String?
+    @exclusivity(unchecked) open var center: CGPoint = .zero
+    @exclusivity(unchecked) open var size: CGSize = .zero
+    @exclusivity(unchecked) open var transform3D: CATransform3D = CATransform3DIdentity
+    @exclusivity(unchecked) open var alpha: CGFloat = 1
+    @exclusivity(unchecked) open var zIndex: Int = 0
+    @exclusivity(unchecked) open var isHidden = false
+    @exclusivity(unchecked) open var indexPath = IndexPath(item: 0, section: 0)
+    @exclusivity(unchecked) open private(set) var representedElementCategory = UICollectionView.ElementCategory.cell
+    @exclusivity(unchecked) open private(set) var representedElementKind: String?
 
     /// Deviation from the SDK: `required` (UIKit makes instances of a layout's
     /// `layoutAttributesClass` through the Objective-C runtime; Swift needs a required

@@ -24,8 +24,9 @@
 
     open var backgroundColor: UIColor?
 
-    /// `bounds`; `frame` keeps its origin (no transform here).
-    open var bounds: CGRect {
+    /// `bounds`; `frame` keeps its origin (no transform here). Unchecked exclusivity, as
+    /// an Objective-C property (see UICollectionViewLayoutAttributes).
+    @exclusivity(unchecked) open var bounds: CGRect {
         willSet { boundsWillChange(to: newValue) }
     }
 
@@ -36,7 +37,7 @@
             bounds.size = newValue.size
         }
     }
-    private var frameOrigin: CGPoint
+    @exclusivity(unchecked) private var frameOrigin: CGPoint
 
     open var effectiveUserInterfaceLayoutDirection: UIUserInterfaceLayoutDirection {
         shimLayoutDirection

@@ -9,9 +9,13 @@
 //   by every bounds change as the exported one is, its attributes copied as the export
 //   copies them: what UIKit itself costs per item;
 // - transform: the translated `transform` alone on the same cards (made internal for the
-//   bench), per item;
+//   bench), per item, called as the exported query calls it: the collection view's bounds
+//   read once per query, then each card transformed;
 // - twin: the native Swift twin's transform (CardLayout's LeagueOfLegendsEffect, …) per
-//   item, the figure the effect part is compared with.
+//   item on the same cards, in place, the figure the effect part is compared with;
+// - hand-written: the same effect written by hand as a UIKit flow layout
+//   (HandWritten.swift), its per-query effect on the same cards: what UIKit's class-based
+//   attributes and weakly held collection view cost any layout.
 // CPU time, the median of 7 rounds after a warm-up.
 @_spi(UIKitShimDriver) import UIKit
 import CardLayout
@@ -64,14 +68,17 @@ let smoke = CommandLine.arguments.contains("--smoke")
 let repeats = smoke ? 20 : 20_000
 
 /// The exported layouts' translated `transform` (scripts/bench-export makes it internal).
+/// The seeds' transforms read the collection view's bounds, which their caller reads once
+/// per query and passes in.
 @MainActor protocol Transforming: UICollectionViewFlowLayout {
-    func transform(_ attributes: UICollectionViewLayoutAttributes)
+    func transform(_ attributes: UICollectionViewLayoutAttributes, visibleBounds: CGRect)
 }
 extension LolLayout: Transforming {}
 extension CardScaleLayout: Transforming {}
 extension PhotoBrowserLayout: Transforming {}
 
-@MainActor func measure(name: String, layout: some Transforming, twin: any Effect) -> [String] {
+@MainActor func measure(name: String, layout: some Transforming, twin: any Effect,
+                        handWritten: some HandWrittenEffect) -> [String] {
     let dataSource = DataSource()
     let view = UICollectionView(frame: CGRect(origin: .zero, size: viewport), collectionViewLayout: layout)
     view.dataSource = dataSource
@@ -128,13 +135,17 @@ extension PhotoBrowserLayout: Transforming {}
         return (ScrollContext(bounds: bounds, contentSize: flow.collectionViewContentSize),
                 flow.layoutAttributesForElements(in: bounds))
     }
+    // The twin transforms its arrays in place, made once as the exported side's cards are:
+    // the effect alone, without a copy of its input (the exported side's copies are in
+    // the UIKit part, not in its transform), offset by offset as the exported side goes.
+    var arrays = frames.map { $0.1 }
     let native = median {
         var items = 0
-        for k in 0..<repeats {
-            let (context, base) = frames[k % frames.count]
-            var attributes = base
-            try! twin.transform(&attributes, layout: flow, context: context)
-            items += attributes.count
+        for i in frames.indices {
+            for _ in 0..<repeats / frames.count {
+                try! twin.transform(&arrays[i], layout: flow, context: frames[i].0)
+                items += arrays[i].count
+            }
         }
         return items
     }
@@ -149,24 +160,62 @@ extension PhotoBrowserLayout: Transforming {}
         for (r, attributes) in cards {
             view.bounds = r
             for _ in 0..<repeats / cards.count {
-                for a in attributes { layout.transform(a) }
+                // As the exported layoutAttributesForElements(in:) does it.
+                guard let visibleBounds = layout.collectionView?.bounds else { continue }
+                for a in attributes { layout.transform(a, visibleBounds: visibleBounds) }
                 items += attributes.count
             }
         }
         return items
     }
+    // The hand-written UIKit layout's effect, on its own copies of the same cards.
+    let handView = UICollectionView(frame: CGRect(origin: .zero, size: viewport), collectionViewLayout: handWritten)
+    handView.dataSource = dataSource
+    handView.layoutIfNeeded()
+    let handCards = offsets.map { offset -> (CGRect, [UICollectionViewLayoutAttributes]) in
+        let r = rect(offset)
+        handView.bounds = r
+        handView.layoutIfNeeded()
+        return (r, handWritten.layoutAttributesForElements(in: r) ?? [])
+    }
+    let hand = median {
+        var items = 0
+        for (r, attributes) in handCards {
+            handView.bounds = r
+            for _ in 0..<repeats / handCards.count {
+                handWritten.applyEffect(to: attributes)
+                items += attributes.count
+            }
+        }
+        return items
+    }
+    // The hand-written layout must be the same effect: its cards equal the exported ones.
+    for ((_, mine), (_, theirs)) in zip(handCards, cards) {
+        precondition(mine.count == theirs.count, "\(name): the hand-written layout shows other cards")
+        for (a, b) in zip(mine, theirs) {
+            let d = [a.transform3D.m11 - b.transform3D.m11, a.transform3D.m22 - b.transform3D.m22,
+                     a.transform3D.m13 - b.transform3D.m13, a.transform3D.m31 - b.transform3D.m31,
+                     a.transform3D.m33 - b.transform3D.m33, a.transform3D.m34 - b.transform3D.m34,
+                     a.center.x - b.center.x, CGFloat(a.zIndex - b.zIndex)].map { abs($0) }.max()!
+            precondition(d < 1e-9, "\(name): the hand-written layout differs from the exported one by \(d)")
+        }
+    }
     func ns(_ x: Double) -> String { String(format: "%.1f", x) }
-    return [name, ns(exported), ns(uikit), ns(effect), ns(native), String(format: "%.2f×", effect / native)]
+    func ratio(_ x: Double) -> String { String(format: "%.2f×", x) }
+    return [name, ns(exported), ns(uikit), ns(effect), ns(native), ratio(effect / native), ns(hand), ratio(effect / hand)]
 }
 
 @MainActor func main() {
     let rows = [
-        measure(name: "lol", layout: LolLayout(), twin: LeagueOfLegendsEffect()),
-        measure(name: "card-scale", layout: CardScaleLayout(), twin: CardScaleEffect()),
-        measure(name: "photo-browser", layout: PhotoBrowserLayout(), twin: PhotoBrowserEffect()),
+        measure(name: "lol", layout: LolLayout(), twin: LeagueOfLegendsEffect(), handWritten: HandWrittenLolLayout()),
+        measure(name: "card-scale", layout: CardScaleLayout(), twin: CardScaleEffect(),
+                handWritten: HandWrittenCardScaleLayout()),
+        measure(name: "photo-browser", layout: PhotoBrowserLayout(), twin: PhotoBrowserEffect(),
+                handWritten: HandWrittenPhotoBrowserLayout()),
     ]
-    let header = ["seed", "exported ns/item", "UIKit part", "transform", "native twin", "transform / twin"]
-    let widths = [14, 17, 11, 10, 12, 17]
+    let header = ["seed", "exported ns/item", "UIKit part", "transform", "native twin", "transform / twin",
+                  "hand-written", "transform / hand"]
+    let widths = [14, 17, 11, 10, 12, 17, 13, 17]
     func line(_ cells: [String]) -> String {
         zip(cells, widths).enumerated().map { i, pair in
             i == 0 ? pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0)

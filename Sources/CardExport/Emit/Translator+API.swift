@@ -85,10 +85,12 @@ extension Translator {
             return code("\(base).\(name)", .num)
         case .rect:
             // collectionView.frame is the viewport at the origin: its sizes are the bounds'
-            let frame = "CGRect(origin: .zero, size: \(collectionViewTextPlain).bounds.size)"
-            if b.text == frame, ["width", "height", "size", "midX", "midY", "maxX", "maxY"].contains(name) {
-                if name.hasPrefix("mid") || name.hasPrefix("max") { return code("\(base).\(name)", .num) }
-                return code("\(collectionViewTextPlain).bounds.\(name)", name == "size" ? .size : .num)
+            for bounds in ["\(collectionViewTextPlain).bounds", Self.visibleBounds] {
+                let frame = "CGRect(origin: .zero, size: \(bounds).size)"
+                if b.text == frame, ["width", "height", "size", "midX", "midY", "maxX", "maxY"].contains(name) {
+                    if name.hasPrefix("mid") || name.hasPrefix("max") { return code("\(base).\(name)", .num) }
+                    return code("\(bounds).\(name)", name == "size" ? .size : .num)
+                }
             }
             switch name {
             case "x": return code("\(base).origin.x", .num)
@@ -171,6 +173,28 @@ extension Translator {
     }
 
     var collectionViewTextPlain: String { "collectionView" }
+
+    /// The name `transform` reads the collection view's bounds by: its caller reads them
+    /// once per query and passes them in (they cannot change during one).
+    static let visibleBounds = "visibleBounds"
+
+    /// What `transform` reads of the collection view's bounds, from `visibleBounds` rather
+    /// than from the view per item: `bounds`, `frame` (the viewport at the origin) and
+    /// `contentOffset` (UIScrollView's is its bounds' origin). Nil elsewhere, for any other
+    /// property, and where a local of the script takes the name (read from the view then).
+    func hoistedCollectionViewField(_ name: String) -> Code? {
+        guard functionStack.first == .transform, !translatingTarget, lookUp(Self.visibleBounds) == nil else { return nil }
+        let bounds = Self.visibleBounds
+        let hoisted: Code
+        switch name {
+        case "bounds": hoisted = code(bounds, .rect)
+        case "frame": hoisted = code("CGRect(origin: .zero, size: \(bounds).size)", .rect)
+        case "contentOffset": hoisted = code("\(bounds).origin", .point)
+        default: return nil
+        }
+        transformReadsBoundsNow = true
+        return hoisted
+    }
 
     func collectionViewField(_ name: String, line: Int) throws -> Code {
         let cv = collectionViewText

@@ -85,7 +85,12 @@ extension Translator {
             if case .name(let m) = base.kind, lookUp(m) == nil, ["math", "string", "table", "coroutine", "os", "io", "utf8", "debug"].contains(m) {
                 return try libraryField(m, name, line: e.line)
             }
+            let cvBefore = usesCollectionViewNow
             let b = try expression(base)
+            if b.type == .collectionView, let hoisted = hoistedCollectionViewField(name) {
+                usesCollectionViewNow = cvBefore   // read from `visibleBounds`, not the view
+                return hoisted
+            }
             return try fieldAccess(b, name, line: e.line)
         case let .index(base, key):
             let b = try expression(base)

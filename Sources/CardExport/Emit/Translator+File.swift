@@ -49,6 +49,7 @@ extension Translator {
         body.append("")
         body.append("    override func shouldInvalidateLayout(forBoundsChange newBounds: CGRect) -> Bool { true }")
         let attrs = attributesClassName
+        let vb = Self.visibleBounds
         let hasQuery = callbacks.contains("layoutAttributesForElements"), hasTransform = callbacks.contains("transform")
         if hasQuery || hasTransform || usesAppearance {
             body.append("")
@@ -58,7 +59,13 @@ extension Translator {
             } else {
                 body.append("        let elements = (super.layoutAttributesForElements(in: rect) ?? []).map { $0.copy() as! \(attrs) }")
             }
-            if hasTransform { body.append("        for element in elements { transform(element) }") }
+            if hasTransform && transformReadsBounds {
+                body.append("        // The collection view's bounds cannot change during one query: read once, not per item.")
+                body.append("        guard let \(vb) = collectionView?.bounds else { return elements }")
+                body.append("        for element in elements { transform(element, \(vb): \(vb)) }")
+            } else if hasTransform {
+                body.append("        for element in elements { transform(element) }")
+            }
             body.append("        return elements")
             body.append("    }")
             body.append("")
@@ -66,13 +73,17 @@ extension Translator {
             if hasQuery {
                 body.append("        // The element query's answer for a shown item; the base attributes for any other.")
                 body.append("        if let collectionView, let element = elementQuery(in: collectionView.bounds).first(where: { $0.indexPath == indexPath }) {")
-                if hasTransform { body.append("            transform(element)") }
+                if hasTransform { body.append("            transform(element\(transformReadsBounds ? ", \(vb): collectionView.bounds" : ""))") }
                 body.append("            return element")
                 body.append("        }")
             }
             body.append("        guard let base = super.layoutAttributesForItem(at: indexPath) else { return nil }")
             body.append("        let attributes = base.copy() as! \(attrs)")
-            if hasTransform { body.append("        transform(attributes)") }
+            if hasTransform && transformReadsBounds {
+                body.append("        if let \(vb) = collectionView?.bounds { transform(attributes, \(vb): \(vb)) }")
+            } else if hasTransform {
+                body.append("        transform(attributes)")
+            }
             body.append("        return attributes")
             body.append("    }")
         }

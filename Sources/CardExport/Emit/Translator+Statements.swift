@@ -249,7 +249,9 @@ extension Translator {
             return Code(text: variableText(id), type: t, precedence: Code.atom)
         case let .field(base, name):
             markFieldMutation(base)
+            translatingTarget = true
             let b = try expression(base)
+            translatingTarget = false
             switch b.type {
             case .emptyTable, .record:
                 var r: Int

@@ -374,8 +374,14 @@ extension Translator {
                 header = ["override func prepare() {", "    super.prepare()"]
                 if usesCV { header.append("    guard let collectionView else { return }") }
             case .transform:
-                header = ["/// The script's `transform`: one item's attributes, changed in place (they are a copy).",
-                          "private func transform(_ \(param(0, "attributes")): \(attributesClassName)) {"]
+                if transformReadsBounds {
+                    header = ["/// The script's `transform`: one item's attributes, changed in place (they are a copy).",
+                              "/// `\(Self.visibleBounds)` is the collection view's bounds, read once per query: they cannot change during one.",
+                              "private func transform(_ \(param(0, "attributes")): \(attributesClassName), \(Self.visibleBounds): CGRect) {"]
+                } else {
+                    header = ["/// The script's `transform`: one item's attributes, changed in place (they are a copy).",
+                              "private func transform(_ \(param(0, "attributes")): \(attributesClassName)) {"]
+                }
                 if usesCV { header.append("    guard let collectionView else { return }") }
             case .elementQuery:
                 header = ["/// The script's own element query: the elements the visible rect shows, before `transform`.",

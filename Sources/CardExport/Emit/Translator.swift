@@ -82,6 +82,12 @@ final class Translator {
     /// Functions (by role description) whose bodies use the collection view, from the last walk.
     var usesCollectionView: Set<String> = []
     var usesCollectionViewNow: Set<String> = []
+    /// Whether the last walk's `transform` read the collection view's bounds (or its
+    /// contentOffset or frame): they come in as `visibleBounds`, read once per query.
+    var transformReadsBounds = false
+    var transformReadsBoundsNow = false
+    /// An assignment's target is being translated (a write reads nothing hoisted).
+    var translatingTarget = false
 
     var usesAppearance = false
     var usesAppearanceNow = false
@@ -177,6 +183,7 @@ final class Translator {
         }
         usesAppearanceNow = false
         usesCollectionViewNow = []
+        transformReadsBoundsNow = false
         readNow = []
         flipsHorizontally = nil
     }
@@ -193,6 +200,7 @@ final class Translator {
         }
         if usesAppearanceNow != usesAppearance { usesAppearance = usesAppearanceNow; changed = true }
         if usesCollectionViewNow != usesCollectionView { usesCollectionView = usesCollectionViewNow; changed = true }
+        if transformReadsBoundsNow != transformReadsBounds { transformReadsBounds = transformReadsBoundsNow; changed = true }
     }
 
     // MARK: - Variables
