@@ -71,7 +71,7 @@ package struct ScriptChecker {
     /// every state it loads; an override the script does not declare, or out of its
     /// range, is thrown (wrong usage, not a problem of the script).
     package static func check(path: String, limits: ScriptLimits = ScriptLimits(),
-                              params: [(name: String, value: Double)],
+                              params: [(name: String, text: String)],
                               layoutDirection: UserInterfaceLayoutDirection = .leftToRight,
                               viewport: Size? = nil) throws(ParamOverrideError) -> [Diagnostic] {
         let source: String
@@ -193,7 +193,8 @@ private final class CheckSession {
     let limits: ScriptLimits
     let locator: SourceLocator
     /// `--param` values, set in every state loaded.
-    var overrides: [(name: String, value: Double)] = []
+    /// `--param NAME=TEXT` as written: read as each param's kind takes it once loaded.
+    var overrides: [(name: String, text: String)] = []
     /// An override the script refused (the check then stops).
     private(set) var refusedOverride: ParamOverrideError?
 
@@ -296,7 +297,7 @@ private final class CheckSession {
             let loaded = try LuaEffect(source: source, chunkName: chunkName, limits: limits)
             loaded.setCheckMode(true)
             do {
-                try loaded.setParams(overrides)
+                try loaded.setParams(LuaEffect.parseParams(overrides, against: loaded.params))
             } catch {
                 refusedOverride = error
                 return nil

@@ -129,7 +129,7 @@ final class Playground: @unchecked Sendable {
     private var changed = false
     /// The tweakables' values set from outside (`--param`, the page's sliders): set in
     /// every fresh effect (a save, a slider, a restart after a limit).
-    private var overrides: [(name: String, value: Double)]
+    private var overrides: [(name: String, value: ParamSetting)] = []
 
     init(options: PlayOptions) throws {
         self.options = options
@@ -141,8 +141,8 @@ final class Playground: @unchecked Sendable {
         } catch {
             throw RunFailure(message: RunPipeline.shown(error.message, path: options.scriptPath), details: error.details)
         }
-        overrides = options.params.overrides
         do {
+            overrides = try LuaEffect.parseParams(options.params.overrides, against: effect.params)
             try effect.setParams(overrides)
         } catch {
             throw RunFailure(message: ParamOption.message(error, in: options.params), details: "", isUsage: true)
@@ -256,11 +256,19 @@ final class Playground: @unchecked Sendable {
     /// values its sliders have now baked in: `{"swift": …, "className": …}`, or
     /// `{"error": "file:line: export: …"}` for a script the translator does not take.
     private func export() -> HTTPResponse {
-        let values = Dictionary(effect.params.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        var values: [String: Double] = [:], switches: [String: Bool] = [:], choices: [String: String] = [:]
+        for p in effect.params {
+            switch p.value {
+            case let .number(x): values[p.name] = x
+            case let .boolean(b): switches[p.name] = b
+            case let .option(text): if p.value != p.defaultValue { choices[p.name] = text }
+            }
+        }
         let name = Exporter.className(forFileName: options.scriptPath)
         let j = Self.jsonString
         do {
-            let swift = try Exporter.export(source: goodSource, fileName: options.scriptPath, className: name, params: values)
+            let swift = try Exporter.export(source: goodSource, fileName: options.scriptPath, className: name, params: values,
+                                            switches: switches, choices: choices)
             return .json("{\"swift\":\(j(swift)),\"className\":\(j(name))}")
         } catch {
             return .json("{\"error\":\(j(error.description))}")
@@ -287,7 +295,7 @@ final class Playground: @unchecked Sendable {
         var block = ScenarioLuaFormatter.scenariosBlock([Self.rounded(session.recordedScenario(named: "recorded"))])
         let set = effect.params.filter { $0.value != $0.defaultValue }
         if !set.isEmpty {  // the replay needs the same values
-            block = "-- recorded with " + set.map { "--param \($0.name)=\(ScenarioLuaFormatter.number($0.value))" }
+            block = "-- recorded with " + set.map { "--param \($0.name)=\($0.value)" }
                 .joined(separator: " ") + "\n" + block
         }
         return .json("{\"lua\":\(Self.jsonString(block))}")
@@ -446,24 +454,37 @@ final class Playground: @unchecked Sendable {
     }
 
     /// Sets the saved script's overrides in `fresh`, keeping those it still declares
-    /// (clamped to its min…max): a save never fails because of a slider.
+    /// with the same kind (a number clamped to its min…max, an option still listed): a
+    /// save never fails because of a control.
     private func keepOverrides(in fresh: LuaEffect) {
-        let kept: [(name: String, value: Double)] = overrides.compactMap { override in
-            guard let param = fresh.params.first(where: { $0.name == override.name }) else { return nil }
-            return (override.name, min(max(override.value, param.minimum), param.maximum))
+        let kept: [(name: String, value: ParamSetting)] = overrides.compactMap { set in
+            guard let param = fresh.params.first(where: { $0.name == set.name }) else { return nil }
+            switch (param.kind, set.value) {
+            case let (.number, .number(x)): return (set.name, .number(min(max(x, param.minimum), param.maximum)))
+            case (.boolean, .boolean): return set
+            case let (.options(options), .option(text)): return options.contains(text) ? set : nil
+            default: return nil
+            }
         }
         if (try? fresh.setParams(kept)) != nil { overrides = kept }
     }
 
-    /// `POST /params`: a slider moved. The script in use runs again, in a fresh state,
-    /// with the new value; the scroll position is kept (as on a save).
+    /// `POST /params`: a control moved. The script in use runs again, in a fresh state,
+    /// with the new value (a number, true / false, or an option's string, as the param's
+    /// kind takes it); the scroll position is kept (as on a save).
     private func setParam(_ body: [UInt8]) -> HTTPResponse {
         guard let fields = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
               let name = fields["name"] as? String else {
             return .status(400, message: "expected a JSON object with a \"name\" and a \"value\"")
         }
-        guard let value = fields["value"] as? Double, value.isFinite else {
-            return .status(400, message: "params.\(name): expected a finite number as the value")
+        let value: ParamSetting
+        switch (effect.params.first { $0.name == name }?.kind, fields["value"]) {
+        case let (.boolean?, flag as Bool): value = .boolean(flag)
+        case let (.options?, text as String): value = .option(text)
+        case let (.number?, x as Double), let (nil, x as Double): value = .number(x)
+        case (.boolean?, _): return .status(400, message: "params.\(name) is on/off: expected true or false as the value")
+        case (.options?, _): return .status(400, message: "params.\(name): expected one of its options (a string) as the value")
+        default: return .status(400, message: "params.\(name): expected a finite number as the value")
         }
         var next = overrides.filter { $0.name != name }
         next.append((name, value))
@@ -537,16 +558,30 @@ final class Playground: @unchecked Sendable {
         } else {
             out += "null"
         }
-        out += ",\"params\":[" + effect.params.map { p in
-            "{\"name\":\(Self.jsonString(p.name)),\"value\":\(n(p.value)),\"min\":\(n(p.minimum)),\"max\":\(n(p.maximum))"
-                + ",\"step\":" + (p.step.map(n) ?? "null") + "}"
-        }.joined(separator: ",") + "]"
+        out += ",\"params\":[" + effect.params.map(paramJSON).joined(separator: ",") + "]"
         out += ",\"scriptVersion\":\(version),\"script\":\(Self.jsonString((options.scriptPath as NSString).lastPathComponent))"
         out += ",\"error\":" + (error.map(Self.jsonString) ?? "null")
         out += ",\"warnings\":[" + warnings.map(Self.jsonString).joined(separator: ",") + "]"
         out += ",\"layoutNote\":" + (layoutNote().map(Self.jsonString) ?? "null") + "}"
         out += ",\"frames\":[" + frames.map(frameJSON).joined(separator: ",") + "]}"
         return out
+    }
+
+    /// A tweakable in the state, in the script's order: `{"name", "value", "min", "max",
+    /// "step", "kind": "number"|"boolean"|"options", "label", "options"?}` (value a number,
+    /// true / false, or a string; min, max and step 0, 0 and null for the other kinds;
+    /// label null when the script gives none; options only for that kind).
+    private func paramJSON(_ p: ScriptParam) -> String {
+        let value: String = switch p.value {
+        case let .number(x): n(x)
+        case let .boolean(b): b ? "true" : "false"
+        case let .option(text): Self.jsonString(text)
+        }
+        var out = "{\"name\":\(Self.jsonString(p.name)),\"value\":\(value),\"min\":\(n(p.minimum)),\"max\":\(n(p.maximum))"
+            + ",\"step\":" + (p.step.map(n) ?? "null") + ",\"kind\":\"\(p.kind.name)\""
+            + ",\"label\":" + (p.label.map(Self.jsonString) ?? "null")
+        if case let .options(options) = p.kind { out += ",\"options\":[" + options.map(Self.jsonString).joined(separator: ",") + "]" }
+        return out + "}"
     }
 
     private func frameJSON(_ f: Frame) -> String {
