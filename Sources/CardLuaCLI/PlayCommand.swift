@@ -39,10 +39,20 @@ enum PlayCommand {
         let interrupt = InterruptFlag.install()
         server.start()
         Console.out("http://127.0.0.1:\(server.port)/\n")
-        Console.error("playing \(Echo.safe(options.scriptPath)) — save it to reload the page's effect, Ctrl-C to stop")
-        var watcher = FileWatcher(path: options.scriptPath)
+        Console.error("playing \(Echo.safe(options.scriptPath))"
+                      + (options.folder.map { " (the page picks the others of \(Echo.safe($0)))" } ?? "")
+                      + " — save it to reload the page's effect, Ctrl-C to stop")
+        // The watcher follows the script in use (a folder's picker switches it).
+        var watched = playground.currentScriptPath
+        var watcher = FileWatcher(path: watched)
         watcher.interval = 0.04
-        while let event = watcher.next(shouldStop: { interrupt.isRaised }) {
+        while !interrupt.isRaised {
+            guard let event = watcher.next(shouldStop: { interrupt.isRaised || playground.currentScriptPath != watched }) else {
+                watched = playground.currentScriptPath
+                watcher = FileWatcher(path: watched)
+                watcher.interval = 0.04
+                continue
+            }
             guard event == .changed else { continue }
             playground.markChanged()
             server.broadcast(event: "changed", data: "1")
@@ -51,14 +61,17 @@ enum PlayCommand {
         // being computed is abandoned with the process.
         server.stop()
         engine.stop()
-        Console.error("\nstopped playing \(Echo.safe(options.scriptPath))")
+        Console.error("\nstopped playing \(Echo.safe(options.folder ?? options.scriptPath))")
         return 0
     }
 }
 
 /// What `cardlua play` is asked to do.
 struct PlayOptions {
+    /// The script to start with: the one given, or a folder's first (``PlayFolder``).
     var scriptPath: String
+    /// `cardlua play FOLDER`: the folder whose scripts the page's picker offers.
+    var folder: String?
     var port = PlayCommand.defaultPort
     var viewportSize = Scenario.defaultViewportSize
     var numberOfItems: [Int]?
@@ -76,6 +89,14 @@ struct PlayOptions {
             throw UsageError("unexpected argument '\(Echo.safe(arguments.positional[1]))' (one script at a time)", command: command)
         }
         scriptPath = script
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: script, isDirectory: &isFolder), isFolder.boolValue {
+            guard let first = PlayFolder(path: script).scripts().first else {
+                throw UsageError("no .lua scripts in the folder '\(Echo.safe(script))'", command: command)
+            }
+            folder = script
+            scriptPath = PlayFolder(path: script).path(of: first)
+        }
         let v = arguments.values
         if let text = v["port"] {
             guard let n = UInt16(text) else {
@@ -99,26 +120,30 @@ struct PlayOptions {
 /// one request at a time; ``markChanged()`` on any thread.
 final class Playground: @unchecked Sendable {
     let options: PlayOptions
+    /// The script in use: the one given, or the one picked from the folder (the engine's
+    /// thread writes it; the main thread's watcher reads ``currentScriptPath``).
+    private(set) var scriptPath: String
+    private let pathLock = NSLock()
     /// The script's limits in a live session: the per-call ones only. A whole-run limit
     /// is `run`'s (a run ends); a session lasts as long as the page is open.
     let limits: ScriptLimits
-    private var effect: LuaEffect
-    private var session: InteractiveScrollView
+    var effect: LuaEffect
+    var session: InteractiveScrollView
     /// Good loads of the script so far (1 after the start).
-    private var version = 1
+    var version = 1
     /// The latest broken save's error; nil once a save loads.
-    private var loadError: String?
+    var loadError: String?
     /// The latest error while making frames (or releasing); nil once frames come again.
-    private var frameError: String?
+    var frameError: String?
     /// What the page shows over the stage.
     private var error: String? { loadError ?? frameError }
     /// What `check` would warn about in the script in use (a misspelt callback or field,
     /// a dropped transform): in the page under the stage, and on standard error once per
     /// load.
-    private var warnings: [String] = []
+    var warnings: [String] = []
     /// The source of the effect in use, to start it again after a limit (a limit
     /// discards the Lua state).
-    private var goodSource: String
+    var goodSource: String
     /// Seconds of frames an input's answer carries ahead of its time. Short: frames made
     /// ahead are lost when a new input comes before their time (the engine moves on from
     /// the last frame made), which shows as a hitch of at most this long.
@@ -129,17 +154,18 @@ final class Playground: @unchecked Sendable {
     private var changed = false
     /// The tweakables' values set from outside (`--param`, the page's sliders): set in
     /// every fresh effect (a save, a slider, a restart after a limit).
-    private var overrides: [(name: String, value: ParamSetting)] = []
+    var overrides: [(name: String, value: ParamSetting)] = []
 
     init(options: PlayOptions) throws {
         self.options = options
+        scriptPath = options.scriptPath
         var limits = options.limits
         limits.maxRunTime = 0
         self.limits = limits
         do {
-            effect = try LuaEffect(path: options.scriptPath, limits: limits)
+            effect = try LuaEffect(path: scriptPath, limits: limits)
         } catch {
-            throw RunFailure(message: RunPipeline.shown(error.message, path: options.scriptPath), details: error.details)
+            throw RunFailure(message: RunPipeline.shown(error.message, path: scriptPath), details: error.details)
         }
         do {
             overrides = try LuaEffect.parseParams(options.params.overrides, against: effect.params)
@@ -153,6 +179,20 @@ final class Playground: @unchecked Sendable {
             numberOfItems: options.numberOfItems ?? Scenario.defaultNumberOfItems,
             layoutDirection: options.rightToLeft ? .rightToLeft : .leftToRight)
         noteWarnings()
+    }
+
+    /// The script in use, from any thread (the watcher follows it).
+    var currentScriptPath: String {
+        pathLock.lock()
+        defer { pathLock.unlock() }
+        return scriptPath
+    }
+
+    /// Switches the script in use (the picker's, on the engine's thread).
+    func setScriptPath(_ path: String) {
+        pathLock.lock()
+        scriptPath = path
+        pathLock.unlock()
     }
 
     /// Called from the watcher's thread: the script was saved. Only a flag; the reload
@@ -237,14 +277,20 @@ final class Playground: @unchecked Sendable {
             return .json(answer(frames: [frameNow()].compactMap { $0 }))
         case ("/params", true):
             return setParam(request.body)
+        case ("/scripts", false):
+            return scriptsAnswer()
+        case ("/script", true):
+            return pickScript(request.body)
         case ("/export", false):
             return export()
         case ("/record", true):
             return record(request.body)
         case ("/", true), ("/events", true), ("/state", true):
             return .status(405, message: "use GET")
-        case ("/export", true):
+        case ("/export", true), ("/scripts", true):
             return .status(405, message: "use GET")
+        case ("/script", false):
+            return .status(405, message: "use POST")
         case ("/input", false), ("/frames", false), ("/reload", false), ("/record", false), ("/params", false):
             return .status(405, message: "use POST")
         default:
@@ -264,10 +310,10 @@ final class Playground: @unchecked Sendable {
             case let .option(text): if p.value != p.defaultValue { choices[p.name] = text }
             }
         }
-        let name = Exporter.className(forFileName: options.scriptPath)
+        let name = Exporter.className(forFileName: scriptPath)
         let j = Self.jsonString
         do {
-            let swift = try Exporter.export(source: goodSource, fileName: options.scriptPath, className: name, params: values,
+            let swift = try Exporter.export(source: goodSource, fileName: scriptPath, className: name, params: values,
                                             switches: switches, choices: choices)
             return .json("{\"swift\":\(j(swift)),\"className\":\(j(name))}")
         } catch {
@@ -409,7 +455,7 @@ final class Playground: @unchecked Sendable {
     private func reloadIfChanged(at time: Double) {
         guard takeChanged() else { return }
         do {
-            let fresh = try LuaEffect(path: options.scriptPath, limits: limits)
+            let fresh = try LuaEffect(path: scriptPath, limits: limits)
             keepOverrides(in: fresh)
             try session.reload(effect: fresh, at: max(time, session.state.time))
             effect = fresh
@@ -434,9 +480,9 @@ final class Playground: @unchecked Sendable {
     }
 
     /// The warnings of the script just loaded: kept for the page, printed when new.
-    private func noteWarnings() {
-        let found = ScriptChecker.warnings(after: effect, path: options.scriptPath)
-            .map { $0.formatted(file: options.scriptPath) }
+    func noteWarnings() {
+        let found = ScriptChecker.warnings(after: effect, path: scriptPath)
+            .map { $0.formatted(file: scriptPath) }
         for warning in found where !warnings.contains(warning) { Console.error(warning) }
         warnings = found
     }
@@ -446,7 +492,7 @@ final class Playground: @unchecked Sendable {
     private func failed(_ error: any Error) {
         frameError = Self.message(of: error)
         guard let script = error as? ScriptError, script.kind == .limit else { return }
-        if let fresh = try? LuaEffect(source: goodSource, chunkName: options.scriptPath, limits: limits),
+        if let fresh = try? LuaEffect(source: goodSource, chunkName: scriptPath, limits: limits),
            (try? fresh.setParams(overrides)) != nil,
            (try? session.reload(effect: fresh, at: session.state.time)) != nil {
             effect = fresh
@@ -495,7 +541,7 @@ final class Playground: @unchecked Sendable {
         }
         let t = (fields["t"] as? Double).flatMap { $0.isFinite && $0 >= 0 && $0 <= 1e7 ? $0 : nil } ?? session.state.time
         do {
-            let fresh = try LuaEffect(source: goodSource, chunkName: options.scriptPath, limits: limits)
+            let fresh = try LuaEffect(source: goodSource, chunkName: scriptPath, limits: limits)
             try fresh.setParams(next)
             try session.reload(effect: fresh, at: max(t, session.state.time))
             try session.skipFrames(until: t)
@@ -512,7 +558,7 @@ final class Playground: @unchecked Sendable {
 
     /// The frame at the latest event, made now (the engine's own frames start after it),
     /// as every frame is made. Nil (and the error kept) when the script fails.
-    private func frameNow() -> Frame? {
+    func frameNow() -> Frame? {
         do {
             return try makeFrameNow()
         } catch {
@@ -527,7 +573,7 @@ final class Playground: @unchecked Sendable {
         try session.frameAtLatestEvent()
     }
 
-    private static func message(of error: any Error) -> String {
+    static func message(of error: any Error) -> String {
         if let script = error as? ScriptError { return script.message }
         return String(describing: error)
     }
@@ -540,7 +586,7 @@ final class Playground: @unchecked Sendable {
     /// width, height], …]}` (left/top relative to the viewport; flags, the appearance —
     /// only when set — and the headers and footers — only when there are any — as in
     /// the static page's data, `HTMLRenderer.timelineJSON`).
-    private func answer(frames: [Frame]) -> String {
+    func answer(frames: [Frame]) -> String {
         let s = session.state
         var out = "{\"state\":{\"time\":\(n(s.time)),\"contentOffset\":\(point(s.contentOffset))"
         out += ",\"phase\":\"\(s.phase.rawValue)\",\"isTracking\":\(s.isTracking)"
@@ -559,7 +605,7 @@ final class Playground: @unchecked Sendable {
             out += "null"
         }
         out += ",\"params\":[" + effect.params.map(paramJSON).joined(separator: ",") + "]"
-        out += ",\"scriptVersion\":\(version),\"script\":\(Self.jsonString((options.scriptPath as NSString).lastPathComponent))"
+        out += ",\"scriptVersion\":\(version),\"script\":\(Self.jsonString((scriptPath as NSString).lastPathComponent))"
         out += ",\"error\":" + (error.map(Self.jsonString) ?? "null")
         out += ",\"warnings\":[" + warnings.map(Self.jsonString).joined(separator: ",") + "]"
         out += ",\"layoutNote\":" + (layoutNote().map(Self.jsonString) ?? "null") + "}"
