@@ -35,12 +35,12 @@ extension Translator {
                     throw refuse(field.line, "a params entry that is not `name = { value = …, min = …, max = … }` is not supported")
                 }
                 var numbers: [String: Double] = [:], flag: Bool?, label: String?
+                if let options = entryFields.first(where: { if case .named("options", _) = $0.kind { true } else { false } }) {
+                    throw refuse(options.line, "params.\(name): a param with options is not supported (a Swift layout "
+                                 + "has no string params; declare a number or an on/off param to export)")
+                }
                 for e in entryFields {
                     if case let .named("label", v) = e.kind, case let .string(text) = v.kind { label = text; continue }
-                    if case .named("options", _) = e.kind {
-                        throw refuse(e.line, "params.\(name): a param with options is not supported (a Swift layout "
-                                     + "has no string params; declare a number or an on/off param to export)")
-                    }
                     if case let .named("value", v) = e.kind, case let .boolean(b) = v.kind { flag = b; continue }
                     guard case let .named(key, v) = e.kind, let n = constantNumber(v) else {
                         throw refuse(e.line, "params.\(name): a field that is not a constant number is not supported")

@@ -57,7 +57,7 @@ do
     if type(v) ~= "string" then fail(at .. what .. " must be a string (got " .. shown(v) .. ")") end
     if v == "" then fail(at .. what .. " must not be empty") end
     if #v > MAX_TEXT then fail(at .. what .. " is longer than " .. MAX_TEXT .. " bytes") end
-    if smatch(v, "%c") then fail(at .. what .. " must be one line without tabs or control characters (got " .. shown(v) .. ")") end
+    if smatch(v, "%c") then fail(at .. what .. " must be one line, without tabs or other control characters") end
   end
 
   local function checkFields(at, entry, allowed, what)
@@ -96,7 +96,7 @@ do
       if type(value) == "boolean" then
         checkFields(at, entry, BOOLEAN_FIELDS, "an on/off tweakable has value = true or false and an optional label")
         p.kind = "boolean"
-      elseif type(value) == "string" or entry.options ~= nil then
+      elseif entry.options ~= nil or (type(value) == "string" and entry.min == nil and entry.max == nil) then
         checkFields(at, entry, OPTION_FIELDS, "a tweakable with options has value, options and an optional label")
         local options = entry.options
         if options == nil then
