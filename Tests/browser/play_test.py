@@ -583,7 +583,7 @@ def panel_checks(args, driver, check, tmp):
             wait_for(lambda s: s["settled"])
         s = wait_for(lambda s: s["centredItem"] == [0, 2] and s["settled"])
         items = s["items"]
-        check("→ → centres item 2 before the switch", s["centredItem"] == [0, 2], str(s))
+        check("→ centres item 2 before the switch", s["centredItem"] == [0, 2], str(s))
         from selenium.webdriver.support.ui import Select
         Select(driver.find_element("id", "picker")).select_by_value("b-narrow.lua")
         s = wait_for(lambda s: s["script"] == "b-narrow.lua" and s["settled"])
