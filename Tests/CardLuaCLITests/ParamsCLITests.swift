@@ -135,7 +135,7 @@ import Testing
     }
 
     /// A run with params and an autoplay step validates against docs/cardlua.schema.json,
-    /// and the schema refuses a params value that is not a number.
+    /// and the schema refuses a params value that is not a number, a boolean or a string.
     @Test func paramsAndAutoplayOutputValidates() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -145,7 +145,7 @@ import Testing
         try #require(result.status == 0, "\(result.stderr)")
         let validator = SchemaValidator(root: try JSONSchemaTests.schema())
         #expect(validator.validate(try JSONValue.parse(Data(result.stdout.utf8))).isEmpty)
-        let broken = result.stdout.replacingOccurrences(of: "\"spacing\": 3", with: "\"spacing\": \"3\"")
+        let broken = result.stdout.replacingOccurrences(of: "\"spacing\": 3", with: "\"spacing\": [3]")
         #expect(broken != result.stdout)
         #expect(!validator.validate(try JSONValue.parse(Data(broken.utf8))).isEmpty)
     }
