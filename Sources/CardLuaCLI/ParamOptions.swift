@@ -26,6 +26,13 @@ struct ParamOption: Equatable {
             guard !value.isEmpty else {
                 throw UsageError("--param \(Echo.safe(text)): expected a value after '=' (a number, true or false, or an option)", command: command)
             }
+            // Whatever the param's kind: a number, true / false, or an option — one line of
+            // at most 80 bytes (the prelude's bound on options).
+            let couldBeOption = value.utf8.count <= 80 && !value.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            guard Double(value) != nil || couldBeOption else {
+                throw UsageError("--param \(Echo.safe(text)): expected a number, true or false, or one of the param's options after '='",
+                                 command: command)
+            }
             out.append(ParamOption(name: name, value: value, text: text))
         }
         return out
