@@ -4,12 +4,15 @@ import LuaSyntax
 public enum Exporter {
     /// Translates a script into one self-contained Swift file: `import UIKit` and a
     /// `UICollectionViewFlowLayout` subclass (plus what it needs) that lays out and snaps as
-    /// the script does. `params` overrides tweakable values (`--param k=v`), by name.
+    /// the script does. `params` overrides number tweakables (`--param k=v`) and
+    /// `switches` on/off ones (`--param wrap=false`), by name; `choices` are overrides of
+    /// tweakables with `options`, which export refuses (as it refuses their declaration).
     ///
     /// A construct the translator does not take is an `ExportError` at its line
     /// (`file:line: export: <construct> is not supported (why; what to write instead)`).
     public static func export(source: String, fileName: String, className: String?,
-                              params: [String: Double]) throws(ExportError) -> String {
+                              params: [String: Double], switches: [String: Bool] = [:],
+                              choices: [String: String] = [:]) throws(ExportError) -> String {
         let chunk: LuaChunk
         do {
             chunk = try parseLua(source, fileName: fileName)
@@ -19,6 +22,8 @@ public enum Exporter {
         let translator = Translator(chunk: chunk, fileName: fileName,
                                     className: className ?? Self.className(forFileName: fileName),
                                     overrides: params)
+        translator.switchOverrides = switches
+        translator.choiceOverrides = choices
         translator.sourceLines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         do {
             return try translator.run()

@@ -112,9 +112,9 @@ public struct Timeline: Hashable, Sendable {
 /// A tweakable's value in a run (the JSON's `params`).
 public struct ParamValue: Hashable, Sendable {
     public var name: String
-    public var value: Double
+    public var value: ParamSetting
 
-    public init(name: String, value: Double) {
+    public init(name: String, value: ParamSetting) {
         self.name = name
         self.value = value
     }

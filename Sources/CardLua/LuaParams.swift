@@ -1,34 +1,101 @@
 import CardLayout
 import Foundation
 
-/// A number a script declares for tweaking from outside, in its global `params` table
+/// A value a script declares for tweaking from outside, in its global `params` table
 /// (docs/script-api.md, "Tweakables"):
 ///
 /// ```lua
-/// params = { rotate = { value = 35, min = 0, max = 90, step = 1 } }
+/// params = {
+///   rotate = { value = 35, min = 0, max = 90, step = 1, label = "Rotation" },  -- a number
+///   wrap = { value = true },                                                    -- on/off
+///   style = { value = "cover", options = { "cover", "flat", "stack" } },        -- one of
+/// }
 /// ```
 ///
-/// Callbacks read `params.rotate` as the number in use: the declared `value`, or an
-/// override (`--param rotate=50`, a slider of `cardlua play`).
+/// Callbacks read `params.rotate` as the value in use: the declared `value`, or an
+/// override (`--param rotate=50`, a control of `cardlua play`).
 public struct ScriptParam: Hashable, Sendable {
+    /// What the value is, and so the control `cardlua play` shows for it.
+    public enum Kind: Hashable, Sendable {
+        /// A number within min…max (a slider).
+        case number
+        /// `true` or `false` (a toggle).
+        case boolean
+        /// One of these strings, in the script's order (a segmented control).
+        case options([String])
+
+        /// The kind's name in `play`'s state (`number`, `boolean`, `options`).
+        public var name: String {
+            switch self {
+            case .number: "number"
+            case .boolean: "boolean"
+            case .options: "options"
+            }
+        }
+    }
+
     public var name: String
     /// The value in use: the declared one, or the override.
-    public var value: Double
+    public var value: ParamSetting
     /// The declared `value`.
-    public var defaultValue: Double
+    public var defaultValue: ParamSetting
+    /// A number's declared `min` and `max` (0 for the other kinds).
     public var minimum: Double
     public var maximum: Double
     /// The declared `step` (a slider's step), if any.
     public var step: Double?
+    public var kind: Kind
+    /// The declared `label` (what `play` shows instead of the name), if any.
+    public var label: String?
 
-    public init(name: String, value: Double, defaultValue: Double, minimum: Double, maximum: Double,
-                step: Double? = nil) {
+    public init(name: String, value: ParamSetting, defaultValue: ParamSetting, minimum: Double = 0, maximum: Double = 0,
+                step: Double? = nil, kind: Kind = .number, label: String? = nil) {
         self.name = name
         self.value = value
         self.defaultValue = defaultValue
         self.minimum = minimum
         self.maximum = maximum
         self.step = step
+        self.kind = kind
+        self.label = label
+    }
+
+    /// `text` (a `--param` value as written) as this param's kind takes it: a number,
+    /// `true` / `false`, or one of the options exactly. Whether a number is within
+    /// min…max is ``LuaEffect/checkParams(_:against:)``'s.
+    public func setting(parsing text: String) throws(ParamOverrideError) -> ParamSetting {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch kind {
+        case .number:
+            guard let x = Double(trimmed), x.isFinite else {
+                throw ParamOverrideError(name: name, text: "expected a number after '=' (got '\(text)')")
+            }
+            return .number(x)
+        case .boolean:
+            switch trimmed {
+            case "true": return .boolean(true)
+            case "false": return .boolean(false)
+            default:
+                throw ParamOverrideError(name: name, text: "params.\(name) is on/off: expected true or false (got '\(text)')")
+            }
+        case let .options(options):
+            guard options.contains(trimmed) else {
+                throw ParamOverrideError(name: name, text: Self.notAnOption(text, name: name, options: options))
+            }
+            return .option(trimmed)
+        }
+    }
+
+    /// "'flt' is not one of params.style's options (cover, flat, stack); did you mean flat?"
+    static func notAnOption(_ text: String, name: String, options: [String]) -> String {
+        var message = "'\(text)' is not one of params.\(name)'s options (\(options.joined(separator: ", ")))"
+        // Options are short words: one edit is a typo even below Suggest's four letters.
+        if let guess = Suggest.closest(to: text, in: options)
+            ?? options.first(where: { text.utf8.count <= 64 && Suggest.distance(text.lowercased(), $0.lowercased()) <= 1 })
+            ?? options.first(where: { !text.isEmpty && $0.lowercased().hasPrefix(text.lowercased()) }) {
+            message += "; did you mean \(guess)?"
+        }
+        return message
     }
 }
 
@@ -62,7 +129,8 @@ public struct ParamOverrideError: Error, CustomStringConvertible, Sendable, Equa
 
 extension LuaEffect {
     /// After the script ran: its `params` declarations checked (a bad one is a script
-    /// error at its line) and the global made a table of numbers.
+    /// error at its line) and the global made a table of plain values. ``params`` is in
+    /// the order the script declares them (``SourceIndex/paramOrder(_:)``).
     func readParams() throws(ScriptError) {
         let text: String
         do {
@@ -71,20 +139,33 @@ extension LuaEffect {
             // The prelude's own complaint (no line of the script raised it): at the entry.
             throw error.at(line: SourceIndex(source: source).paramLine(forMessage: error.text))
         }
-        params = text.split(separator: "\n").compactMap { line in
+        let read: [ScriptParam] = text.split(separator: "\n").compactMap { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard f.count == 5, let value = Double(f[1]), let low = Double(f[2]), let high = Double(f[3]) else {
+            guard f.count >= 7 else { return nil }
+            let label = f[6].isEmpty ? nil : f[6]
+            switch f[1] {
+            case "number":
+                guard let value = Double(f[2]), let low = Double(f[3]), let high = Double(f[4]) else { return nil }
+                return ScriptParam(name: f[0], value: .number(value), defaultValue: .number(value), minimum: low,
+                                   maximum: high, step: Double(f[5]), label: label)
+            case "boolean":
+                let value = ParamSetting.boolean(f[2] == "true")
+                return ScriptParam(name: f[0], value: value, defaultValue: value, kind: .boolean, label: label)
+            case "options":
+                let value = ParamSetting.option(f[2])
+                return ScriptParam(name: f[0], value: value, defaultValue: value, kind: .options(Array(f[7...])),
+                                   label: label)
+            default:
                 return nil
             }
-            return ScriptParam(name: f[0], value: value, defaultValue: value, minimum: low, maximum: high,
-                               step: Double(f[4]))
         }
+        params = SourceIndex(source: source, chunkName: chunkName).paramOrder(read.map(\.name)).map { name in read.first { $0.name == name }! }
     }
 
     /// Sets every tweakable to its declared value, then to `overrides` (later entries
     /// win), after checking them all with ``checkParams(_:against:)``: nothing changes
     /// when one is wrong. Takes effect from the next callback call.
-    public func setParams(_ overrides: [(name: String, value: Double)]) throws(ParamOverrideError) {
+    public func setParams(_ overrides: [(name: String, value: ParamSetting)]) throws(ParamOverrideError) {
         try Self.checkParams(overrides, against: params)
         var values = params
         for index in values.indices { values[index].value = values[index].defaultValue }
@@ -92,7 +173,7 @@ extension LuaEffect {
             if let index = values.firstIndex(where: { $0.name == name }) { values[index].value = value }
         }
         guard !values.isEmpty else { return }
-        let text = values.map { "\($0.name)\t\(ScenarioLuaFormatter.number($0.value))" }.joined(separator: "\n")
+        let text = values.map { "\($0.name)\t\($0.value.description)" }.joined(separator: "\n")
         do {
             _ = try internalString("setParams", argument: text)
         } catch {
@@ -102,11 +183,28 @@ extension LuaEffect {
         params = values
     }
 
+    /// Overrides as written (`--param NAME=TEXT`), each read as its param's kind takes
+    /// it (``ScriptParam/setting(parsing:)``) and checked (``checkParams(_:against:)``).
+    public static func parseParams(_ overrides: [(name: String, text: String)],
+                                   against params: [ScriptParam]) throws(ParamOverrideError) -> [(name: String, value: ParamSetting)] {
+        var out: [(name: String, value: ParamSetting)] = []
+        for (name, text) in overrides {
+            guard let param = params.first(where: { $0.name == name }) else {
+                try checkParams([(name, .number(0))], against: params)  // says which name was meant
+                continue
+            }
+            out.append((name, try param.setting(parsing: text)))
+        }
+        try checkParams(out, against: params)
+        return out
+    }
+
     /// Checks `overrides` against the declarations: each name declared (else a "did you
-    /// mean"), each value a finite number within min…max.
-    public static func checkParams(_ overrides: [(name: String, value: Double)],
+    /// mean"), each value of the declared kind: a finite number within min…max, a
+    /// boolean, or one of the options.
+    public static func checkParams(_ overrides: [(name: String, value: ParamSetting)],
                                    against params: [ScriptParam]) throws(ParamOverrideError) {
-        for (name, value) in overrides {
+        for (name, setting) in overrides {
             guard let param = params.first(where: { $0.name == name }) else {
                 if params.isEmpty {
                     throw ParamOverrideError(name: name, text: "the script declares no params")
@@ -118,13 +216,28 @@ extension LuaEffect {
                 throw ParamOverrideError(name: name, text: "the script has no param '\(name)' (it declares "
                                          + names.joined(separator: ", ") + ")")
             }
-            guard value.isFinite else {
-                throw ParamOverrideError(name: name, text: "expected a finite number")
-            }
-            guard value >= param.minimum, value <= param.maximum else {
-                let range = "\(Suggest.number(param.minimum))…\(Suggest.number(param.maximum))"
-                throw ParamOverrideError(name: name, text: "\(Suggest.number(value)) is outside \(range) "
-                                         + "(params.\(name)'s min…max)", declaredRange: range)
+            switch (param.kind, setting) {
+            case let (.number, .number(value)):
+                guard value.isFinite else {
+                    throw ParamOverrideError(name: name, text: "expected a finite number")
+                }
+                guard value >= param.minimum, value <= param.maximum else {
+                    let range = "\(Suggest.number(param.minimum))…\(Suggest.number(param.maximum))"
+                    throw ParamOverrideError(name: name, text: "\(Suggest.number(value)) is outside \(range) "
+                                             + "(params.\(name)'s min…max)", declaredRange: range)
+                }
+            case (.boolean, .boolean):
+                break
+            case let (.options(options), .option(text)):
+                guard options.contains(text) else {
+                    throw ParamOverrideError(name: name, text: ScriptParam.notAnOption(text, name: name, options: options))
+                }
+            case (.number, _):
+                throw ParamOverrideError(name: name, text: "params.\(name) is a number: expected a finite number (got \(setting))")
+            case (.boolean, _):
+                throw ParamOverrideError(name: name, text: "params.\(name) is on/off: expected true or false (got \(setting))")
+            case let (.options(options), _):
+                throw ParamOverrideError(name: name, text: ScriptParam.notAnOption(setting.description, name: name, options: options))
             }
         }
     }
@@ -140,8 +253,14 @@ extension LuaEffect {
     /// Lua's "attempt to index a number value (field 'rotate')" for a declared param:
     /// the script read `params.rotate.value`; says what to read instead.
     func paramHint(_ message: String) -> String {
-        for param in params where message.contains("attempt to index a number value (field '\(param.name)')") {
-            return message + "; params.\(param.name) is the number itself (read params.\(param.name), "
+        for param in params {
+            let (type, what) = switch param.kind {
+            case .number: ("number", "number")
+            case .boolean: ("boolean", "true or false")
+            case .options: ("string", "string")
+            }
+            guard message.contains("attempt to index a \(type) value (field '\(param.name)')") else { continue }
+            return message + "; params.\(param.name) is the \(what) itself (read params.\(param.name), "
                 + "not params.\(param.name).value)"
         }
         return message

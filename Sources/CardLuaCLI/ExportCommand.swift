@@ -34,12 +34,18 @@ enum ExportCommand {
         let output = try outputPath.map(OutputFile.open) ?? OutputFile.standardOutput()
         do {
             let source = try loadAndRun(path, params: params)
-            // Later --param entries win, as they do for run.
-            var values: [String: Double] = [:]
-            for param in params { values[param.name] = param.value }
+            // Later --param entries win, as they do for run. The run above read each as its
+            // param's kind takes it: a number, true / false, or an option.
+            var values: [String: Double] = [:], switches: [String: Bool] = [:], choices: [String: String] = [:]
+            for param in params {
+                if let x = Double(param.value) { values[param.name] = x }
+                else if param.value == "true" || param.value == "false" { switches[param.name] = param.value == "true" }
+                else { choices[param.name] = param.value }
+            }
             let swift: String
             do {
-                swift = try Exporter.export(source: source, fileName: path, className: className, params: values)
+                swift = try Exporter.export(source: source, fileName: path, className: className, params: values,
+                                            switches: switches, choices: choices)
             } catch {
                 throw RunFailure(message: error.description, details: "")
             }

@@ -11,7 +11,7 @@ enum Help {
     COMMANDS:
       run SCRIPT [options]      run a scenario, print or write the result
       watch SCRIPT [options]    the same, again on every save; errors never end it
-      play SCRIPT [options]     live playground in the browser: drag, flick, edit, record
+      play SCRIPT|FOLDER [opts] live playground in the browser: drag, flick, edit, record
       check SCRIPT              load and exercise every callback; report problems
       new FILE [--from NAME]    start an effect script (plus editor definitions)
       gallery -o FILE           one page with every catalogue effect playing its demo
@@ -41,8 +41,9 @@ enum Help {
     \(runOptions)
 
     A script that declares tweakables (params = { rotate = { value, min, max } }) takes
-    --param rotate=50; a name it does not declare or a value out of its range is wrong
-    usage. The JSON then records the values used ("params").
+    --param rotate=50 (wrap=false for an on/off one, style=flat for one with options);
+    a name it does not declare or a value out of its range is wrong usage. The JSON
+    then records the values used ("params").
 
     EXAMPLES:
       cardlua run scripts/lol.lua --offset 150 --format json
@@ -69,6 +70,7 @@ enum Help {
     cardlua play — the live playground: drag and flick the cards in a browser
 
     USAGE: cardlua play SCRIPT [options]
+           cardlua play FOLDER [options]   (a picker of the folder's scripts)
 
     Prints http://127.0.0.1:PORT/ and serves one page there (127.0.0.1 only) until
     Ctrl-C. The page sends input — mouse or touch drags, flicks, the wheel or trackpad,
@@ -78,7 +80,8 @@ enum Help {
     presets and a rotate button resize the viewport. Saving the script reloads its
     effect in the open page, keeping the scroll position; a broken save shows
     file:line: message over the stage and keeps the last good effect. A slider per
-    tweakable the script declares (params) runs it again with the new value, keeping
+    tweakable the script declares (params; a toggle for an on/off one, segments for
+    one with options) runs it again with the new value, keeping
     the position; Copy params copies the values as --param options. A wheel or
     trackpad scroll is a pan (a drag released with its velocity). Record starts a
     recording and a second press stops it: what you did in between becomes a
@@ -90,6 +93,7 @@ enum Help {
     EXAMPLES:
       cardlua play scripts/lol.lua
       cardlua play scripts/card-scale.lua --port 0 --viewport 393x852
+      cardlua play scripts/effects/     # pick any catalogue effect in the page
     """
 
     static let check = """

@@ -1,11 +1,13 @@
 import CardLua
 
 /// One `--param NAME=X` of `run`, `watch`, `check` or `play`: set the script's tweakable
-/// NAME (declared in its `params` table) to X. The syntax is checked when the command
-/// line is parsed; the name and the range once the script is loaded.
+/// NAME (declared in its `params` table) to X: a number, `true` / `false` for an on/off
+/// param, or one of its options. The syntax is checked when the command line is parsed;
+/// the name, the kind and the range once the script is loaded.
 struct ParamOption: Equatable {
     var name: String
-    var value: Double
+    /// What follows the `=`, as written.
+    var value: String
     /// As given (`rotate=50`), for messages.
     var text: String
 
@@ -18,10 +20,18 @@ struct ParamOption: Equatable {
             let isIdentifier = name.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
                 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
             guard parts.count == 2, isIdentifier else {
-                throw UsageError("--param: expected NAME=NUMBER, like rotate=50 (got '\(Echo.safe(text))')", command: command)
+                throw UsageError("--param: expected NAME=VALUE, like rotate=50 or wrap=true (got '\(Echo.safe(text))')", command: command)
             }
-            guard let value = Double(parts[1].trimmingCharacters(in: .whitespaces)), value.isFinite else {
-                throw UsageError("--param \(Echo.safe(text)): expected a number after '=' (got '\(Echo.safe(String(parts[1])))')", command: command)
+            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            guard !value.isEmpty else {
+                throw UsageError("--param \(Echo.safe(text)): expected a value after '=' (a number, true or false, or an option)", command: command)
+            }
+            // Whatever the param's kind: a number, true / false, or an option — one line of
+            // at most 80 bytes (the prelude's bound on options).
+            let couldBeOption = value.utf8.count <= 80 && !value.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            guard Double(value) != nil || couldBeOption else {
+                throw UsageError("--param \(Echo.safe(text)): expected a number, true or false, or one of the param's options after '='",
+                                 command: command)
             }
             out.append(ParamOption(name: name, value: value, text: text))
         }
@@ -41,6 +51,6 @@ struct ParamOption: Equatable {
 }
 
 extension Array where Element == ParamOption {
-    /// As `LuaEffect.setParams` takes them.
-    var overrides: [(name: String, value: Double)] { map { ($0.name, $0.value) } }
+    /// As written, for `LuaEffect.parseParams` once the script is loaded.
+    var overrides: [(name: String, text: String)] { map { ($0.name, $0.value) } }
 }

@@ -39,10 +39,25 @@ enum PlayCommand {
         let interrupt = InterruptFlag.install()
         server.start()
         Console.out("http://127.0.0.1:\(server.port)/\n")
-        Console.error("playing \(Echo.safe(options.scriptPath)) — save it to reload the page's effect, Ctrl-C to stop")
-        var watcher = FileWatcher(path: options.scriptPath)
+        Console.error("playing \(Echo.safe(options.scriptPath))"
+                      + (options.folder.map { " (the page picks the others of \(Echo.safe($0)))" } ?? "")
+                      + " — save it to reload the page's effect, Ctrl-C to stop")
+        // The watcher follows the script in use (a folder's picker switches it).
+        var watched = playground.currentScriptPath
+        var watcher = FileWatcher(path: watched)
         watcher.interval = 0.04
-        while let event = watcher.next(shouldStop: { interrupt.isRaised }) {
+        while !interrupt.isRaised {
+            guard let event = watcher.next(shouldStop: { interrupt.isRaised || playground.currentScriptPath != watched }) else {
+                watched = playground.currentScriptPath
+                watcher = FileWatcher(path: watched)
+                watcher.interval = 0.04
+                // Saved after the pick read it and before this watcher started: a change.
+                if watched == playground.currentScriptPath, watcher.current != playground.pickedScriptStamp {
+                    playground.markChanged()
+                    server.broadcast(event: "changed", data: "1")
+                }
+                continue
+            }
             guard event == .changed else { continue }
             playground.markChanged()
             server.broadcast(event: "changed", data: "1")
@@ -51,14 +66,17 @@ enum PlayCommand {
         // being computed is abandoned with the process.
         server.stop()
         engine.stop()
-        Console.error("\nstopped playing \(Echo.safe(options.scriptPath))")
+        Console.error("\nstopped playing \(Echo.safe(options.folder ?? options.scriptPath))")
         return 0
     }
 }
 
 /// What `cardlua play` is asked to do.
 struct PlayOptions {
+    /// The script to start with: the one given, or a folder's first (``PlayFolder``).
     var scriptPath: String
+    /// `cardlua play FOLDER`: the folder whose scripts the page's picker offers.
+    var folder: String?
     var port = PlayCommand.defaultPort
     var viewportSize = Scenario.defaultViewportSize
     var numberOfItems: [Int]?
@@ -76,6 +94,14 @@ struct PlayOptions {
             throw UsageError("unexpected argument '\(Echo.safe(arguments.positional[1]))' (one script at a time)", command: command)
         }
         scriptPath = script
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: script, isDirectory: &isFolder), isFolder.boolValue {
+            guard let first = PlayFolder(path: script).scripts().first else {
+                throw UsageError("no .lua scripts in the folder '\(Echo.safe(script))'", command: command)
+            }
+            folder = script
+            scriptPath = PlayFolder(path: script).path(of: first)
+        }
         let v = arguments.values
         if let text = v["port"] {
             guard let n = UInt16(text) else {
@@ -99,26 +125,31 @@ struct PlayOptions {
 /// one request at a time; ``markChanged()`` on any thread.
 final class Playground: @unchecked Sendable {
     let options: PlayOptions
+    /// The script in use: the one given, or the one picked from the folder (the engine's
+    /// thread writes it; the main thread's watcher reads ``currentScriptPath``).
+    private(set) var scriptPath: String
+    private var pickedStamp: FileStamp?
+    private let pathLock = NSLock()
     /// The script's limits in a live session: the per-call ones only. A whole-run limit
     /// is `run`'s (a run ends); a session lasts as long as the page is open.
     let limits: ScriptLimits
-    private var effect: LuaEffect
-    private var session: InteractiveScrollView
+    var effect: LuaEffect
+    var session: InteractiveScrollView
     /// Good loads of the script so far (1 after the start).
-    private var version = 1
+    var version = 1
     /// The latest broken save's error; nil once a save loads.
-    private var loadError: String?
+    var loadError: String?
     /// The latest error while making frames (or releasing); nil once frames come again.
-    private var frameError: String?
+    var frameError: String?
     /// What the page shows over the stage.
     private var error: String? { loadError ?? frameError }
     /// What `check` would warn about in the script in use (a misspelt callback or field,
     /// a dropped transform): in the page under the stage, and on standard error once per
     /// load.
-    private var warnings: [String] = []
+    var warnings: [String] = []
     /// The source of the effect in use, to start it again after a limit (a limit
     /// discards the Lua state).
-    private var goodSource: String
+    var goodSource: String
     /// Seconds of frames an input's answer carries ahead of its time. Short: frames made
     /// ahead are lost when a new input comes before their time (the engine moves on from
     /// the last frame made), which shows as a hitch of at most this long.
@@ -129,20 +160,21 @@ final class Playground: @unchecked Sendable {
     private var changed = false
     /// The tweakables' values set from outside (`--param`, the page's sliders): set in
     /// every fresh effect (a save, a slider, a restart after a limit).
-    private var overrides: [(name: String, value: Double)]
+    var overrides: [(name: String, value: ParamSetting)] = []
 
     init(options: PlayOptions) throws {
         self.options = options
+        scriptPath = options.scriptPath
         var limits = options.limits
         limits.maxRunTime = 0
         self.limits = limits
         do {
-            effect = try LuaEffect(path: options.scriptPath, limits: limits)
+            effect = try LuaEffect(path: scriptPath, limits: limits)
         } catch {
-            throw RunFailure(message: RunPipeline.shown(error.message, path: options.scriptPath), details: error.details)
+            throw RunFailure(message: RunPipeline.shown(error.message, path: scriptPath), details: error.details)
         }
-        overrides = options.params.overrides
         do {
+            overrides = try LuaEffect.parseParams(options.params.overrides, against: effect.params)
             try effect.setParams(overrides)
         } catch {
             throw RunFailure(message: ParamOption.message(error, in: options.params), details: "", isUsage: true)
@@ -153,6 +185,30 @@ final class Playground: @unchecked Sendable {
             numberOfItems: options.numberOfItems ?? Scenario.defaultNumberOfItems,
             layoutDirection: options.rightToLeft ? .rightToLeft : .leftToRight)
         noteWarnings()
+    }
+
+    /// The script in use, from any thread (the watcher follows it).
+    var currentScriptPath: String {
+        pathLock.lock()
+        defer { pathLock.unlock() }
+        return scriptPath
+    }
+
+    /// The file's stamp when it was picked, taken before it was read: a watcher that
+    /// starts following it later sees a save made in between as a change.
+    var pickedScriptStamp: FileStamp? {
+        pathLock.lock()
+        defer { pathLock.unlock() }
+        return pickedStamp
+    }
+
+    /// Switches the script in use (the picker's, on the engine's thread), before it is read.
+    func setScriptPath(_ path: String) {
+        let stamp = FileStamp.of(path)
+        pathLock.lock()
+        scriptPath = path
+        pickedStamp = stamp
+        pathLock.unlock()
     }
 
     /// Called from the watcher's thread: the script was saved. Only a flag; the reload
@@ -237,14 +293,20 @@ final class Playground: @unchecked Sendable {
             return .json(answer(frames: [frameNow()].compactMap { $0 }))
         case ("/params", true):
             return setParam(request.body)
+        case ("/scripts", false):
+            return scriptsAnswer()
+        case ("/script", true):
+            return pickScript(request.body)
         case ("/export", false):
             return export()
         case ("/record", true):
             return record(request.body)
         case ("/", true), ("/events", true), ("/state", true):
             return .status(405, message: "use GET")
-        case ("/export", true):
+        case ("/export", true), ("/scripts", true):
             return .status(405, message: "use GET")
+        case ("/script", false):
+            return .status(405, message: "use POST")
         case ("/input", false), ("/frames", false), ("/reload", false), ("/record", false), ("/params", false):
             return .status(405, message: "use POST")
         default:
@@ -256,11 +318,19 @@ final class Playground: @unchecked Sendable {
     /// values its sliders have now baked in: `{"swift": …, "className": …}`, or
     /// `{"error": "file:line: export: …"}` for a script the translator does not take.
     private func export() -> HTTPResponse {
-        let values = Dictionary(effect.params.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
-        let name = Exporter.className(forFileName: options.scriptPath)
+        var values: [String: Double] = [:], switches: [String: Bool] = [:], choices: [String: String] = [:]
+        for p in effect.params {
+            switch p.value {
+            case let .number(x): values[p.name] = x
+            case let .boolean(b): switches[p.name] = b
+            case let .option(text): if p.value != p.defaultValue { choices[p.name] = text }
+            }
+        }
+        let name = Exporter.className(forFileName: scriptPath)
         let j = Self.jsonString
         do {
-            let swift = try Exporter.export(source: goodSource, fileName: options.scriptPath, className: name, params: values)
+            let swift = try Exporter.export(source: goodSource, fileName: scriptPath, className: name, params: values,
+                                            switches: switches, choices: choices)
             return .json("{\"swift\":\(j(swift)),\"className\":\(j(name))}")
         } catch {
             return .json("{\"error\":\(j(error.description))}")
@@ -287,7 +357,7 @@ final class Playground: @unchecked Sendable {
         var block = ScenarioLuaFormatter.scenariosBlock([Self.rounded(session.recordedScenario(named: "recorded"))])
         let set = effect.params.filter { $0.value != $0.defaultValue }
         if !set.isEmpty {  // the replay needs the same values
-            block = "-- recorded with " + set.map { "--param \($0.name)=\(ScenarioLuaFormatter.number($0.value))" }
+            block = "-- recorded with " + set.map { "--param \($0.name)=\($0.value)" }
                 .joined(separator: " ") + "\n" + block
         }
         return .json("{\"lua\":\(Self.jsonString(block))}")
@@ -401,7 +471,7 @@ final class Playground: @unchecked Sendable {
     private func reloadIfChanged(at time: Double) {
         guard takeChanged() else { return }
         do {
-            let fresh = try LuaEffect(path: options.scriptPath, limits: limits)
+            let fresh = try LuaEffect(path: scriptPath, limits: limits)
             keepOverrides(in: fresh)
             try session.reload(effect: fresh, at: max(time, session.state.time))
             effect = fresh
@@ -426,9 +496,9 @@ final class Playground: @unchecked Sendable {
     }
 
     /// The warnings of the script just loaded: kept for the page, printed when new.
-    private func noteWarnings() {
-        let found = ScriptChecker.warnings(after: effect, path: options.scriptPath)
-            .map { $0.formatted(file: options.scriptPath) }
+    func noteWarnings() {
+        let found = ScriptChecker.warnings(after: effect, path: scriptPath)
+            .map { $0.formatted(file: scriptPath) }
         for warning in found where !warnings.contains(warning) { Console.error(warning) }
         warnings = found
     }
@@ -438,7 +508,7 @@ final class Playground: @unchecked Sendable {
     private func failed(_ error: any Error) {
         frameError = Self.message(of: error)
         guard let script = error as? ScriptError, script.kind == .limit else { return }
-        if let fresh = try? LuaEffect(source: goodSource, chunkName: options.scriptPath, limits: limits),
+        if let fresh = try? LuaEffect(source: goodSource, chunkName: scriptPath, limits: limits),
            (try? fresh.setParams(overrides)) != nil,
            (try? session.reload(effect: fresh, at: session.state.time)) != nil {
             effect = fresh
@@ -446,24 +516,37 @@ final class Playground: @unchecked Sendable {
     }
 
     /// Sets the saved script's overrides in `fresh`, keeping those it still declares
-    /// (clamped to its min…max): a save never fails because of a slider.
+    /// with the same kind (a number clamped to its min…max, an option still listed): a
+    /// save never fails because of a control.
     private func keepOverrides(in fresh: LuaEffect) {
-        let kept: [(name: String, value: Double)] = overrides.compactMap { override in
-            guard let param = fresh.params.first(where: { $0.name == override.name }) else { return nil }
-            return (override.name, min(max(override.value, param.minimum), param.maximum))
+        let kept: [(name: String, value: ParamSetting)] = overrides.compactMap { set in
+            guard let param = fresh.params.first(where: { $0.name == set.name }) else { return nil }
+            switch (param.kind, set.value) {
+            case let (.number, .number(x)): return (set.name, .number(min(max(x, param.minimum), param.maximum)))
+            case (.boolean, .boolean): return set
+            case let (.options(options), .option(text)): return options.contains(text) ? set : nil
+            default: return nil
+            }
         }
         if (try? fresh.setParams(kept)) != nil { overrides = kept }
     }
 
-    /// `POST /params`: a slider moved. The script in use runs again, in a fresh state,
-    /// with the new value; the scroll position is kept (as on a save).
+    /// `POST /params`: a control moved. The script in use runs again, in a fresh state,
+    /// with the new value (a number, true / false, or an option's string, as the param's
+    /// kind takes it); the scroll position is kept (as on a save).
     private func setParam(_ body: [UInt8]) -> HTTPResponse {
         guard let fields = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
               let name = fields["name"] as? String else {
             return .status(400, message: "expected a JSON object with a \"name\" and a \"value\"")
         }
-        guard let value = fields["value"] as? Double, value.isFinite else {
-            return .status(400, message: "params.\(name): expected a finite number as the value")
+        let value: ParamSetting
+        switch (effect.params.first { $0.name == name }?.kind, fields["value"]) {
+        case let (.boolean?, flag as Bool): value = .boolean(flag)
+        case let (.options?, text as String): value = .option(text)
+        case let (.number?, x as Double), let (nil, x as Double): value = .number(x)
+        case (.boolean?, _): return .status(400, message: "params.\(name) is on/off: expected true or false as the value")
+        case (.options?, _): return .status(400, message: "params.\(name): expected one of its options (a string) as the value")
+        default: return .status(400, message: "params.\(name): expected a finite number as the value")
         }
         var next = overrides.filter { $0.name != name }
         next.append((name, value))
@@ -474,7 +557,7 @@ final class Playground: @unchecked Sendable {
         }
         let t = (fields["t"] as? Double).flatMap { $0.isFinite && $0 >= 0 && $0 <= 1e7 ? $0 : nil } ?? session.state.time
         do {
-            let fresh = try LuaEffect(source: goodSource, chunkName: options.scriptPath, limits: limits)
+            let fresh = try LuaEffect(source: goodSource, chunkName: scriptPath, limits: limits)
             try fresh.setParams(next)
             try session.reload(effect: fresh, at: max(t, session.state.time))
             try session.skipFrames(until: t)
@@ -491,7 +574,7 @@ final class Playground: @unchecked Sendable {
 
     /// The frame at the latest event, made now (the engine's own frames start after it),
     /// as every frame is made. Nil (and the error kept) when the script fails.
-    private func frameNow() -> Frame? {
+    func frameNow() -> Frame? {
         do {
             return try makeFrameNow()
         } catch {
@@ -506,7 +589,7 @@ final class Playground: @unchecked Sendable {
         try session.frameAtLatestEvent()
     }
 
-    private static func message(of error: any Error) -> String {
+    static func message(of error: any Error) -> String {
         if let script = error as? ScriptError { return script.message }
         return String(describing: error)
     }
@@ -519,7 +602,7 @@ final class Playground: @unchecked Sendable {
     /// width, height], …]}` (left/top relative to the viewport; flags, the appearance —
     /// only when set — and the headers and footers — only when there are any — as in
     /// the static page's data, `HTMLRenderer.timelineJSON`).
-    private func answer(frames: [Frame]) -> String {
+    func answer(frames: [Frame]) -> String {
         let s = session.state
         var out = "{\"state\":{\"time\":\(n(s.time)),\"contentOffset\":\(point(s.contentOffset))"
         out += ",\"phase\":\"\(s.phase.rawValue)\",\"isTracking\":\(s.isTracking)"
@@ -537,16 +620,30 @@ final class Playground: @unchecked Sendable {
         } else {
             out += "null"
         }
-        out += ",\"params\":[" + effect.params.map { p in
-            "{\"name\":\(Self.jsonString(p.name)),\"value\":\(n(p.value)),\"min\":\(n(p.minimum)),\"max\":\(n(p.maximum))"
-                + ",\"step\":" + (p.step.map(n) ?? "null") + "}"
-        }.joined(separator: ",") + "]"
-        out += ",\"scriptVersion\":\(version),\"script\":\(Self.jsonString((options.scriptPath as NSString).lastPathComponent))"
+        out += ",\"params\":[" + effect.params.map(paramJSON).joined(separator: ",") + "]"
+        out += ",\"scriptVersion\":\(version),\"script\":\(Self.jsonString((scriptPath as NSString).lastPathComponent))"
         out += ",\"error\":" + (error.map(Self.jsonString) ?? "null")
         out += ",\"warnings\":[" + warnings.map(Self.jsonString).joined(separator: ",") + "]"
         out += ",\"layoutNote\":" + (layoutNote().map(Self.jsonString) ?? "null") + "}"
         out += ",\"frames\":[" + frames.map(frameJSON).joined(separator: ",") + "]}"
         return out
+    }
+
+    /// A tweakable in the state, in the script's order: `{"name", "value", "min", "max",
+    /// "step", "kind": "number"|"boolean"|"options", "label", "options"?}` (value a number,
+    /// true / false, or a string; min, max and step 0, 0 and null for the other kinds;
+    /// label null when the script gives none; options only for that kind).
+    private func paramJSON(_ p: ScriptParam) -> String {
+        let value: String = switch p.value {
+        case let .number(x): n(x)
+        case let .boolean(b): b ? "true" : "false"
+        case let .option(text): Self.jsonString(text)
+        }
+        var out = "{\"name\":\(Self.jsonString(p.name)),\"value\":\(value),\"min\":\(n(p.minimum)),\"max\":\(n(p.maximum))"
+            + ",\"step\":" + (p.step.map(n) ?? "null") + ",\"kind\":\"\(p.kind.name)\""
+            + ",\"label\":" + (p.label.map(Self.jsonString) ?? "null")
+        if case let .options(options) = p.kind { out += ",\"options\":[" + options.map(Self.jsonString).joined(separator: ",") + "]" }
+        return out + "}"
     }
 
     private func frameJSON(_ f: Frame) -> String {

@@ -63,11 +63,12 @@ enum RunPipeline {
             let effect = try LuaEffect(path: options.scriptPath, limits: options.limits)
             loaded = effect
             do {
-                try effect.setParams(options.params.overrides)
+                try effect.setParams(LuaEffect.parseParams(options.params.overrides, against: effect.params))
             } catch {
                 throw RunFailure(message: ParamOption.message(error, in: options.params), details: "", isUsage: true)
             }
-            sink.params = effect.params.map { ParamValue(name: $0.name, value: $0.value) }
+            // By name (machine output keeps one order; the page shows the script's).
+            sink.params = effect.params.sorted { $0.name < $1.name }.map { ParamValue(name: $0.name, value: $0.value) }
             // Unknown keys are noted on one frame in four: cheap, and a typo shows up on
             // any frame.
             effect.keyNoteInterval = 4

@@ -31,7 +31,7 @@ public enum JSONRenderer {
         out += "  \"fps\": \(RenderSupport.exact(timeline.framesPerSecond)),\n"
         if !timeline.params.isEmpty {  // only for a script that declares tweakables
             out += "  \"params\": { " + timeline.params.map {
-                "\(RenderSupport.jsonString($0.name)): \(RenderSupport.exact($0.value))"
+                "\(RenderSupport.jsonString($0.name)): \(RenderSupport.json($0.value))"
             }.joined(separator: ", ") + " },\n"
         }
         out += "  \"frames\": ["

@@ -91,6 +91,15 @@ enum RenderSupport {
 
     /// A JSON string literal (quotes included) that is also safe inside an HTML
     /// `<script>` element: `<`, `>`, `&` and the JavaScript line separators are escaped.
+    /// A tweakable's value in JSON: a number (``exact(_:)``), `true` / `false`, or a string.
+    static func json(_ setting: ParamSetting) -> String {
+        switch setting {
+        case let .number(x): exact(x)
+        case let .boolean(b): b ? "true" : "false"
+        case let .option(text): jsonString(text)
+        }
+    }
+
     static func jsonString(_ text: String) -> String {
         var out = "\""
         for ch in text.unicodeScalars {

@@ -96,7 +96,7 @@ public enum TextRenderer {
         out += "\(c.scrollDirection.rawValue), item \(size(c.itemSize)), "
         out += "content \(size(timeline.contentSize))"
         if !timeline.params.isEmpty {
-            out += ", params " + timeline.params.map { "\($0.name)=\(RenderSupport.compact($0.value, decimals: 3))" }
+            out += ", params " + timeline.params.map { "\($0.name)=\($0.value.number.map { RenderSupport.compact($0, decimals: 3) } ?? $0.value.description)" }
                 .joined(separator: " ")
         }
         return out

@@ -150,7 +150,7 @@ import Testing
                 (["export", script, script], "cardlua: unexpected argument '\(script)'"),
                 (["export", script, "--class", "9Lives"], "cardlua: --class: expected a Swift type name"),
                 (["export", script, "--class", "class"], "cardlua: --class: expected a Swift type name"),
-                (["export", script, "--param", "rotate"], "cardlua: --param: expected NAME=NUMBER"),
+                (["export", script, "--param", "rotate"], "cardlua: --param: expected NAME=VALUE"),
                 (["export", script, "--param", "rotat=50"],
                  "cardlua: --param rotat=50: the script has no param 'rotat'; did you mean rotate?"),
                 (["export", script, "--param", "rotate=91"], "cardlua: --param rotate=91: 91 is outside 0…90"),

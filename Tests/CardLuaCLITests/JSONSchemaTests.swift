@@ -170,6 +170,12 @@ struct SchemaValidator {
             problems.append("\(path): expected \(type)")
             return
         }
+        // `"type": [kinds]`: any one of them.
+        if case .array(let types)? = s["type"],
+           !types.contains(where: { if case .string(let type) = $0 { Self.has(type: type, value) } else { false } }) {
+            problems.append("\(path): expected one of the types \(types)")
+            return
+        }
         if case .array(let options)? = s["enum"], !options.contains(where: { $0.sameValue(as: value) }) {
             problems.append("\(path): not one of the enum")
         }

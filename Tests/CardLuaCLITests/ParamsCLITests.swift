@@ -61,7 +61,7 @@ import Testing
             #expect(result.stdout.isEmpty)
         }
         let syntax = try CLI.run(["run", path, "--param", "rotate"])
-        #expect(syntax.status == 2 && syntax.stderr.hasPrefix("cardlua: --param: expected NAME=NUMBER, like rotate=50 (got 'rotate')\n"))
+        #expect(syntax.status == 2 && syntax.stderr.hasPrefix("cardlua: --param: expected NAME=VALUE, like rotate=50 or wrap=true (got 'rotate')\n"))
         let number = try CLI.run(["run", path, "--param", "rotate=abc"])
         #expect(number.status == 2 && number.stderr.hasPrefix("cardlua: --param rotate=abc: expected a number after '=' (got 'abc')\n"))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.json").path))
@@ -97,8 +97,8 @@ import Testing
         let line = play.stdout.split(separator: "\n")[0]
         let port = try #require(UInt16(line.dropFirst("http://127.0.0.1:".count).dropLast()))
         let state = try #require(PlayTests.request(port: port, "GET /state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"))
-        #expect(state.contains(#""params":[{"name":"rotate","value":50,"min":0,"max":90,"step":1},"#
-                               + #"{"name":"spacing","value":10,"min":-40,"max":40,"step":null}]"#), "\(state)")
+        #expect(state.contains(#""params":[{"name":"rotate","value":50,"min":0,"max":90,"step":1,"kind":"number","label":null},"#
+                               + #"{"name":"spacing","value":10,"min":-40,"max":40,"step":null,"kind":"number","label":null}]"#), "\(state)")
         func post(_ body: String) -> String? {
             PlayTests.request(port: port, "POST /params HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
                 + "Origin: http://127.0.0.1:\(port)\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
@@ -135,7 +135,7 @@ import Testing
     }
 
     /// A run with params and an autoplay step validates against docs/cardlua.schema.json,
-    /// and the schema refuses a params value that is not a number.
+    /// and the schema refuses a params value that is not a number, a boolean or a string.
     @Test func paramsAndAutoplayOutputValidates() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -145,7 +145,7 @@ import Testing
         try #require(result.status == 0, "\(result.stderr)")
         let validator = SchemaValidator(root: try JSONSchemaTests.schema())
         #expect(validator.validate(try JSONValue.parse(Data(result.stdout.utf8))).isEmpty)
-        let broken = result.stdout.replacingOccurrences(of: "\"spacing\": 3", with: "\"spacing\": \"3\"")
+        let broken = result.stdout.replacingOccurrences(of: "\"spacing\": 3", with: "\"spacing\": [3]")
         #expect(broken != result.stdout)
         #expect(!validator.validate(try JSONValue.parse(Data(broken.utf8))).isEmpty)
     }

@@ -73,7 +73,7 @@ import Testing
 
     @Test func overridesTheScriptDoesNotTakeAreRefusedAndChangeNothing() throws {
         let effect = try LuaEffect(source: Self.script, chunkName: "tweak.lua")
-        func refusal(_ overrides: [(name: String, value: Double)]) -> String? {
+        func refusal(_ overrides: [(name: String, value: ParamSetting)]) -> String? {
             do {
                 try effect.setParams(overrides)
                 return nil
@@ -86,7 +86,7 @@ import Testing
         #expect(refusal([("zoom", 2)]) == "the script has no param 'zoom' (it declares rotate, spacing)")
         #expect(refusal([("rotate", 90.5)]) == "90.5 is outside 0…90 (params.rotate's min…max)")
         #expect(refusal([("spacing", 1), ("rotate", -1)]) == "-1 is outside 0…90 (params.rotate's min…max)")
-        #expect(refusal([("rotate", .nan)]) == "expected a finite number")
+        #expect(refusal([("rotate", .number(.nan))]) == "expected a finite number")
         #expect(effect.params.map(\.value) == [35, 10])  // nothing applied
         let plain = try LuaEffect(source: "", chunkName: "plain.lua")
         #expect(plain.params.isEmpty)
@@ -107,7 +107,7 @@ import Testing
         ("params = { rotate = { value = 1, min = 0, max = math.huge } }", "t.lua:1: params.rotate: max must be a finite number (got inf)"),
         ("params = { rotate = { value = 1, min = 0, max = 2, step = 0 } }", "t.lua:1: params.rotate: step must be a positive number (got 0)"),
         ("params = { rotate = { value = 1, min = 0, max = 2, setp = 1 } }",
-         "t.lua:1: params.rotate: unknown field \"setp\" (a tweakable has value, min, max and an optional step)"),
+         "t.lua:1: params.rotate: unknown field \"setp\" (a tweakable has value, min, max, an optional step and an optional label)"),
         ("params = { rotate = 35 }", "t.lua:1: params.rotate: expected a table like { value = 35, min = 0, max = 90 } (got 35)"),
         ("params = { [\"a b\"] = { value = 1, min = 0, max = 2 } }",
          "t.lua:1: params[\"a b\"]: a tweakable's name must be an identifier, like rotate"),

@@ -13,7 +13,13 @@ a drag, a flick, a wheel gesture and a reload, and the frames the page drew
 the same content offsets: the same cards in the same order, places, transforms, alpha,
 zIndex and hidden.
 
+Then the panel's controls and the picker (`panel_checks`): `cardlua play FOLDER` on two
+scripts, one with a number (a long label), an on/off and a one-of param: the toggle, the
+segmented control, the labels whole and in the script's order, Copy params, and picking
+the other script at the same viewport, item count and centred item.
+
     python3 Tests/browser/play_test.py [--cardlua PATH] [--screenshot FILE] [--measure] [--only NAME]
+                                       [--panel-only] [--panel-screenshot FILE]
 
 Prints one line per check and `N passed, M failed`; exits 1 on a failure, 77 when
 selenium, Chromium or chromedriver is missing (the caller reports a skip).
@@ -77,6 +83,8 @@ def main():
     parser.add_argument("--only", help="the catalogue part: only scripts whose name contains this")
     parser.add_argument("--skip-lol", action="store_true", help="only the catalogue part")
     parser.add_argument("--measure-script", help="print round-trip and fps figures for this script too")
+    parser.add_argument("--panel-only", action="store_true", help="only the panel's controls and the picker")
+    parser.add_argument("--panel-screenshot", help="save a screenshot of the page with the new controls there")
     args = parser.parse_args()
 
     try:
@@ -381,7 +389,8 @@ def main():
                                            "return e ? [e.min, e.max, e.step, e.value] : null")
             rotate = [p for p in s["params"] or [] if p["name"] == "rotate"]
             check("a slider per declared param (min, max, step, value)", slider == ["0", "90", "1", "35"] and
-                  rotate == [{"name": "rotate", "value": 35, "min": 0, "max": 90, "step": 1}], "%s %s" % (slider, s["params"]))
+                  rotate == [{"name": "rotate", "value": 35, "min": 0, "max": 90, "step": 1, "kind": "number", "label": None}],
+                  "%s %s" % (slider, s["params"]))
             flip = driver.execute_script("var e = document.querySelector('#sliders input[data-name=flip]'); return e ? [e.type, e.checked] : null")
             check("an on/off param (0…1, step 1) is a toggle", flip == ["checkbox", False], str(flip))
             driver.find_element("id", "copyparams").click()
@@ -429,9 +438,13 @@ def main():
             check("an unknown name shows the server's reason in the page's error line",
                   "400" in shown and "no param 'rotat'; did you mean rotate?" in shown, repr(shown))
 
-        if not args.skip_lol:
-            lol_checks()
-        catalogue(args, driver, check, tmp)
+        if args.panel_only:
+            panel_checks(args, driver, check, tmp)
+        else:
+            if not args.skip_lol:
+                lol_checks()
+            panel_checks(args, driver, check, tmp)
+            catalogue(args, driver, check, tmp)
         if args.measure_script:
             other = Play(args.cardlua, args.measure_script)
             try:
@@ -455,6 +468,139 @@ def main():
     failed = len(results) - passed
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
+
+
+PANEL_KINDS = """-- A number with a long label, an on/off and a one-of param.
+params = {
+  zoom = { value = 2, min = 0, max = 5, step = 0.5, label = "Viewpoint offset of the zoomed card, in points" },
+  wrap = { value = true },
+  style = { value = "cover", options = { "cover", "flat", "stack" } },
+}
+function prepare(layout)
+  layout.scrollDirection = "horizontal"
+  layout.itemSize = CGSizeMake(200, 600)
+  layout.minimumLineSpacing = 10
+end
+function transform(attributes, layout)
+  attributes.alpha = params.wrap and 1 or 0.5
+  if params.style == "flat" then return CATransform3DIdentity end
+  return CATransform3DMakeRotation(params.zoom * 0.1, 0, 1, 0)
+end
+"""
+
+PANEL_NARROW = """function prepare(layout)
+  layout.scrollDirection = "horizontal"
+  layout.itemSize = CGSizeMake(100, 500)
+  layout.minimumLineSpacing = 20
+end
+"""
+
+
+def panel_checks(args, driver, check, tmp):
+    """`cardlua play FOLDER`: the toggle, the segmented control, labels whole and in the
+    script's order, Copy params for the new kinds, and the picker keeping the viewport,
+    the item count and the centred item."""
+    folder = os.path.join(tmp, "panel")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "a-kinds.lua"), "w") as f:
+        f.write(PANEL_KINDS)
+    with open(os.path.join(folder, "b-narrow.lua"), "w") as f:
+        f.write(PANEL_NARROW)
+    play = Play(args.cardlua, folder)
+
+    def state():
+        return driver.execute_script("return window.cardlua.state()")
+
+    def wait_for(predicate, timeout=15.0):
+        end = time.time() + timeout
+        s = None
+        while time.time() < end:
+            s = state()
+            if s and predicate(s):
+                return s
+            time.sleep(0.03)
+        return s
+
+    def value(s, name):
+        return next((p["value"] for p in s["params"] or [] if p["name"] == name), None)
+
+    try:
+        driver.get(play.url)
+        wait_for(lambda s: s["contentOffset"] is not None and s["params"])
+        picker = driver.execute_script(
+            "var p = document.getElementById('picker'); return [document.getElementById('pickerrow').hidden, p.value, "
+            "Array.prototype.map.call(p.options, function (o) { return o.textContent; })]")
+        check("a folder shows a picker of its scripts in name order", picker == [False, "a-kinds.lua", ["a-kinds", "b-narrow"]],
+              str(picker))
+        labels = driver.execute_script(
+            "return Array.prototype.map.call(document.querySelectorAll('#sliders .slider > label'), function (l) { "
+            "var r = l.getBoundingClientRect(); return [l.textContent, l.scrollWidth <= l.clientWidth + 1, r.height]; })")
+        check("labels are whole (the script's label, else the name), in the script's order",
+              [l[0] for l in labels] == ["Viewpoint offset of the zoomed card, in points", "wrap", "style"]
+              and all(l[1] for l in labels) and labels[0][2] > labels[1][2], str(labels))
+        toggle = driver.execute_script("var e = document.querySelector('#sliders input[data-name=wrap]'); "
+                                       "return e ? [e.type, e.getAttribute('role'), e.checked] : null")
+        check("an on/off param (value = true) is a toggle, on", toggle == ["checkbox", "switch", True], str(toggle))
+        segments = driver.execute_script(
+            "return Array.prototype.map.call(document.querySelectorAll('.segments[data-name=style] button'), "
+            "function (b) { return [b.textContent, b.classList.contains('on'), b.getAttribute('aria-checked')]; })")
+        check("a param with options is a segmented control, the value marked",
+              segments == [["cover", True, "true"], ["flat", False, "false"], ["stack", False, "false"]], str(segments))
+
+        driver.find_element("css selector", "#sliders input[data-name=wrap]").click()
+        s = wait_for(lambda s: value(s, "wrap") is False and s["settled"])
+        alphas = driver.execute_script("return Array.prototype.map.call(document.querySelectorAll('.card'), "
+                                       "function (c) { return c.style.display === 'none' ? null : c.style.opacity; })")
+        check("the toggle sets the param to false: the script runs with it (alpha 0.5)",
+              value(s, "wrap") is False and "0.5" in alphas and s["error"] is None, "%s %s" % (s["params"], alphas))
+        driver.find_element("css selector", ".segments[data-name=style] button[data-option=flat]").click()
+        s = wait_for(lambda s: value(s, "style") == "flat" and s["settled"])
+        marked = driver.execute_script("return Array.prototype.map.call(document.querySelectorAll("
+                                       "'.segments[data-name=style] button.on'), function (b) { return b.textContent; })")
+        check("a segment sets the option", value(s, "style") == "flat" and marked == ["flat"], "%s %s" % (s["params"], marked))
+        line = driver.execute_script("return document.getElementById('paramsline').textContent")
+        check("the panel's --param line has the new kinds' values",
+              line == "--param zoom=2 --param wrap=false --param style=flat", repr(line))
+        driver.find_element("id", "copyparams").click()
+        block = driver.execute_script("return document.getElementById('copyparams').dataset.copied")
+        check("Copy params keeps the kinds, options and labels exactly", block == (
+            "params = {\n"
+            "  zoom = { value = 2, min = 0, max = 5, step = 0.5, label = \"Viewpoint offset of the zoomed card, in points\" },\n"
+            "  wrap = { value = false },\n"
+            "  style = { value = \"flat\", options = { \"cover\", \"flat\", \"stack\" } },\n"
+            "}\n"), repr(block))
+        if args.panel_screenshot:
+            driver.save_screenshot(args.panel_screenshot)
+
+        # The picker: iPhone 15, item 2 centred, then the other script.
+        driver.find_element("xpath", "//button[@data-w='393']").click()
+        wait_for(lambda s: s["viewport"] == [393, 852] and s["settled"])
+        for _ in range(3):   # the resize keeps item 1 centred: → until item 2 is
+            if (state()["centredItem"] or [0, 0])[1] >= 2:
+                break
+            driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}))")
+            time.sleep(0.05)
+            wait_for(lambda s: s["settled"])
+        s = wait_for(lambda s: s["centredItem"] == [0, 2] and s["settled"])
+        items = s["items"]
+        check("→ centres item 2 before the switch", s["centredItem"] == [0, 2], str(s))
+        from selenium.webdriver.support.ui import Select
+        Select(driver.find_element("id", "picker")).select_by_value("b-narrow.lua")
+        s = wait_for(lambda s: s["script"] == "b-narrow.lua" and s["settled"])
+        check("picking keeps the viewport, the item count and the centred item",
+              s["script"] == "b-narrow.lua" and s["viewport"] == [393, 852] and s["items"] == items
+              and s["centredItem"] == [0, 2] and s["contentOffset"]["x"] == 240 + 50 - 196.5 and not s["params"],
+              str(s))
+        hidden = driver.execute_script("return document.getElementById('params').hidden")
+        check("the new script's panel has no params section", hidden is True, str(hidden))
+        # The watcher follows the pick: a save of b-narrow reloads.
+        version = s["scriptVersion"]
+        with open(os.path.join(folder, "b-narrow.lua"), "w") as f:
+            f.write(PANEL_NARROW.replace("100, 500", "120, 500"))
+        s = wait_for(lambda s: s["scriptVersion"] == version + 1, timeout=15)
+        check("saving the picked script reloads it", s["scriptVersion"] == version + 1, str(s))
+    finally:
+        play.stop()
 
 
 MATRIX_EPS = 1e-9

@@ -257,17 +257,21 @@ referenceSizeForHeader = nil
 referenceSizeForFooter = nil
 
 ---@class cardlua.Param
----@field value number the value to start with (and to use unless overridden)
----@field min number the smallest value an override or a slider may set
----@field max number the largest value an override or a slider may set
----@field step? number the step of the slider in `cardlua play`
+---@field value number|boolean|string the value to start with (and to use unless overridden): a number (with min and max), a boolean (an on/off switch), or a string among `options`
+---@field min? number a number's smallest value an override or a slider may set
+---@field max? number a number's largest value an override or a slider may set
+---@field step? number the step of a number's slider in `cardlua play`
+---@field options? string[] the strings a string param may take (a segmented control in `cardlua play`)
+---@field label? string what `cardlua play` shows for it (the name when absent)
 
----Tweakables: numbers to tweak from outside the script, with `--param rotate=50` (run,
----watch, check, play) or the sliders of `cardlua play`. Declare each one as
----`rotate = { value = 35, min = 0, max = 90, step = 1 }`; inside the callbacks
----`params.rotate` is then the NUMBER in use (not the table). Read params inside the
----callbacks: a value copied at the script's top level keeps the declaration.
----@type table<string, number|cardlua.Param>?
+---Tweakables: values to tweak from outside the script, with `--param rotate=50` (run,
+---watch, check, play, export) or the controls of `cardlua play`. Declare each one as
+---`rotate = { value = 35, min = 0, max = 90, step = 1 }` (a number), `wrap = { value = true }`
+---(on/off) or `style = { value = "cover", options = { "cover", "flat" } }` (one of), each
+---with an optional `label`; inside the callbacks `params.rotate` is then the VALUE in
+---use (not the table). Read params inside the callbacks: a value copied at the script's
+---top level keeps the declaration.
+---@type table<string, number|boolean|string|cardlua.Param>?
 params = nil
 
 ---A point.

@@ -76,7 +76,8 @@ extension Translator {
                 throw refuse(line, "params.\(name) is not declared in params")
             }
             let shadowed = lookUp(name) != nil || parameters[p].swiftName != SwiftText.name(name)
-            return code(shadowed || inClosureOrNested ? "self.\(parameters[p].swiftName)" : parameters[p].swiftName, .num)
+            return code(shadowed || inClosureOrNested ? "self.\(parameters[p].swiftName)" : parameters[p].swiftName,
+                        parameters[p].isBoolean ? .bool : .num)
         case .point:
             guard ["x", "y"].contains(name) else { break }
             return code("\(base).\(name)", .num)
@@ -325,14 +326,19 @@ extension Translator {
         var used: Set<String> = []
         let result = evaluateConstantly(value, used: &used, depth: 0)
         guard case .bool(false)? = result else {
-            let which = used.sorted().map { "params.\($0) = \(SwiftText.double(parameters[parameter($0)!].value))" }.joined(separator: ", ")
-            throw refuse(line, "layout.wraps = true is not supported (UIKit's flow layout has no endless wrap\(which.isEmpty ? "" : " and \(which) makes it true"); export with wrapping off\(used.isEmpty ? "" : ", e.g. --param \(used.sorted()[0])=0"))")
+            let which = used.sorted().map { "params.\($0) = \(bakedText(parameters[parameter($0)!]))" }.joined(separator: ", ")
+            throw refuse(line, "layout.wraps = true is not supported (UIKit's flow layout has no endless wrap\(which.isEmpty ? "" : " and \(which) makes it true"); export with wrapping off\(used.isEmpty ? "" : ", e.g. --param \(used.sorted()[0])=\(parameter(used.sorted()[0]).map { parameters[$0].isBoolean } == true ? "false" : "0")"))")
         }
         for n in used { if let p = parameter(n) { parameters[p].isConstant = true } }
         emit("// layout.wraps is false with these params (\(used.sorted().map { "\($0)" }.joined(separator: ", "))): UIKit's flow layout does not wrap, nothing to set")
     }
 
     enum Constant: Equatable { case number(Double), bool(Bool) }
+
+    /// A param's value as baked, as Lua writes it (`1.5`, `true`).
+    func bakedText(_ p: ScriptParameter) -> String {
+        p.isBoolean ? (p.value != 0 ? "true" : "false") : SwiftText.double(p.value)
+    }
 
     /// A value computed from literals, params as baked and small functions that return one expression.
     func evaluateConstantly(_ e: LuaExpression, used: inout Set<String>, depth: Int) -> Constant? {
@@ -344,7 +350,7 @@ extension Translator {
         case .field(let b, let name):
             if case .name("params") = b.kind, let p = parameter(name) {
                 used.insert(name)
-                return .number(parameters[p].value)
+                return parameters[p].isBoolean ? .bool(parameters[p].value != 0) : .number(parameters[p].value)
             }
             return nil
         case .unary(.not, let x):

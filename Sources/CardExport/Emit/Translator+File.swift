@@ -17,6 +17,17 @@ extension Translator {
         // params: stored properties that invalidate the layout
         if !parameters.isEmpty {
             for p in parameters {
+                if p.isBoolean {  // on/off: a Bool that invalidates the layout
+                    body.append("    /// On or off" + (p.comment.map { " — " + $0 } ?? ""))
+                    let value = p.value != 0 ? "true" : "false"
+                    if p.isConstant {
+                        body.append("    /// Fixed at export: `layout.wraps` depends on it and UIKit's flow layout does not wrap.")
+                        body.append("    let \(p.swiftName) = \(value)")
+                    } else {
+                        body.append("    var \(p.swiftName): Bool = \(value) { didSet { invalidateLayout() } }")
+                    }
+                    continue
+                }
                 var doc = "    /// \(SwiftText.double(p.min))…\(SwiftText.double(p.max))"
                 if let s = p.step { doc += ", step \(SwiftText.double(s))" }
                 if let c = p.comment { doc += " — " + c }

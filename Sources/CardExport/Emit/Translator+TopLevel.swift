@@ -35,30 +35,49 @@ extension Translator {
                 guard case let .named(name, entry) = field.kind, case let .table(entryFields) = entry.kind else {
                     throw refuse(field.line, "a params entry that is not `name = { value = …, min = …, max = … }` is not supported")
                 }
-                var numbers: [String: Double] = [:]
+                var numbers: [String: Double] = [:], flag: Bool?, label: String?
+                if let options = entryFields.first(where: { if case .named("options", _) = $0.kind { true } else { false } }) {
+                    throw refuse(options.line, "params.\(name): a param with options is not supported (a Swift layout "
+                                 + "has no string params; declare a number or an on/off param to export)")
+                }
                 for e in entryFields {
+                    if case let .named("label", v) = e.kind, case let .string(text) = v.kind { label = text; continue }
+                    if case let .named("value", v) = e.kind, case let .boolean(b) = v.kind { flag = b; continue }
                     guard case let .named(key, v) = e.kind, let n = constantNumber(v) else {
                         throw refuse(e.line, "params.\(name): a field that is not a constant number is not supported")
                     }
                     numbers[key] = n
                 }
-                guard let value = numbers["value"], let lo = numbers["min"], let hi = numbers["max"] else {
-                    throw refuse(field.line, "params.\(name) needs value, min and max")
-                }
                 // A key written twice: Lua keeps the last.
                 parameters.removeAll { $0.luaName == name }
                 var swiftName = SwiftText.name(name)
                 if Self.reservedMemberNames.contains(name) { swiftName = name + "Param" }
+                if let flag {  // on/off: a Bool property
+                    let on = switchOverrides[name] ?? flag
+                    parameters.append(ScriptParameter(luaName: name, swiftName: swiftName, value: on ? 1 : 0,
+                                                      min: 0, max: 1, step: nil, line: field.line,
+                                                      comment: sourceComment(line: field.line) ?? label, isBoolean: true))
+                    continue
+                }
+                guard let value = numbers["value"], let lo = numbers["min"], let hi = numbers["max"] else {
+                    throw refuse(field.line, "params.\(name) needs value, min and max")
+                }
                 if let v = overrides[name], !(lo...hi).contains(v) {
                     throw refuse(field.line, "--param \(name)=\(SwiftText.double(v)) is outside min…max (\(SwiftText.double(lo))…\(SwiftText.double(hi)))")
                 }
                 parameters.append(ScriptParameter(luaName: name, swiftName: swiftName, value: overrides[name] ?? value,
                                                   min: lo, max: hi, step: numbers["step"], line: field.line,
-                                                  comment: sourceComment(line: field.line)))
+                                                  comment: sourceComment(line: field.line) ?? label))
             }
         }
-        for name in overrides.keys.sorted() where !parameters.contains(where: { $0.luaName == name }) {
+        for name in overrides.keys.sorted() where !parameters.contains(where: { $0.luaName == name && !$0.isBoolean }) {
             throw refuse(1, "--param \(name): the script declares no such param")
+        }
+        for name in switchOverrides.keys.sorted() where !parameters.contains(where: { $0.luaName == name && $0.isBoolean }) {
+            throw refuse(1, "--param \(name): the script declares no such on/off param")
+        }
+        for name in choiceOverrides.keys.sorted() {
+            throw refuse(1, "--param \(name): params with options are not supported")
         }
     }
 

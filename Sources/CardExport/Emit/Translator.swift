@@ -44,6 +44,8 @@ struct ScriptParameter {
     var step: Double?
     var line: Int
     var comment: String?
+    /// An on/off param (`value = true`): a `Bool` property; `value` is then 1 or 0.
+    var isBoolean = false
     /// Fixed at export (`layout.wraps` depends on it): a constant, not a stored property.
     var isConstant = false
 }
@@ -53,6 +55,10 @@ final class Translator {
     let fileName: String
     let className: String
     let overrides: [String: Double]
+    /// `--param name=true|false` for on/off params.
+    var switchOverrides: [String: Bool] = [:]
+    /// `--param name=option` for params with options (refused: export has no String params).
+    var choiceOverrides: [String: String] = [:]
 
     /// The last walk: write the Swift and report what cannot be translated.
     var isFinal = false

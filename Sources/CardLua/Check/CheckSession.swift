@@ -8,8 +8,8 @@ final class CheckSession {
     let chunkName: String
     let limits: ScriptLimits
     let index: SourceIndex
-    /// `--param` values, set in every state loaded.
-    var overrides: [(name: String, value: Double)] = []
+    /// `--param NAME=TEXT` as written: read as each param's kind takes it once loaded.
+    var overrides: [(name: String, text: String)] = []
     /// An override the script refused (the check then stops).
     private(set) var refusedOverride: ParamOverrideError?
 
@@ -112,7 +112,7 @@ final class CheckSession {
             let loaded = try LuaEffect(source: source, chunkName: chunkName, limits: limits)
             loaded.setCheckMode(true)
             do {
-                try loaded.setParams(overrides)
+                try loaded.setParams(LuaEffect.parseParams(overrides, against: loaded.params))
             } catch {
                 refusedOverride = error
                 return nil

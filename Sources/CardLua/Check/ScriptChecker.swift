@@ -29,7 +29,7 @@ package struct ScriptChecker {
     /// every state it loads; an override the script does not declare, or out of its
     /// range, is thrown (wrong usage, not a problem of the script).
     package static func check(path: String, limits: ScriptLimits = ScriptLimits(),
-                              params: [(name: String, value: Double)],
+                              params: [(name: String, text: String)],
                               layoutDirection: UserInterfaceLayoutDirection = .leftToRight,
                               viewport: Size? = nil) throws(ParamOverrideError) -> [Diagnostic] {
         let source: String

@@ -50,6 +50,8 @@ struct SourceIndex {
     /// The lines of the named entries of the table a global is given (`scenarios`,
     /// `params`), and of `scenarios.name = …`.
     private var tableEntries: [String: [String: Int]] = [:]
+    /// The names of the entries written in the table's constructor, in its order.
+    private var tableEntryOrder: [String: [String]] = [:]
 
     init(source: String, chunkName: String = "script") {
         guard let chunk = try? parseLua(source, fileName: chunkName) else { return }
@@ -89,8 +91,28 @@ struct SourceIndex {
         if fieldAssignments[key] == nil { fieldAssignments[key] = line }
     }
 
-    private mutating func noteEntry(_ key: String, of table: String, line: Int) {
-        if tableEntries[table, default: [:]][key] == nil { tableEntries[table, default: [:]][key] = line }
+    /// An entry of `table`: in its constructor (`inConstructor`, which orders them) or
+    /// assigned later (`scenarios.late = …`).
+    private mutating func noteEntry(_ key: String, of table: String, line: Int, inConstructor: Bool) {
+        guard tableEntries[table, default: [:]][key] == nil else { return }
+        tableEntries[table, default: [:]][key] = line
+        if inConstructor { tableEntryOrder[table, default: []].append(key) }
+    }
+
+    /// `names` in the order the script's `params = { … }` constructor declares them (its
+    /// entries `name = …` and `["name"] = …`); names it does not list (a param added by
+    /// code, `params.extra = …`) follow, by name.
+    func paramOrder(_ names: [String]) -> [String] {
+        var order: [String: Int] = [:]
+        for (position, key) in (tableEntryOrder["params"] ?? []).enumerated() { order[key] = position }
+        return names.sorted { a, b in
+            switch (order[a], order[b]) {
+            case let (x?, y?): x < y
+            case (_?, nil): true
+            case (nil, _?): false
+            case (nil, nil): a < b
+            }
+        }
     }
 
     /// The walk over the tree, with the locals in scope at each point.
@@ -170,14 +192,16 @@ struct SourceIndex {
                 case .table(let fields):
                     kind = .table
                     for field in fields {
-                        if let key = Self.key(of: field) { index.noteEntry(key, of: name, line: field.line) }
+                        if let key = Self.key(of: field) { index.noteEntry(key, of: name, line: field.line, inConstructor: true) }
                     }
                 default: kind = .other
                 }
                 index.noteGlobal(name, kind, line: target.line)
             case .field(let base, let key):
                 index.noteField(key, line: target.line)
-                if case .name(let table) = base.kind, !isLocal(table) { index.noteEntry(key, of: table, line: target.line) }
+                if case .name(let table) = base.kind, !isLocal(table) {
+                    index.noteEntry(key, of: table, line: target.line, inConstructor: false)
+                }
                 expression(base)
             case .index(let base, let key):
                 if case .string(let name) = key.kind { index.noteField(name, line: target.line) }

@@ -87,28 +87,41 @@
     dirty = true;
   }
 
-  // MARK: params: a control per tweakable the script declares (a slider; a toggle for an
-  // on/off one: 0…1 in steps of 1); moving one runs the script again with that value
-  // (POST /params), keeping the position. The values shown and copied are exactly the
-  // declared ones or the ones the user set (`values`), never a control's rounding of them
-  // to its step grid.
+  // MARK: params: a control per tweakable the script declares, in the script's order,
+  // named by its label (or its name): a slider for a number; a toggle for an on/off one
+  // (`value = true`, and a number 0…1 in steps of 1); a segmented control for one with
+  // `options`. Moving one runs the script again with that value (POST /params), keeping
+  // the position. The values shown and copied are exactly the declared ones or the ones
+  // the user set (`values`), never a control's rounding of them to its step grid.
   var sliderKey = null, sliding = null, declared = [], values = {};
-  function isToggle(p) { return p.min === 0 && p.max === 1 && p.step === 1; }
+  function isToggle(p) { return p.kind === "boolean" || (p.kind === "number" && p.min === 0 && p.max === 1 && p.step === 1); }
   // The shortest form that reads back as the same number (a rounded one could leave the range).
   function luaNumber(x) { return x === 0 ? "0" : String(x); }
-  function paramText(p) { return "--param " + p.name + "=" + luaNumber(p.value); }
+  function luaValue(x) { return typeof x === "number" ? luaNumber(x) : typeof x === "boolean" ? String(x) : luaString(x); }
+  function luaString(text) { return '"' + String(text).replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"'; }
+  // A --param as a shell takes it: quoted unless plain.
+  function paramText(p) {
+    var v = typeof p.value === "number" ? luaNumber(p.value) : String(p.value);
+    return "--param " + (/^[\w.+-]+$/.test(v) ? p.name + "=" + v : "'" + p.name + "=" + v.replace(/'/g, "'\\''") + "'");
+  }
   function paramsLine() {
     $("paramsline").textContent = declared.map(function (p) {
       return paramText({ name: p.name, value: values[p.name] });
     }).join(" ");
   }
   // The script's `params = { … }` block with the values, ready to paste over the
-  // declaration (min, max and step as declared).
+  // declaration (min, max, step, options and label as declared).
   function paramsBlock() {
     var lines = ["params = {"];
     declared.forEach(function (p) {
-      var entry = "value = " + luaNumber(values[p.name]) + ", min = " + luaNumber(p.min) + ", max = " + luaNumber(p.max);
-      if (p.step !== null) { entry += ", step = " + luaNumber(p.step); }
+      var entry = "value = " + luaValue(values[p.name]);
+      if (p.kind === "number") {
+        entry += ", min = " + luaNumber(p.min) + ", max = " + luaNumber(p.max);
+        if (p.step !== null) { entry += ", step = " + luaNumber(p.step); }
+      } else if (p.kind === "options") {
+        entry += ", options = { " + p.options.map(luaString).join(", ") + " }";
+      }
+      if (p.label !== null && p.label !== undefined) { entry += ", label = " + luaString(p.label); }
       lines.push("  " + p.name + " = { " + entry + " },");
     });
     lines.push("}");
@@ -121,7 +134,7 @@
     enqueue({ path: "/params", body: { t: now(), name: name, value: value } });
   }
   function sliders(params) {
-    var key = JSON.stringify(params.map(function (p) { return [p.name, p.min, p.max, p.step]; }));
+    var key = JSON.stringify(params.map(function (p) { return [p.name, p.kind, p.min, p.max, p.step, p.label, p.options]; }));
     $("params").hidden = !params.length;
     if (key !== sliderKey) {   // a save changed the declarations: build them again
       sliderKey = key;
@@ -129,46 +142,84 @@
       var box = $("sliders");
       box.textContent = "";
       params.forEach(function (p) {
-        var row = document.createElement("label"), name = document.createElement("span");
-        var input = document.createElement("input"), out = document.createElement("output");
+        var row = document.createElement("div"), name = document.createElement("label");
+        var out = document.createElement("output"), input;
         row.className = "slider";
-        name.textContent = p.name;
-        name.title = p.name;
-        input.dataset.name = p.name;
-        if (isToggle(p)) {
-          row.classList.add("toggle");
-          input.type = "checkbox";
-          input.addEventListener("change", function () {
-            out.textContent = input.checked ? "on" : "off";
-            setParam(p.name, input.checked ? 1 : 0);
+        row.dataset.name = p.name;
+        name.textContent = p.label || p.name;
+        name.title = "params." + p.name;
+        if (p.kind === "options") {
+          row.classList.add("options");
+          input = document.createElement("div");
+          input.className = "segments";
+          input.setAttribute("role", "radiogroup");
+          input.setAttribute("aria-label", p.label || p.name);
+          input.dataset.name = p.name;
+          p.options.forEach(function (option) {
+            var b = document.createElement("button");
+            b.type = "button";
+            b.textContent = option;
+            b.dataset.option = option;
+            b.setAttribute("role", "radio");
+            b.addEventListener("click", function () {
+              if (values[p.name] === option) { return; }
+              markSegment(input, option);
+              setParam(p.name, option);
+            });
+            input.appendChild(b);
           });
         } else {
-          input.type = "range";
-          input.min = p.min; input.max = p.max; input.step = p.step === null ? "any" : p.step;
-          input.addEventListener("input", function () {
-            sliding = p.name;
-            out.textContent = num(+input.value, 4);
-            setParam(p.name, +input.value);
-          });
-          input.addEventListener("change", function () { sliding = null; });
+          input = document.createElement("input");
+          input.dataset.name = p.name;
+          input.id = "param-" + p.name;
+          name.htmlFor = input.id;
+          if (isToggle(p)) {
+            row.classList.add("toggle");
+            input.type = "checkbox";
+            input.setAttribute("role", "switch");
+            input.addEventListener("change", function () {
+              out.textContent = input.checked ? "on" : "off";
+              setParam(p.name, p.kind === "boolean" ? input.checked : (input.checked ? 1 : 0));
+            });
+          } else {
+            input.type = "range";
+            input.min = p.min; input.max = p.max; input.step = p.step === null ? "any" : p.step;
+            input.addEventListener("input", function () {
+              sliding = p.name;
+              out.textContent = num(+input.value, 4);
+              setParam(p.name, +input.value);
+            });
+            input.addEventListener("change", function () { sliding = null; });
+          }
         }
         row.appendChild(name); row.appendChild(input); row.appendChild(out);
         box.appendChild(row);
       });
     }
     params.forEach(function (p) {
-      var input = $("sliders").querySelector('input[data-name="' + p.name + '"]');
-      if (!input || sliding === p.name) { return; }
+      var row = $("sliders").querySelector('.slider[data-name="' + p.name + '"]');
+      if (!row || sliding === p.name) { return; }
+      var control = row.children[1], out = row.children[2];
       values[p.name] = p.value;
-      if (input.type === "checkbox") {
-        input.checked = p.value !== 0;
-        input.nextSibling.textContent = p.value !== 0 ? "on" : "off";
+      if (p.kind === "options") {
+        markSegment(control, p.value);
+      } else if (control.type === "checkbox") {
+        var on = p.value === true || (typeof p.value === "number" && p.value !== 0);
+        control.checked = on;
+        out.textContent = on ? "on" : "off";
       } else {
-        input.value = p.value;
-        input.nextSibling.textContent = num(p.value, 4);
+        control.value = p.value;
+        out.textContent = num(p.value, 4);
       }
     });
     paramsLine();
+  }
+  function markSegment(group, option) {
+    Array.prototype.forEach.call(group.children, function (b) {
+      var on = b.dataset.option === option;
+      b.classList.toggle("on", on);
+      b.setAttribute("aria-checked", on ? "true" : "false");
+    });
   }
 
   function showError(text) {
@@ -240,6 +291,7 @@
         " → " + pt(s.targetContentOffset, 1) : "none yet";
       $("version").textContent = state.script + " · version " + state.scriptVersion + (state.error ? " · error" : "");
       $("script").textContent = "· " + state.script;
+      if (!$("pickerrow").hidden && document.activeElement !== $("picker") && $("picker").value !== state.script) { $("picker").value = state.script; }
     }
     $("fps").textContent = fps ? String(fps) : "–";
     if (rtts.length && ticks.length % 30 === 0) {
@@ -357,7 +409,7 @@
     input("up", horizontal ? v : 0, horizontal ? 0 : v);
   }
   document.addEventListener("keydown", function (e) {
-    if (e.target && (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT")) { return; }
+    if (e.target && (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) { return; }
     var back = e.key === "ArrowLeft" || e.key === "ArrowUp", on = e.key === "ArrowRight" || e.key === "ArrowDown";
     if (!back && !on) { return; }
     e.preventDefault();
@@ -439,6 +491,29 @@
     setTimeout(function () { $("copyswift").textContent = "Copy Swift"; }, 1200);
   });
 
+  // MARK: the picker (`cardlua play FOLDER`): the folder's scripts; picking one plays it
+  // at the same item count and viewport, the centred item kept where it exists.
+  function pickScript(name, done) {
+    queue = [];
+    enqueue({ path: "/script", body: { t: now(), name: name }, done: function (a) { accept(a, true); if (done) { done(a); } } });
+  }
+  function showPicker(list) {
+    if (!list.scripts.length) { return; }
+    var picker = $("picker");
+    picker.textContent = "";
+    list.scripts.forEach(function (name) {
+      var o = document.createElement("option");
+      o.value = name;
+      o.textContent = name.replace(/\.lua$/, "");
+      picker.appendChild(o);
+    });
+    picker.value = list.current;
+    $("pickercount").textContent = list.scripts.length + " in " + list.folder + "/";
+    $("pickerrow").hidden = false;
+  }
+  $("picker").addEventListener("change", function () { pickScript($("picker").value); $("stage").focus(); });
+  fetch("/scripts").then(function (r) { return r.json(); }).then(showPicker).catch(function () {});
+
   // MARK: live reload: the server says the script changed; the next request reloads it
   var events = new EventSource("/events");
   events.addEventListener("changed", function () { queue = []; enqueue({ path: "/reload", body: { t: now() } }); });
@@ -460,6 +535,8 @@
         viewport: state && state.viewport,
         horizontal: state ? state.horizontal : true,
         params: state && state.params,
+        script: state && state.script,
+        items: state && state.items,
         settled: !finger && !wheel && !busy && !pending.length && !queue.length && !!shown && shown.p === "idle",
         fps: fps,
         time: now()
@@ -469,7 +546,9 @@
     setParam: function (name, value) { queue = []; enqueue({ path: "/params", body: { t: now(), name: name, value: value } }); },
     // Presses Record (start, or stop: then `done` gets the scenarios block).
     record: function (done) { toggleRecord(done); },
-    recording: function () { return recording; }
+    recording: function () { return recording; },
+    // Picks a script of the folder, as the picker does (`done` gets the answer).
+    pick: function (name, done) { $("picker").value = name; pickScript(name, done); }
   };
 
   // Start: the engine's clock goes on from where the session is.

@@ -83,7 +83,7 @@ enum LuaRecorder {
     static func demo(source: String, fileName: String, params: [(name: String, value: Double)] = [],
                      rightToLeft: Bool = false) throws -> LuaRecord {
         let effect = try LuaEffect(source: source, chunkName: fileName)
-        try effect.setParams(params)
+        try effect.setParams(params.map { ($0.name, .number($0.value)) })
         let recording = RecordingEffect(effect, numberOfItems: items)
         _ = try ScenarioRunner(effect: recording, scriptName: fileName)
             .runDemo(viewportSize: viewport, numberOfItems: items, framesPerSecond: Scenario.defaultFramesPerSecond,

@@ -38,7 +38,7 @@ enum CatalogueHarness {
     /// The port, with `params` overriding its tweakables.
     static func effect(_ name: String, params: [String: Double] = [:]) throws -> LuaEffect {
         let effect = try LuaEffect(path: path(name))
-        if !params.isEmpty { try effect.setParams(params.map { (name: $0.key, value: $0.value) }) }
+        if !params.isEmpty { try effect.setParams(params.map { (name: $0.key, value: .number($0.value)) }) }
         return effect
     }
 

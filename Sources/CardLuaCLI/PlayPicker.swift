@@ -1,0 +1,103 @@
+import CardLayout
+import CardLua
+import CardServe
+import Foundation
+
+/// `cardlua play FOLDER`: the scripts the page's picker offers — the `.lua` files directly
+/// in the folder, in name order — and the check that a picked name is one of them. Only
+/// a plain name listed there is ever opened: no path, no hidden file, nothing a symbolic
+/// link leads outside the folder.
+struct PlayFolder {
+    let path: String
+
+    /// The scripts' file names, in name order (read again at each call: a script added
+    /// while playing shows up).
+    func scripts() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { Self.isPlainName($0) && isScriptInside($0) }.sorted()
+    }
+
+    /// The path of a listed script.
+    func path(of name: String) -> String {
+        (path as NSString).appendingPathComponent(name)
+    }
+
+    /// `name` if it is one of ``scripts()``, else nil (a path, `..`, a hidden or unknown file).
+    func validated(_ name: String) -> String? {
+        guard Self.isPlainName(name), scripts().contains(name) else { return nil }
+        return name
+    }
+
+    /// A file name of a script: `NAME.lua`, no separator, not hidden, short.
+    static func isPlainName(_ name: String) -> Bool {
+        name.hasSuffix(".lua") && name.count > 4 && name.utf8.count <= 255 && !name.hasPrefix(".")
+            && !name.contains("/") && !name.contains("\\") && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+
+    /// A regular file whose real path (links resolved) is inside the folder's.
+    private func isScriptInside(_ name: String) -> Bool {
+        let full = self.path(of: name)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue else { return false }
+        let folder = (path as NSString).resolvingSymlinksInPath
+        let real = (full as NSString).resolvingSymlinksInPath
+        return (real as NSString).deletingLastPathComponent == folder
+    }
+}
+
+extension Playground {
+    /// `GET /scripts`: `{"folder": name or null, "scripts": [file names], "current": file name}`
+    /// — the picker's choices (none when `play` was given one script).
+    func scriptsAnswer() -> HTTPResponse {
+        let j = Self.jsonString
+        let current = (scriptPath as NSString).lastPathComponent
+        guard let folder = options.folder else {
+            return .json("{\"folder\":null,\"scripts\":[],\"current\":\(j(current))}")
+        }
+        let names = PlayFolder(path: folder).scripts()
+        return .json("{\"folder\":\(j((folder as NSString).lastPathComponent)),\"scripts\":["
+                     + names.map(j).joined(separator: ",") + "],\"current\":\(j(current))}")
+    }
+
+    /// `POST /script` (`{"t", "name": "NAME.lua"}`): plays another script of the folder at
+    /// the page's `t`, keeping the item count and the viewport, and centring the item that
+    /// was centred where the new layout has it. The name must be one the picker lists (400
+    /// otherwise; 404 when `play` was given one script). A script that does not load is
+    /// shown as a broken save is: the last effect goes on and the next save of the picked
+    /// script loads it (the watcher follows the pick).
+    func pickScript(_ body: [UInt8]) -> HTTPResponse {
+        guard let folder = options.folder else { return .status(404, message: "play was given one script, not a folder") }
+        guard let fields = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
+              let name = fields["name"] as? String else {
+            return .status(400, message: "expected a JSON object with a \"name\"")
+        }
+        let place = PlayFolder(path: folder)
+        guard let picked = place.validated(name) else {
+            return .status(400, message: "'\(Echo.safe(name))' is not a script of the folder (pick one of /scripts)")
+        }
+        let t = (fields["t"] as? Double).flatMap { $0.isFinite && $0 >= 0 && $0 <= 1e7 ? $0 : nil } ?? session.state.time
+        let centred = session.state(at: max(t, session.state.time)).centredItem
+        let path = place.path(of: picked)
+        setScriptPath(path)
+        Console.error("playing \(Echo.safe(path))")
+        do {
+            let fresh = try LuaEffect(path: path, limits: limits)
+            try session.reload(effect: fresh, at: max(t, session.state.time))
+            effect = fresh
+            goodSource = fresh.source
+            overrides = []
+            version += 1
+            loadError = nil
+            frameError = nil
+            warnings = []
+            noteWarnings()
+            if let centred, session.layout.layoutAttributesForItem(at: centred) != nil {
+                try? session.scrollToItem(centred, animated: 0, at: max(t, session.state.time))
+            }
+            try? session.skipFrames(until: t)
+        } catch {
+            loadError = Self.message(of: error)
+        }
+        return .json(answer(frames: [frameNow()].compactMap { $0 }))
+    }
+}
