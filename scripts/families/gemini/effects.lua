@@ -7,21 +7,12 @@
 -- effect's own params, before the appearance ones), prepare, transform.
 -- Run scripts/generate-families after an edit.
 return {
-  defaults = { shadowEffect = "0", scaled = true },
-  { name = "gemini-pitch", summary = "cards tip about the horizontal axis, shrinking away from the centre",
-    animation = "pitchRotation", controller = "PitchRotationViewController",
-    rotation = true, axis = "pitch", up = "-", down = "", rot = "rotX", axisVector = "1, 0, 0", pagingSnap = true,
+  defaults = {
+    shadowEffect = "0", scaled = true,
+    -- the example's own geometry, which pitch and roll keep (the others set theirs)
     geometry = [[
 item (W - 60) x (H - 100), sectionInset
 -- (50, 30, 50, 30), minimumLineSpacing 30. Its image cell has cornerRadius 5.]],
-    params = [[
-  pitchDegree = { value = 90, min = 0, max = 90, step = 1 },         -- degree(_:) (default 90)
-  -- pitchEffect: 0 pitchUp (default), 1 pitchDown, 2 sineWave, 3 reverseSineWave
-  pitchEffect = { value = 0, min = 0, max = 3, step = 1 },
-  scale = { value = 0.7, min = 0, max = 1, step = 0.05 },            -- scale(_:) (library default 1)
-  scaleEffect = { value = 0, min = 0, max = 1, step = 1 },           -- 0 scaleUp (default), 1 scaleDown
-  easing = { value = 0, min = 0, max = 21, step = 1 },              -- GeminiEasing: 0 linear
-]],
     prepare = [[
 function prepare(layout)
   local size = layout.collectionView.bounds.size
@@ -34,12 +25,21 @@ function prepare(layout)
 end
 ]],
   },
+  { name = "gemini-pitch", summary = "cards tip about the horizontal axis, shrinking away from the centre",
+    animation = "pitchRotation", controller = "PitchRotationViewController",
+    rotation = true, axis = "pitch", up = "-", down = "", rot = "rotX", axisVector = "1, 0, 0", pagingSnap = true,
+    params = [[
+  pitchDegree = { value = 90, min = 0, max = 90, step = 1 },         -- degree(_:) (default 90)
+  -- pitchEffect: 0 pitchUp (default), 1 pitchDown, 2 sineWave, 3 reverseSineWave
+  pitchEffect = { value = 0, min = 0, max = 3, step = 1 },
+  scale = { value = 0.7, min = 0, max = 1, step = 0.05 },            -- scale(_:) (library default 1)
+  scaleEffect = { value = 0, min = 0, max = 1, step = 1 },           -- 0 scaleUp (default), 1 scaleDown
+  easing = { value = 0, min = 0, max = 21, step = 1 },              -- GeminiEasing: 0 linear
+]],
+  },
   { name = "gemini-roll", summary = "cards turn about the vertical axis, shrinking away from the centre",
     animation = "rollRotation", controller = "RollRotationViewController",
     rotation = true, axis = "roll", up = "", down = "-", rot = "rotY", axisVector = "0, 1, 0", pagingSnap = true,
-    geometry = [[
-item (W - 60) x (H - 100), sectionInset
--- (50, 30, 50, 30), minimumLineSpacing 30. Its image cell has cornerRadius 5.]],
     params = [[
   rollDegree = { value = 90, min = 0, max = 90, step = 1 },          -- degree(_:) (default 90)
   -- rollEffect: 0 rollUp (default), 1 rollDown, 2 sineWave, 3 reverseSineWave
@@ -47,17 +47,6 @@ item (W - 60) x (H - 100), sectionInset
   scale = { value = 0.7, min = 0, max = 1, step = 0.05 },            -- scale(_:) (library default 1)
   scaleEffect = { value = 0, min = 0, max = 1, step = 1 },           -- 0 scaleUp (default), 1 scaleDown
   easing = { value = 0, min = 0, max = 21, step = 1 },              -- GeminiEasing: 0 linear
-]],
-    prepare = [[
-function prepare(layout)
-  local size = layout.collectionView.bounds.size
-  layout.scrollDirection = UICollectionViewScrollDirectionHorizontal
-  layout.itemSize = CGSizeMake(size.width - 60, size.height - 100)
-  layout.sectionInset = UIEdgeInsetsMake(50, 30, 50, 30)
-  layout.minimumLineSpacing = 30
-  layout.minimumInteritemSpacing = 30
-  layout.decelerationRate = UIScrollViewDecelerationRateFast
-end
 ]],
   },
   { name = "gemini-yaw", summary = "cards spin in the screen's plane, shrinking away from the centre",
