@@ -1,5 +1,6 @@
 -- gemini-circle-rotation: cards ride the rim of a big wheel, tilting as they pass
 -- Source: Gemini, 2484f5c (2020), Gemini/GeminiAnimationModel.swift, circleRotation (CircleRotationViewController)
+-- Generated from scripts/families/gemini/: edit there, then run scripts/generate-families.
 --
 -- Gemini is not a layout: GeminiCollectionView.animateVisibleCells(), called from
 -- scrollViewDidScroll, sets each visible cell's layer transform. Every transform starts

@@ -1,5 +1,6 @@
 -- gemini-cube: full-screen pages fold round a cube's edge, the turning faces darken
 -- Source: Gemini, 2484f5c (2020), Gemini/GeminiAnimationModel.swift, cubeAnimation (CubeViewController)
+-- Generated from scripts/families/gemini/: edit there, then run scripts/generate-families.
 --
 -- Gemini is not a layout: GeminiCollectionView.animateVisibleCells(), called from
 -- scrollViewDidScroll, sets each visible cell's layer transform from

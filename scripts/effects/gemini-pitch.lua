@@ -1,5 +1,6 @@
 -- gemini-pitch: cards tip about the horizontal axis, shrinking away from the centre
 -- Source: Gemini, 2484f5c (2020), Gemini/GeminiAnimationModel.swift, pitchRotation (PitchRotationViewController)
+-- Generated from scripts/families/gemini/: edit there, then run scripts/generate-families.
 --
 -- Gemini is not a layout: GeminiCollectionView.animateVisibleCells(), called from
 -- scrollViewDidScroll, sets each visible cell's layer transform from

@@ -1,5 +1,6 @@
 -- gemini-scale: the centred card is full size, its neighbours shrink to 3/4 (ease-out)
 -- Source: Gemini, 2484f5c (2020), Gemini/GeminiAnimationModel.swift, scaleAnimation (ScaleAnimationViewController)
+-- Generated from scripts/families/gemini/: edit there, then run scripts/generate-families.
 --
 -- Gemini is not a layout: GeminiCollectionView.animateVisibleCells(), called from
 -- scrollViewDidScroll, sets each visible cell's layer transform from

@@ -1,5 +1,6 @@
 -- gemini-yaw: cards spin in the screen's plane, shrinking away from the centre
 -- Source: Gemini, 2484f5c (2020), Gemini/GeminiAnimationModel.swift, yawRotation (YawRotationViewController)
+-- Generated from scripts/families/gemini/: edit there, then run scripts/generate-families.
 --
 -- Gemini is not a layout: GeminiCollectionView.animateVisibleCells(), called from
 -- scrollViewDidScroll, sets each visible cell's layer transform from

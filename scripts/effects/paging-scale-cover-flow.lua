@@ -1,5 +1,6 @@
 -- paging-scale-cover-flow: Cover Flow: side pages turn 60° away and sink back
 -- Source: CollectionViewPagingLayout, 5b40724, Lib/Scale/ScaleTransformViewOptions+Layout.swift, .coverFlow
+-- Generated from scripts/families/paging-scale/: edit there, then run scripts/generate-families.
 --
 -- The library's model (Lib/CollectionViewPagingLayout.swift): every cell's frame is the visible
 -- rect, and each cell transforms its own card view from its progress

@@ -1,5 +1,6 @@
 -- paging-scale-ease-out: like linear, the slide follows a log curve: fast, then slow
 -- Source: CollectionViewPagingLayout, 5b40724, Lib/Scale/ScaleTransformViewOptions+Layout.swift, .easeOut
+-- Generated from scripts/families/paging-scale/: edit there, then run scripts/generate-families.
 --
 -- The library's model (Lib/CollectionViewPagingLayout.swift): every cell's frame is the visible
 -- rect, and each cell transforms its own card view from its progress

@@ -1,5 +1,6 @@
 -- paging-scale-inverted-cylinder: pages line the inside of a cylinder, facing you
 -- Source: CollectionViewPagingLayout, 5b40724, Lib/Scale/ScaleTransformViewOptions+Layout.swift, .invertedCylinder
+-- Generated from scripts/families/paging-scale/: edit there, then run scripts/generate-families.
 --
 -- The library's model (Lib/CollectionViewPagingLayout.swift): every cell's frame is the visible
 -- rect, and each cell transforms its own card view from its progress

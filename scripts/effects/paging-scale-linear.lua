@@ -1,5 +1,6 @@
 -- paging-scale-linear: side pages shrink to 60% and slide in beside the centre one
 -- Source: CollectionViewPagingLayout, 5b40724, Lib/Scale/ScaleTransformViewOptions+Layout.swift, .linear
+-- Generated from scripts/families/paging-scale/: edit there, then run scripts/generate-families.
 --
 -- The library's model (Lib/CollectionViewPagingLayout.swift): every cell's frame is the visible
 -- rect, and each cell transforms its own card view from its progress

@@ -1,5 +1,6 @@
 -- paging-stack-reverse: each next page flies in from the right onto a stack on the left
 -- Source: CollectionViewPagingLayout, 5b40724, Lib/Stack/StackTransformViewOptions+Layout.swift, .reverse
+-- Generated from scripts/families/paging-stack/: edit there, then run scripts/generate-families.
 --
 -- The library's model (Lib/CollectionViewPagingLayout.swift): every cell's frame is the visible
 -- rect, and each cell transforms its own card view from its progress

@@ -1,5 +1,6 @@
 -- paging-stack-rotary: a fanned stack zig-zagging 11.25°; the top page swings off left
 -- Source: CollectionViewPagingLayout, 5b40724, Lib/Stack/StackTransformViewOptions+Layout.swift, .rotary
+-- Generated from scripts/families/paging-stack/: edit there, then run scripts/generate-families.
 --
 -- The library's model (Lib/CollectionViewPagingLayout.swift): every cell's frame is the visible
 -- rect, and each cell transforms its own card view from its progress

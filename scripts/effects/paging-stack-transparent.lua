@@ -1,5 +1,6 @@
 -- paging-stack-transparent: a stack rising and fading; the top page pops off left, turning
 -- Source: CollectionViewPagingLayout, 5b40724, Lib/Stack/StackTransformViewOptions+Layout.swift, .transparent
+-- Generated from scripts/families/paging-stack/: edit there, then run scripts/generate-families.
 --
 -- The library's model (Lib/CollectionViewPagingLayout.swift): every cell's frame is the visible
 -- rect, and each cell transforms its own card view from its progress
