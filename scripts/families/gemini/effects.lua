@@ -228,7 +228,7 @@ end
     params = [[
   circleRadius = { value = 450, min = 0, max = 2000, step = 10 },    -- radius(_:) (library default 100)
   rotateDirection = { value = 0, min = 0, max = 1, step = 1 },       -- 0 clockwise (default), 1 anticlockwise
-  itemRotationEnabled = { value = 1, min = 0, max = 1, step = 1 },   -- itemRotationEnabled(_:) (default true)
+  itemRotationEnabled = { value = true, label = "Rotate each item" },  -- itemRotationEnabled(_:) (default true)
   scale = { value = 1, min = 0, max = 1, step = 0.05 },              -- scale(_:) (default 1)
   scaleEffect = { value = 0, min = 0, max = 1, step = 1 },           -- 0 scaleUp (default), 1 scaleDown
   easing = { value = 0, min = 0, max = 21, step = 1 },               -- GeminiEasing index, 0 linear
@@ -263,7 +263,7 @@ function transform(attributes, layout)
   local scale = calculatedScale(e)
   local scaleTransform = CATransform3DScale(geminiIdentity(), scale, scale, 1)
   local circleTransform = translateTransform
-  if params.itemRotationEnabled >= 0.5 then
+  if params.itemRotationEnabled then
     circleTransform = CATransform3DConcat(rotateTransform, translateTransform)
   end
   local anchorY = clockwise and -attributes.size.height / 2 or attributes.size.height / 2
