@@ -192,11 +192,25 @@
       el.style.background = c.fill;
       el.style.borderColor = c.stroke;
       el.textContent = section ? section + "·" + item : String(item);
+      picture(el, section, item);
       stage.appendChild(el);
       cards[key] = el;
     }
     return el;
   }
+  // Real card images (`--cards`, CardPictures): GET /cards answers { images: [url, …],
+  // sections: [items per section] }; item n in index-path order shows image n mod count.
+  var pictures = null;
+  function picture(el, section, item) {
+    if (!pictures || !pictures.images.length || el.querySelector(".pic")) { return; }
+    var n = item;
+    for (var k = 0; k < section && k < pictures.sections.length; k++) { n += pictures.sections[k]; }
+    cardluaCard.picture(el, pictures.images[n % pictures.images.length]);
+  }
+  fetch("/cards").then(function (r) { return r.ok ? r.json() : null; }).then(function (answer) {
+    pictures = answer;
+    for (var key in cards) { var p = key.split(":"); picture(cards[key], +p[0], +p[1]); }
+  }).catch(function () {});
   // Headers and footers, faint, behind every card (card.js).
   var supps = [];
   function showSupplementary(list) { cardluaCard.supplementary(list, supps, stage); }
@@ -469,7 +483,9 @@
     setParam: function (name, value) { queue = []; enqueue({ path: "/params", body: { t: now(), name: name, value: value } }); },
     // Presses Record (start, or stop: then `done` gets the scenarios block).
     record: function (done) { toggleRecord(done); },
-    recording: function () { return recording; }
+    recording: function () { return recording; },
+    // The card images in use (`--cards`), or null.
+    pictures: function () { return pictures; }
   };
 
   // Start: the engine's clock goes on from where the session is.
