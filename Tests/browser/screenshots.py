@@ -4,8 +4,10 @@ Chromium through selenium, as Tests/browser/play_test.py drives it.
 
     /usr/bin/python3 Tests/browser/screenshots.py [--cardlua PATH] [--out DIR]
 
-Writes play-lol.png, play-coverflow.png, play-paging-stack-reverse.png and play-cards.png
-(lol.lua with --cards examples/cards): each page opened, a finger put down and moved
+Writes play-lol.png, play-coverflow.png, play-paging-stack-reverse.png, play-cards.png
+(lol.lua with --cards examples/cards) and play-phone.png (the cover flow with the cards
+and --lan, opened at its LAN URL — 127.0.0.2 standing in — in a 390-point-wide mobile
+viewport): each page opened, a finger put down and moved
 part of a card, the picture taken while it is still down. Look at them before committing;
 ImageMagick's `convert X.png -colors 256 PNG8:X.png` keeps them small if needed.
 """
@@ -24,6 +26,8 @@ SHOTS = [
     ("play-coverflow.png", "scripts/effects/icarousel-coverflow.lua", [], 90),
     ("play-paging-stack-reverse.png", "scripts/effects/paging-stack-reverse.lua", [], 120),
     ("play-cards.png", "scripts/lol.lua", ["--cards", os.path.join(ROOT, "examples", "cards")], 230),
+    ("play-phone.png", "scripts/effects/icarousel-coverflow.lua",
+     ["--cards", os.path.join(ROOT, "examples", "cards"), "--lan", "--lan-address", "127.0.0.2"], 60),
 ]
 
 # Put a finger down in the middle of the stage and move it `distance` view points left
@@ -65,8 +69,12 @@ def main():
             copy = os.path.join(tmp, os.path.basename(script))
             shutil.copyfile(os.path.join(ROOT, script), copy)
             play = Play(args.cardlua, copy, extra)
+            phone = "--lan" in extra
+            if phone:
+                driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                       {"width": 390, "height": 700, "deviceScaleFactor": 1, "mobile": True})
             try:
-                driver.get(play.url)
+                driver.get(play.lan_url if phone else play.url)
                 end = time.time() + 15
                 while time.time() < end:
                     s = driver.execute_script("return window.cardlua && window.cardlua.state()")
@@ -81,6 +89,8 @@ def main():
                 print("wrote %s (%d bytes)" % (path, os.path.getsize(path)))
             finally:
                 play.stop()
+                if phone:
+                    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     finally:
         driver.quit()
         shutil.rmtree(tmp, ignore_errors=True)

@@ -232,6 +232,10 @@
   function fit(w, h) {
     var panelWidth = $("panel").getBoundingClientRect().width || 300;
     var availW = Math.max(100, window.innerWidth - panelWidth - 40), availH = Math.max(100, window.innerHeight - 26);
+    // A phone (play --lan): the panel goes under the stage (play.css), the stage takes the width.
+    if (window.matchMedia("(max-width: 640px)").matches) {
+      availW = Math.max(100, window.innerWidth - 24); availH = Math.max(100, window.innerHeight * 0.8);
+    }
     scale = Math.min(availW / w, availH / h, 2);
     stage.style.width = w + "px"; stage.style.height = h + "px";
     stage.style.transform = "scale(" + scale + ")";
