@@ -94,7 +94,7 @@ enum OptionTable {
         OptionSpec(name: "rtl", summary: "right to left: a horizontal flow mirrors, item 0 on the right"),
     ] + playLAN + limits.filter { $0.name != "max-run-time" }  // a live session has no whole-run limit
 
-    /// `play`'s real cards and phone: `--cards`, `--lan` (PlayLAN.swift); `--lan-address`
+    /// `play`'s real cards and phone: `--cards`, `--lan` (LANAccess.swift); `--lan-address`
     /// is for tests and is not in the help.
     static let playLAN: [OptionSpec] = [
         cards,

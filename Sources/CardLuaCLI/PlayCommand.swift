@@ -72,7 +72,7 @@ struct PlayOptions {
     var params: [ParamOption] = []
     /// `--cards DIR` (or a `cards` folder beside the script): served at `/cards/N`.
     var cards: CardsFolder?
-    /// `--lan` (and the tests' `--lan-address`): PlayLAN.swift.
+    /// `--lan` (and the tests' `--lan-address`): LANAccess.swift.
     var lan = false
     var lanAddress: String?
 

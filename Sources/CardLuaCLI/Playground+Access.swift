@@ -3,7 +3,7 @@ import CardServe
 
 extension Playground {
     /// What is answered before the page's own routes: with `--lan`, 403 for a request
-    /// without the token (PlayLAN.swift); with `--cards`, `GET /cards` (the list) and
+    /// without the token (LANAccess.swift); with `--cards`, `GET /cards` (the list) and
     /// `GET /cards/N` (an image, CardsFolder.swift), or 404 for any other `/cards/…`.
     /// Nil: the request goes on to the routes.
     func lanAndCards(_ request: HTTPRequest) -> HTTPResponse? {
