@@ -74,6 +74,9 @@ import Testing
         let play = try LANPlay(["--cards", CLI.packageRoot.appendingPathComponent("examples/cards").path], directory: dir)
         defer { _ = play.process.interruptAndWait() }
         #expect(play.lanLine == "http://127.0.0.2:\(play.port)/?token=\(play.token)")
+        // Then the QR code of that URL (no colour: standard output is not a terminal).
+        let code = try QRCode(text: play.lanLine).terminalText()
+        #expect(play.process.stdout.hasSuffix(play.lanLine + "\n" + code), "\(play.process.stdout)")
         // Without the token: 403, on the LAN address and on loopback, for every route.
         for target in ["/", "/state", "/events", "/cards", "/cards/0", "/export", "/nothing", "/?token=0123"] {
             #expect(play.get(target).hasPrefix("HTTP/1.1 403 "), "LAN \(target)")
@@ -140,6 +143,14 @@ import Testing
         // Not in the help: a testing option.
         let help = try CLI.run(["play", "--help"])
         #expect(help.stdout.contains("--lan ") && !help.stdout.contains("--lan-address"))
+    }
+
+    /// The LAN address found is an IPv4 address off loopback (or none, on a machine
+    /// without a network); nothing is sent to it.
+    @Test func theLANAddressIsNotLoopback() throws {
+        guard let address = LANAccess.findAddress() else { return }
+        let parts = address.split(separator: ".").compactMap { UInt8($0) }
+        #expect(parts.count == 4 && parts[0] != 127, "\(address)")
     }
 
     @Test func tokensAreRandomAndComparedWhole() {
