@@ -224,7 +224,8 @@ final class Playground: @unchecked Sendable {
     /// runs the script again in a fresh state with that tweakable set, keeping the
     /// position (400 with the reason for a name the script does not declare or a value
     /// outside its min…max); `GET /export` the Swift of `cardlua export` for the values in
-    /// use. Anything else is 404 (no file is ever served).
+    /// use. Anything else is 404; the only files served are `--cards` images, by number
+    /// (``lanAndCards(_:)``, which answers first: with `--lan`, 403 without the token).
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         let post = request.method == "POST"
         switch (request.path, post) {
