@@ -15,7 +15,8 @@ struct Arguments {
 
     /// Parses `words` with `command`'s option table.
     init(_ words: [String], command: String) throws(UsageError) {
-        try self.init(words, options: OptionTable.options(for: command), command: command)
+        try self.init(words, options: OptionTable.options(for: command) + (OptionTable.hidden[command] ?? []),
+                      command: command)
     }
 
     /// - Parameter options: the options the subcommand takes; values and flags are stored

@@ -18,6 +18,9 @@ enum GalleryCommand {
             throw UsageError("unexpected argument '\(Echo.safe(extra))' (the gallery takes no script; see --only)", command: "gallery")
         }
         let templates = try selection(arguments.values["only"])
+        let pictures = try arguments.values["cards"].map { dir throws(UsageError) in
+            try CardsFolder(path: dir, command: "gallery").embedded(command: "gallery")
+        }
         var fps = defaultFramesPerSecond
         if let text = arguments.values["fps"] {
             guard let value = Double(text), value.isFinite, value >= 1, value <= 240 else {
@@ -61,7 +64,7 @@ enum GalleryCommand {
             entries.append(GalleryEntry(name: template.name, summary: template.summary,
                                         source: template.sourceLine, group: template.source, timeline: timeline))
         }
-        let page = GalleryRenderer.render(entries)
+        let page = GalleryRenderer.render(entries, pictures: pictures)
         if let path = arguments.values["o"], path != "-" {
             do { try writeAtomically(page, to: path) } catch { throw CommandFailure("cardlua: \(error)") }
             let size = ByteCountFormatter.string(fromByteCount: Int64(page.utf8.count), countStyle: .file)

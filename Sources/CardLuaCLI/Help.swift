@@ -88,12 +88,16 @@ enum Help {
     scenarios = { recorded = … } block for `run --scenario recorded`.
     The script runs under run's sandbox and per-call limits; a session has no
     whole-run time limit (run's --max-run-time), it lasts as long as you play.
+    --cards DIR draws the cards with your images (served from DIR, by number). --lan
+    exposes the session to your network: anyone with the printed URL (its token) can
+    see and drive it, read the script's Swift and the images; without the token, 403.
 
     \(OptionTable.help(OptionTable.play))
     EXAMPLES:
       cardlua play scripts/lol.lua
       cardlua play scripts/card-scale.lua --port 0 --viewport 393x852
       cardlua play scripts/effects/     # pick any catalogue effect in the page
+      cardlua play scripts/lol.lua --cards examples/cards --lan
     """
 
     static let check = """

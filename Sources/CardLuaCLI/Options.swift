@@ -49,6 +49,12 @@ enum OptionTable {
     static let param = OptionSpec(name: "param", value: "NAME=X",
                                   summary: "set a tweakable the script declares in params (repeatable)")
 
+    /// `--cards DIR` (run, watch, play, gallery): real card images (CardsFolder.swift).
+    static let cards = OptionSpec(name: "cards", value: "DIR",
+                                  summary: "draw the cards with the images in DIR (png, jpg, webp, gif, svg), in name order, "
+                                  + "cycling; HTML and play only", defaultText: "a cards folder beside the script, if any",
+                                  defaultInWords: true)
+
     /// `run` and `watch`.
     static let run: [OptionSpec] = [
         OptionSpec(name: "viewport", value: "WxH", summary: "collection view size in points",
@@ -73,6 +79,7 @@ enum OptionTable {
         OptionSpec(name: "max-output", value: "SIZE", summary: "the most output a run may write, like 1G",
                    defaultText: byteSize(OutputFile.defaultByteLimit)),
         param,
+        cards,
     ] + limits
 
     /// `play`.
@@ -85,7 +92,20 @@ enum OptionTable {
                    defaultText: Scenario.defaultNumberOfItems.map(String.init).joined(separator: ",")),
         param,
         OptionSpec(name: "rtl", summary: "right to left: a horizontal flow mirrors, item 0 on the right"),
-    ] + limits.filter { $0.name != "max-run-time" }  // a live session has no whole-run limit
+    ] + playLAN + limits.filter { $0.name != "max-run-time" }  // a live session has no whole-run limit
+
+    /// `play`'s real cards and phone: `--cards`, `--lan` (LANAccess.swift); `--lan-address`
+    /// is for tests and is not in the help.
+    static let playLAN: [OptionSpec] = [
+        cards,
+        OptionSpec(name: "lan", summary: "also listen on this machine's LAN address, for a phone: prints a URL with a "
+                   + "secret token and its QR code; requests without the token get 403"),
+    ]
+    /// Options every table accepts but no help shows (tests stand in a second loopback
+    /// address for the LAN one with `--lan-address 127.0.0.2`).
+    static let hidden: [String: [OptionSpec]] = [
+        "play": [OptionSpec(name: "lan-address", value: "IPV4", summary: "the address --lan listens on (tests)")],
+    ]
 
     /// `check`.
     static let check: [OptionSpec] = [
@@ -109,6 +129,8 @@ enum OptionTable {
         OptionSpec(name: "only", value: "NAME[,NAME…]", summary: "just these effects, in this order (names from new --list)"),
         OptionSpec(name: "fps", value: "N", summary: "frames per second of the demos",
                    defaultText: number(GalleryCommand.defaultFramesPerSecond)),
+        OptionSpec(name: "cards", value: "DIR",
+                   summary: "draw every effect's cards with the images in DIR, in name order, cycling"),
     ]
 
     /// `export`.

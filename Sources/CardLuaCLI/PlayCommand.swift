@@ -36,9 +36,11 @@ enum PlayCommand {
             throw CommandFailure("cardlua play: \(failure.message)"
                                  + (options.port != 0 ? " (try --port 0 for any free port)" : ""))
         }
+        let lanServer = try PlayLANServer.start(options, port: server.port, playground: playground, engine: engine)
         let interrupt = InterruptFlag.install()
         server.start()
-        Console.out("http://127.0.0.1:\(server.port)/\n")
+        Console.out("http://127.0.0.1:\(server.port)/" + (playground.lan.map { "?token=\($0.token)" } ?? "") + "\n")
+        if let lan = playground.lan { Console.out(lan.banner(color: Console.wantsColor)) }
         Console.error("playing \(Echo.safe(options.scriptPath))"
                       + (options.folder.map { " (the page picks the others of \(Echo.safe($0)))" } ?? "")
                       + " — save it to reload the page's effect, Ctrl-C to stop")
@@ -61,10 +63,12 @@ enum PlayCommand {
             guard event == .changed else { continue }
             playground.markChanged()
             server.broadcast(event: "changed", data: "1")
+            lanServer?.broadcast(event: "changed", data: "1")
         }
         // The loop never waits for the engine, so this is quick even mid-frame; a frame
         // being computed is abandoned with the process.
         server.stop()
+        lanServer?.stop()
         engine.stop()
         Console.error("\nstopped playing \(Echo.safe(options.folder ?? options.scriptPath))")
         return 0
@@ -84,6 +88,11 @@ struct PlayOptions {
     var limits = ScriptLimits()
     /// `--param NAME=X`: the tweakables' values at the start (the sliders move them).
     var params: [ParamOption] = []
+    /// `--cards DIR` (or a `cards` folder beside the script): served at `/cards/N`.
+    var cards: CardsFolder?
+    /// `--lan` (and the tests' `--lan-address`): LANAccess.swift.
+    var lan = false
+    var lanAddress: String?
 
     init(_ arguments: Arguments) throws(UsageError) {
         let command = "play"
@@ -117,6 +126,8 @@ struct PlayOptions {
         // as the page is open; the per-call limits apply to every answer.
         limits.maxRunTime = 0
         params = try ParamOption.parse(arguments, command: command)
+        cards = try CardsFolder.chosen(v["cards"], scriptPath: script, command: command)
+        (lan, lanAddress) = try PlayLANServer.options(arguments, command: command)
     }
 }
 
@@ -161,6 +172,8 @@ final class Playground: @unchecked Sendable {
     /// The tweakables' values set from outside (`--param`, the page's sliders): set in
     /// every fresh effect (a save, a slider, a restart after a limit).
     var overrides: [(name: String, value: ParamSetting)] = []
+    /// With `--lan`: the token every request must carry (set before the servers start).
+    var lan: LANAccess?
 
     init(options: PlayOptions) throws {
         self.options = options
@@ -232,8 +245,9 @@ final class Playground: @unchecked Sendable {
     /// On the server's loop thread: the page and the event stream are answered at once;
     /// everything else goes to the engine's thread and is answered from there (nil).
     func route(_ request: HTTPRequest, engine: PlayEngineQueue, reply: HTTPReply) -> HTTPResponse? {
+        if let answer = lanAndCards(request) { return answer }
         switch (request.path, request.method) {
-        case ("/", "GET"), ("/", "HEAD"): return .html(PlayPage.html)
+        case ("/", "GET"), ("/", "HEAD"): return lan?.remembering(.html(PlayPage.html), for: request) ?? .html(PlayPage.html)
         case ("/events", "GET"): return .eventStream(initial: Array("retry: 500\n\n".utf8))
         default: break
         }
@@ -266,7 +280,8 @@ final class Playground: @unchecked Sendable {
     /// runs the script again in a fresh state with that tweakable set, keeping the
     /// position (400 with the reason for a name the script does not declare or a value
     /// outside its min…max); `GET /export` the Swift of `cardlua export` for the values in
-    /// use. Anything else is 404 (no file is ever served).
+    /// use. Anything else is 404; the only files served are `--cards` images, by number
+    /// (``lanAndCards(_:)``, which answers first: with `--lan`, 403 without the token).
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         let post = request.method == "POST"
         switch (request.path, post) {
@@ -693,6 +708,6 @@ final class Playground: @unchecked Sendable {
 /// The page, put together from the embedded files (Play/embed.list).
 enum PlayPage {
     static let html = playPageTemplate
-        .replacingOccurrences(of: "/*{{style}}*/", with: playStyle)
+        .replacingOccurrences(of: "/*{{style}}*/", with: playStyle + CardPictures.css)
         .replacingOccurrences(of: "//{{script}}", with: playScript)
 }

@@ -1,5 +1,6 @@
 import CardLayout
 import CardLua
+import CardRender
 
 /// The output formats of `run` and `watch`.
 enum OutputFormat: String, CaseIterable {
@@ -29,6 +30,9 @@ struct RunOptions {
     /// `--param NAME=X`, in order: checked against the script's declarations once it is
     /// loaded (ParamOptions.swift).
     var params: [ParamOption] = []
+    /// `--cards DIR` (or a `cards` folder beside the script): the HTML page's card images,
+    /// embedded; nil for the palette and for the other formats (CardsFolder.swift).
+    var pictures: CardPictures?
 
     init(_ arguments: Arguments, command: String) throws(UsageError) {
         guard let script = arguments.positional.first else {
@@ -77,6 +81,10 @@ struct RunOptions {
                 throw UsageError("--max-output: expected a size of at least 1K, like 100M or 1G (got '\(Echo.safe(text))')", command: command)
             }
             maxOutputBytes = bytes
+        }
+        // A bad folder is a usage error whatever the format; only HTML draws the images.
+        if let folder = try CardsFolder.chosen(v["cards"], scriptPath: script, command: command), format == .html {
+            pictures = try folder.embedded(command: command)
         }
     }
 

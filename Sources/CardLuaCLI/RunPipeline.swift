@@ -46,9 +46,9 @@ enum RunPipeline {
             renderer = JSONTimelineWriter(output: output)
         case .svg, .html:
             let single = isSingleFrame(options)
-            let format = options.format
+            let format = options.format, pictures = options.pictures
             renderer = WholeTimelineRenderer(output: output) { timeline in
-                render(timeline, format: format, singleFrame: single, reloadStamp: reloadStamp)
+                render(timeline, format: format, singleFrame: single, reloadStamp: reloadStamp, pictures: pictures)
             }
         }
         let sink = PipelineSink(renderer)
@@ -132,10 +132,10 @@ enum RunPipeline {
     /// The animated or single-frame SVG, or the HTML page, of a whole (thinned) timeline;
     /// `singleFrame` draws or opens at its first frame.
     static func render(_ timeline: Timeline, format: OutputFormat, singleFrame: Bool,
-                       reloadStamp: String? = nil) -> String {
+                       reloadStamp: String? = nil, pictures: CardPictures? = nil) -> String {
         if format == .html {
             return HTMLRenderer.render(timeline: timeline, frameIndex: singleFrame ? 0 : nil,
-                                       reloadStampFile: reloadStamp)
+                                       reloadStampFile: reloadStamp, pictures: pictures)
         }
         if singleFrame, let frame = timeline.frames.first {
             return SVGRenderer.render(frame: frame, timeline: timeline)

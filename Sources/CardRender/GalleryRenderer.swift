@@ -37,7 +37,10 @@ public struct GalleryEntry: Sendable {
 /// which keeps the whole catalogue under 3 MB.
 public enum GalleryRenderer {
     /// The page.
-    public static func render(_ entries: [GalleryEntry], title: String = "cardlua gallery") -> String {
+    /// - Parameter pictures: real card images (`--cards`), embedded once in the page's
+    ///   style sheet and drawn on every effect's cards (``CardPictures``); nil: the palette.
+    public static func render(_ entries: [GalleryEntry], title: String = "cardlua gallery",
+                              pictures: CardPictures? = nil) -> String {
         var groups: [(name: String, entries: [Int])] = []
         for (k, entry) in entries.enumerated() {
             if let g = groups.firstIndex(where: { $0.name == entry.group }) {
@@ -49,7 +52,8 @@ public enum GalleryRenderer {
         let x = RenderSupport.escapeXML
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width\">\n<meta name=\"generator\" content=\"cardlua\">\n"
-        out += "<title>\(x(title))</title>\n<style>\n" + css + "</style>\n</head>\n<body>\n"
+        out += "<title>\(x(title))</title>\n<style>\n" + css + (pictures.map { CardPictures.css + $0.classes() } ?? "")
+        out += "</style>\n</head>\n<body>\n"
         out += "<header><h1>\(x(title))</h1><p>\(entries.count) effects from \(groups.count) sources, "
         out += "each playing cardlua's demo (a sweep, a fling that snaps, a fling to the end). "
         out += "Click one for its full preview; start from it with "
@@ -74,17 +78,17 @@ public enum GalleryRenderer {
         out += "<p id=\"info\"></p><p class=\"dim\">space play/pause · ←/→ step (shift ×10) · Esc close</p>"
         out += "<button id=\"close\" type=\"button\">close</button></div></div></div>\n"
         out += "<script type=\"application/json\" id=\"gallery\">[\n"
-        out += entryJSONs(entries).joined(separator: ",\n")
+        out += entryJSONs(entries, pictures: pictures).joined(separator: ",\n")
         out += "\n]</script>\n<script>\n" + galleryScript + "</script>\n</body>\n</html>\n"
         return out
     }
 
     /// Every entry's data, encoded side by side on as many threads as there are cores
     /// (each entry's text depends on nothing but the entry), in the entries' order.
-    static func entryJSONs(_ entries: [GalleryEntry]) -> [String] {
+    static func entryJSONs(_ entries: [GalleryEntry], pictures: CardPictures?) -> [String] {
         let texts = EncodedEntries(count: entries.count)
         DispatchQueue.concurrentPerform(iterations: entries.count) { k in
-            texts.set(k, entryJSON(entries[k]))
+            texts.set(k, entryJSON(entries[k], pictures: pictures))
         }
         return texts.all
     }
@@ -92,16 +96,22 @@ public enum GalleryRenderer {
     /// One entry's data: its names, and its demo in the preview's format
     /// (``HTMLRenderer/timelineJSON(_:items:start:reloadStampFile:number:)``) plus each
     /// card's colours.
-    static func entryJSON(_ entry: GalleryEntry) -> String {
+    /// With pictures, `"pics"` has each card's picture class number (`.pN`).
+    static func entryJSON(_ entry: GalleryEntry, pictures: CardPictures? = nil) -> String {
         let (timeline, box) = shown(entry.timeline)
         let items = HTMLRenderer.cardSlots(timeline.frames)
         let colours = items.map { "[\"\(Palette.fill(for: $0).hex)\",\"\(Palette.stroke(for: $0).hex)\"]" }
         let j = RenderSupport.jsonString
-        return "{\"name\":\(j(entry.name)),\"summary\":\(j(entry.summary)),\"source\":\(j(entry.source)),"
-            + "\"box\":[\([box.minX, box.minY, box.width, box.height].map(short).joined(separator: ","))],"
-            + "\"colours\":[\(colours.joined(separator: ","))],\"timeline\":"
-            + HTMLRenderer.timelineJSON(timeline, items: items, start: 0, reloadStampFile: nil, number: short)
-            + "}"
+        var pics = ""
+        if let pictures {
+            let numbers = items.map { String(pictures.index(for: $0, numberOfItems: timeline.scenario?.numberOfItems)) }
+            pics = "\"pics\":[" + numbers.joined(separator: ",") + "],"
+        }
+        var out = "{\"name\":\(j(entry.name)),\"summary\":\(j(entry.summary)),\"source\":\(j(entry.source)),"
+        out += "\"box\":[\([box.minX, box.minY, box.width, box.height].map(short).joined(separator: ","))],"
+        out += "\"colours\":[\(colours.joined(separator: ","))]," + pics + "\"timeline\":"
+        out += HTMLRenderer.timelineJSON(timeline, items: items, start: 0, reloadStampFile: nil, number: short)
+        return out + "}"
     }
 
     /// The demo as the gallery keeps it, and the part of the viewport its cards use.

@@ -49,8 +49,10 @@ public enum HTMLRenderer {
     ///   - reloadStampFile: when given, the page polls this sidecar script (a URL
     ///     relative to the page, e.g. `"preview.html.stamp.js"`) and reloads itself when
     ///     the stamp it sets changes. See the type's documentation.
+    ///   - pictures: real card images (`--cards`): each card is drawn with its picture
+    ///     (``CardPictures``), embedded once in the page's style sheet; nil: the palette.
     public static func render(timeline: Timeline, frameIndex: Int? = nil,
-                              reloadStampFile: String? = nil) -> String {
+                              reloadStampFile: String? = nil, pictures: CardPictures? = nil) -> String {
         let frames = timeline.frames
         let start = frames.isEmpty ? 0 : min(max(frameIndex ?? 0, 0), frames.count - 1)
         let items = cardSlots(frames)
@@ -62,7 +64,7 @@ public enum HTMLRenderer {
         out += "<meta name=\"viewport\" content=\"width=device-width\">\n"
         out += "<meta name=\"generator\" content=\"cardlua\">\n"
         out += "<title>\(RenderSupport.escapeXML(timeline.scriptName)) · cardlua</title>\n"
-        out += "<style>\n" + css + "</style>\n</head>\n<body>\n"
+        out += "<style>\n" + css + (pictures.map { CardPictures.css + $0.classes() } ?? "") + "</style>\n</head>\n<body>\n"
 
         // The viewport and the cards, showing the opening frame.
         out += "<div id=\"viewport\" style=\"width:\(px(viewport.width));height:\(px(viewport.height))\">\n"
@@ -77,7 +79,7 @@ public enum HTMLRenderer {
         })
         for (k, indexPath) in items.enumerated() {
             var fill = Palette.fill(for: indexPath).hex, stroke = Palette.stroke(for: indexPath).hex
-            out += "<div class=\"card\" id=\"c\(k)\" data-index=\"\(indexPath.section).\(indexPath.item)\""
+            out += "<div class=\"card\(pictures == nil ? "" : " photo")\" id=\"c\(k)\" data-index=\"\(indexPath.section).\(indexPath.item)\""
             if recoloured.contains(indexPath) {
                 // The palette's colours, for the frames that do not set a background.
                 out += " data-fill=\"\(fill)\" data-stroke=\"\(stroke)\""
@@ -101,6 +103,10 @@ public enum HTMLRenderer {
                 out += "display:none;"
             }
             out += "background:\(fill);--stroke:\(stroke)\">"
+            if let pictures {
+                let p = pictures.index(for: indexPath, numberOfItems: timeline.scenario?.numberOfItems)
+                out += "<i class=\"pic p\(p)\"></i>"
+            }
             out += "<span>\(RenderSupport.escapeXML(RenderSupport.label(for: indexPath)))</span></div>\n"
         }
         out += "</div>\n"

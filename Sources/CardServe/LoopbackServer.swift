@@ -41,6 +41,12 @@ public final class LoopbackServer: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// The port on 127.0.0.1; 0 picks a free one (read it back from `port`).
         public var port: UInt16
+        /// The IPv4 address to listen on, dotted (`127.0.0.1` unless set: `cardlua play
+        /// --lan` runs a second server on the machine's LAN address).
+        public var address = "127.0.0.1"
+        /// More `Host` values (`address:port`, lower-case) the policy lets through
+        /// besides `127.0.0.1:PORT` and `localhost:PORT` (``RequestPolicy/extraHosts``).
+        public var extraHosts: [String] = []
         /// Most open connections, event streams included (503 beyond).
         public var maxConnections: Int
         /// Seconds a connection may sit without reading or writing a byte.
@@ -138,7 +144,10 @@ public final class LoopbackServer: @unchecked Sendable {
                 deferringHandler handler: @escaping DeferringHandler) throws {
         let listener: (fd: Int32, port: UInt16)
         do {
-            listener = try Socket.listen(port: configuration.port, backlog: 128)
+            guard let host = Socket.ipv4(configuration.address) else {
+                throw Failure(message: "not an IPv4 address: \(configuration.address)", code: EINVAL)
+            }
+            listener = try Socket.listen(port: configuration.port, backlog: 128, address: host)
         } catch let error as Socket.Failure {
             throw Failure(message: error.description, code: error.code)
         }
@@ -155,7 +164,7 @@ public final class LoopbackServer: @unchecked Sendable {
         self.wakeWrite = pair[1]
         self.port = listener.port
         self.configuration = configuration
-        self.policy = RequestPolicy(port: listener.port)
+        self.policy = RequestPolicy(port: listener.port, extraHosts: configuration.extraHosts)
         self.handler = handler
     }
 

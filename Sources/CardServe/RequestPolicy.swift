@@ -13,6 +13,10 @@
 public struct RequestPolicy: Sendable, Equatable {
     /// The port the server is bound to.
     public let port: UInt16
+    /// More `Host` values that pass, as `address:port` (lower-case): a server that also
+    /// listens on a LAN address (`cardlua play --lan`) lets that address through, and the
+    /// same-origin `Origin` of it.
+    public let extraHosts: [String]
 
     /// What the policy decided.
     public enum Verdict: Sendable, Equatable {
@@ -29,12 +33,13 @@ public struct RequestPolicy: Sendable, Equatable {
     public static let allowedMethods: [String] = ["GET", "HEAD", "POST"]
 
     /// The policy for a server bound to `port` on 127.0.0.1.
-    public init(port: UInt16) {
+    public init(port: UInt16, extraHosts: [String] = []) {
         self.port = port
+        self.extraHosts = extraHosts.map { $0.lowercased() }
     }
 
     /// The `Host` values that pass (lower-case).
-    public var allowedHosts: [String] { ["127.0.0.1:\(port)", "localhost:\(port)"] }
+    public var allowedHosts: [String] { ["127.0.0.1:\(port)", "localhost:\(port)"] + extraHosts }
 
     /// The `Origin` values that pass (lower-case).
     public var allowedOrigins: [String] { allowedHosts.map { "http://" + $0 } }
@@ -59,7 +64,7 @@ public struct RequestPolicy: Sendable, Equatable {
         case .allow:
             return nil
         case .forbiddenHost:
-            return .status(403, message: "Forbidden: Host must be 127.0.0.1:\(port) or localhost:\(port)")
+            return .status(403, message: "Forbidden: Host must be " + allowedHosts.joined(separator: " or "))
         case .forbiddenOrigin:
             return .status(403, message: "Forbidden: cross-origin request")
         case .methodNotAllowed:

@@ -38,26 +38,40 @@ enum Socket {
     }
 
     /// A loopback socket address for `port` (network byte order inside).
-    static func loopbackAddress(port: UInt16) -> sockaddr_in {
+    static func loopbackAddress(port: UInt16, host: UInt32 = 0x7F00_0001) -> sockaddr_in {
         var address = sockaddr_in()
         #if canImport(Darwin)
         address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(port.bigEndian)
-        address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+        address.sin_addr.s_addr = in_addr_t(host.bigEndian)
         return address
     }
 
-    /// A listening, non-blocking TCP socket bound to 127.0.0.1:`port` (0: any free port),
-    /// with `SO_REUSEADDR` so a restart can rebind while old connections sit in TIME_WAIT.
-    static func listen(port: UInt16, backlog: Int32) throws -> (fd: Int32, port: UInt16) {
+    /// The IPv4 address in dotted form (`192.168.1.20`) as a host-order number, or nil.
+    static func ipv4(_ text: String) -> UInt32? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return nil }
+        var value: UInt32 = 0
+        for part in parts {
+            guard (1...3).contains(part.count), part.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let byte = UInt8(part) else { return nil }
+            value = value << 8 | UInt32(byte)
+        }
+        return value
+    }
+
+    /// A listening, non-blocking TCP socket bound to `address`:`port` (127.0.0.1 unless
+    /// given; 0: any free port), with `SO_REUSEADDR` so a restart can rebind while old
+    /// connections sit in TIME_WAIT.
+    static func listen(port: UInt16, backlog: Int32, address host: UInt32 = 0x7F00_0001) throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, streamType, 0)
         guard fd >= 0 else { throw Failure(operation: "socket", code: errno) }
         var one: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         configure(fd)
-        var address = loopbackAddress(port: port)
+        var address = loopbackAddress(port: port, host: host)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -66,7 +80,8 @@ enum Socket {
         guard bound == 0 else {
             let code = errno
             close(fd)
-            throw Failure(operation: "bind 127.0.0.1:\(port)", code: code)
+            let shown = [24, 16, 8, 0].map { String(host >> UInt32($0) & 0xFF) }.joined(separator: ".")
+            throw Failure(operation: "bind \(shown):\(port)", code: code)
         }
         guard systemListen(fd, backlog) == 0 else {
             let code = errno

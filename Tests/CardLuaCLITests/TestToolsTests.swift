@@ -18,7 +18,7 @@ import Testing
     @Test func underCIAMissingToolFailsTheRun() throws {
         let result = try Self.runWithNoTools(["CI": "true"])
         #expect(result.status == 1)
-        for tool in ["luacheck", "lua5.4", "python3-selenium"] {
+        for tool in ["luacheck", "lua5.4", "python3-selenium", "qrencode"] {
             #expect(result.stderr.contains(tool), "\(result.stderr)")
         }
     }

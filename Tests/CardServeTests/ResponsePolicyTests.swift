@@ -98,3 +98,37 @@ import Testing
         #expect(policy.verdict(for: request("GET", host: host, origin: "http://evil.example")) == .allow)
     }
 }
+
+/// A server that also listens on a LAN address (`cardlua play --lan`): that address with
+/// the port is one more Host (and same-origin Origin) that passes; nothing else changes.
+@Suite struct ExtraHostPolicyTests {
+    let policy = RequestPolicy(port: 4321, extraHosts: ["192.168.1.20:4321"])
+
+    func request(_ method: String, host: String, origin: String? = nil) -> HTTPRequest {
+        var headers = HTTPHeaders()
+        headers.add("Host", host)
+        if let origin { headers.add("Origin", origin) }
+        return HTTPRequest(method: method, target: "/", headers: headers)
+    }
+
+    @Test func theExtraHostPasses() {
+        #expect(policy.verdict(for: request("GET", host: "192.168.1.20:4321")) == .allow)
+        #expect(policy.verdict(for: request("GET", host: "127.0.0.1:4321")) == .allow)
+        #expect(policy.verdict(for: request("POST", host: "192.168.1.20:4321", origin: "http://192.168.1.20:4321")) == .allow)
+    }
+
+    @Test func othersAreStillForbidden() {
+        for host in ["192.168.1.21:4321", "192.168.1.20:4322", "192.168.1.20", "evil.example:4321"] {
+            #expect(policy.verdict(for: request("GET", host: host)) == .forbiddenHost, "\(host)")
+        }
+        #expect(policy.verdict(for: request("POST", host: "192.168.1.20:4321", origin: "http://evil.example"))
+                == .forbiddenOrigin)
+        #expect(RequestPolicy(port: 4321).verdict(for: request("GET", host: "192.168.1.20:4321")) == .forbiddenHost)
+    }
+
+    @Test func aBadListenAddressIsRefused() {
+        var configuration = LoopbackServer.Configuration()
+        configuration.address = "192.168.1"
+        #expect(throws: LoopbackServer.Failure.self) { _ = try LoopbackServer(configuration: configuration) { _ in .status(200) } }
+    }
+}

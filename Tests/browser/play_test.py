@@ -18,7 +18,12 @@ scripts, one with a number (a long label), an on/off and a one-of param: the tog
 segmented control, the labels whole and in the script's order, Copy params, and picking
 the other script at the same viewport, item count and centred item.
 
-    python3 Tests/browser/play_test.py [--cardlua PATH] [--screenshot FILE] [--measure] [--only NAME]
+The cards part: `play --cards examples/cards --lan --lan-address 127.0.0.2` (a second
+loopback address standing in for the LAN one: no traffic leaves the machine), opened at
+the LAN URL with its token: cards show the folder's images, and touches (the DevTools
+protocol's touch events, as a phone's) drag the collection view.
+
+    python3 Tests/browser/play_test.py [--cardlua PATH] [--screenshot FILE] [--measure] [--only NAME] [--only-cards]
                                        [--panel-only] [--panel-screenshot FILE]
 
 Prints one line per check and `N passed, M failed`; exits 1 on a failure, 77 when
@@ -61,10 +66,13 @@ class Play:
         self.proc = subprocess.Popen([cardlua, "play", script, "--port", "0"] + list(extra),
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline().strip()
-        if not re.match(r"^http://127\.0\.0\.1:\d+/$", line):
+        match = re.match(r"^http://127\.0\.0\.1:(\d+)/(\?token=[0-9a-f]{32})?$", line)
+        if not match:
             raise RuntimeError("cardlua play printed %r; stderr: %s" % (line, self.proc.stderr.read()))
         self.url = line
-        self.port = int(line.rsplit(":", 1)[1].strip("/"))
+        self.port = int(match.group(1))
+        # With --lan: the LAN URL on the next line (then the QR code).
+        self.lan_url = self.proc.stdout.readline().strip() if match.group(2) else None
 
     def stop(self):
         self.proc.send_signal(signal.SIGINT)
@@ -79,12 +87,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cardlua", default=os.path.join(ROOT, ".build", "debug", "cardlua"))
     parser.add_argument("--screenshot", help="save a screenshot of the page mid-drag there")
+    parser.add_argument("--screenshot-cards", help="save a screenshot of the cards part mid-drag there")
     parser.add_argument("--measure", action="store_true", help="print round-trip and fps figures")
     parser.add_argument("--only", help="the catalogue part: only scripts whose name contains this")
     parser.add_argument("--skip-lol", action="store_true", help="only the catalogue part")
     parser.add_argument("--measure-script", help="print round-trip and fps figures for this script too")
     parser.add_argument("--panel-only", action="store_true", help="only the panel's controls and the picker")
     parser.add_argument("--panel-screenshot", help="save a screenshot of the page with the new controls there")
+    parser.add_argument("--only-cards", action="store_true", help="only the cards part (--cards, --lan, touch)")
     args = parser.parse_args()
 
     try:
@@ -440,9 +450,12 @@ def main():
 
         if args.panel_only:
             panel_checks(args, driver, check, tmp)
+        elif args.only_cards:
+            cards_checks(args, driver, check, tmp)
         else:
             if not args.skip_lol:
                 lol_checks()
+                cards_checks(args, driver, check, tmp)
             panel_checks(args, driver, check, tmp)
             catalogue(args, driver, check, tmp)
         if args.measure_script:
@@ -604,6 +617,70 @@ def panel_checks(args, driver, check, tmp):
 
 
 MATRIX_EPS = 1e-9
+
+
+def cards_checks(args, driver, check, tmp):
+    """`play --cards --lan` opened as a phone would: the LAN URL with its token, images on
+    the cards, touches dragging the collection view."""
+    script = os.path.join(tmp, "cards.lua")
+    shutil.copyfile(os.path.join(ROOT, "scripts", "lol.lua"), script)
+    play = Play(args.cardlua, script, ["--cards", os.path.join(ROOT, "examples", "cards"),
+                                       "--lan", "--lan-address", "127.0.0.2"])
+    try:
+        check("--lan prints the LAN URL with the token", play.lan_url ==
+              "http://127.0.0.2:%d/%s" % (play.port, play.url.split("/")[-1]), repr(play.lan_url))
+        driver.get(play.lan_url)
+        end, s = time.time() + 15, None
+        while time.time() < end:
+            s = driver.execute_script("return window.cardlua && window.cardlua.state()")
+            pics = driver.execute_script("return document.querySelectorAll('.card .pic').length")
+            if s and s["contentOffset"] is not None and pics:
+                break
+            time.sleep(0.05)
+        shown = driver.execute_async_script("""
+          var done = arguments[0];
+          var cards = Array.prototype.filter.call(document.querySelectorAll('.card'), function (c) { return c.style.display !== 'none'; });
+          var pic = cards.length && cards[0].querySelector('.pic');
+          var url = pic ? getComputedStyle(pic).backgroundImage : '';
+          var m = /url\\("(.*)"\\)/.exec(url), img = new Image();
+          img.onload = function () { done([url, img.naturalWidth, cards[0].classList.contains('photo')]); };
+          img.onerror = function () { done([url, 0, false]); };
+          if (m) { img.src = m[1]; } else { done([url, 0, false]); }
+        """)
+        check("a card shows the folder's first image (served over the LAN URL with the token's cookie)",
+              "/cards/0" in shown[0] and shown[1] == 300 and shown[2], str(shown))
+        touch = driver.execute_script("return getComputedStyle(window.cardlua.stage).touchAction")
+        check("the viewport takes touches itself (touch-action: none)", touch == "none", touch)
+        before = driver.execute_script("return window.cardlua.state().contentOffset.x")
+        r = driver.execute_script("var r = window.cardlua.stage.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]")
+        x, y = r[0] + r[2] * 0.8, r[1] + r[3] / 2
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        for _ in range(12):
+            x -= r[2] * 0.04
+            driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+            time.sleep(0.016)
+        if args.screenshot_cards:
+            time.sleep(0.15)
+            driver.save_screenshot(args.screenshot_cards)
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        end = time.time() + 15
+        while time.time() < end:
+            s = driver.execute_script("return window.cardlua.state()")
+            if s["settled"]:
+                break
+            time.sleep(0.05)
+        snapped = s["lastSnap"] and s["contentOffset"]["x"] == s["lastSnap"]["targetContentOffset"]["x"]
+        check("a touch drag moves the collection view and the release snaps", s["settled"] and
+              s["contentOffset"]["x"] > before + 100 and snapped, "offset %s → %s, snap %s" % (before, s["contentOffset"], s["lastSnap"]))
+        refused = driver.execute_async_script("""
+          var done = arguments[0];
+          fetch('/state', { credentials: 'omit' }).then(function (r) { done(r.status); });
+        """)
+        check("the same request without the cookie is refused (403)", refused == 403, str(refused))
+    finally:
+        play.stop()
 
 
 def same_cards(drawn, run_frame):

@@ -243,11 +243,25 @@
       el.style.background = c.fill;
       el.style.borderColor = c.stroke;
       el.textContent = section ? section + "·" + item : String(item);
+      picture(el, section, item);
       stage.appendChild(el);
       cards[key] = el;
     }
     return el;
   }
+  // Real card images (`--cards`, CardPictures): GET /cards answers { images: [url, …],
+  // sections: [items per section] }; item n in index-path order shows image n mod count.
+  var pictures = null;
+  function picture(el, section, item) {
+    if (!pictures || !pictures.images.length || el.querySelector(".pic")) { return; }
+    var n = item;
+    for (var k = 0; k < section && k < pictures.sections.length; k++) { n += pictures.sections[k]; }
+    cardluaCard.picture(el, pictures.images[n % pictures.images.length]);
+  }
+  fetch("/cards").then(function (r) { return r.ok ? r.json() : null; }).then(function (answer) {
+    pictures = answer;
+    for (var key in cards) { var p = key.split(":"); picture(cards[key], +p[0], +p[1]); }
+  }).catch(function () {});
   // Headers and footers, faint, behind every card (card.js).
   var supps = [];
   function showSupplementary(list) { cardluaCard.supplementary(list, supps, stage); }
@@ -269,6 +283,10 @@
   function fit(w, h) {
     var panelWidth = $("panel").getBoundingClientRect().width || 300;
     var availW = Math.max(100, window.innerWidth - panelWidth - 40), availH = Math.max(100, window.innerHeight - 26);
+    // A phone (play --lan): the panel goes under the stage (play.css), the stage takes the width.
+    if (window.matchMedia("(max-width: 640px)").matches) {
+      availW = Math.max(100, window.innerWidth - 24); availH = Math.max(100, window.innerHeight * 0.8);
+    }
     scale = Math.min(availW / w, availH / h, 2);
     stage.style.width = w + "px"; stage.style.height = h + "px";
     stage.style.transform = "scale(" + scale + ")";
@@ -548,7 +566,9 @@
     record: function (done) { toggleRecord(done); },
     recording: function () { return recording; },
     // Picks a script of the folder, as the picker does (`done` gets the answer).
-    pick: function (name, done) { $("picker").value = name; pickScript(name, done); }
+    pick: function (name, done) { $("picker").value = name; pickScript(name, done); },
+    // The card images in use (`--cards`), or null.
+    pictures: function () { return pictures; }
   };
 
   // Start: the engine's clock goes on from where the session is.

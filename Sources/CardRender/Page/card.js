@@ -66,5 +66,16 @@ var cardluaCard = (function () {
     }
   }
 
-  return { draw: draw, paint: paint, labelSize: labelSize, supplementary: supplementary };
+  // A real card image (`--cards`, CardPictures) on card `el`: a child covering its box,
+  // under its transform, with its corners; `url` an image's address or `name` a class of
+  // the page's style sheet that carries one. The label is hidden on a pictured card.
+  function picture(el, url, name) {
+    var pic = document.createElement("i");
+    pic.className = "pic" + (name ? " " + name : "");
+    if (url) { pic.style.backgroundImage = "url(\"" + url + "\")"; }
+    el.classList.add("photo");
+    el.insertBefore(pic, el.firstChild);
+  }
+
+  return { draw: draw, paint: paint, labelSize: labelSize, supplementary: supplementary, picture: picture };
 })();

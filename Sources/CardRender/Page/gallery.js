@@ -32,6 +32,7 @@
       el.style.setProperty("--stroke", el.rest.stroke);
       el.style.display = "none";
       label.textContent = item[2];
+      if (entry.pics) { cardluaCard.picture(el, null, "p" + entry.pics[k]); }
       el.appendChild(label);
       vp.appendChild(el);
       return el;
