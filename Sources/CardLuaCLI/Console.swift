@@ -29,7 +29,7 @@ enum Console {
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Console.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written <= 0 {
                     if written < 0 && errno == EINTR { continue }
                     return
@@ -39,7 +39,14 @@ enum Console {
         }
     }
 
-    static var standardOutputIsTerminal: Bool { isatty(1) != 0 }
+    /// write(2) to standard output (1) or error (2), or to the task's ``ConsoleCapture``.
+    static func write(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        guard let capture = ConsoleCapture.current else { return posixWrite(descriptor, bytes, count) }
+        capture.append(UnsafeRawBufferPointer(start: bytes, count: count), to: descriptor)
+        return count
+    }
+
+    static var standardOutputIsTerminal: Bool { ConsoleCapture.current == nil && isatty(1) != 0 }
 
     /// Colour when standard output is a terminal and `NO_COLOR` is unset (no-color.org).
     static var wantsColor: Bool {
@@ -101,6 +108,11 @@ final class OutputFile: TextOutput {
         case standardOutput
         case replace(temporary: String, target: String)
         case direct
+
+        var isStandardOutput: Bool {
+            if case .standardOutput = self { return true }
+            return false
+        }
     }
 
     /// The path as given (for messages).
@@ -227,7 +239,8 @@ final class OutputFile: TextOutput {
         let failure: Int32? = buffer.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = posixWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = mode.isStandardOutput ? Console.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    : posixWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 if written <= 0 { return written < 0 ? errno : EIO }
                 offset += written

@@ -48,12 +48,33 @@ import Testing
     }
 
     /// Every effect: `new --from` writes it (the shipped script under the header), and the
-    /// written script checks clean and draws as SVG and HTML.
+    /// written script checks clean and draws as SVG and HTML. In this process
+    /// (``CLI/runInProcess(_:)``, the entry main.swift calls): four launches of `cardlua`
+    /// per effect were most of this suite's time; ``aPortWorksEndToEndAsAProcess(_:)``
+    /// keeps the launched path covered.
     @Test(arguments: names)
     func everyEffectWorksEndToEnd(_ name: String) throws {
+        try expectEffectWorks(name) { arguments, _ in CLI.runInProcess(arguments) }
+    }
+
+    /// The same steps through the launched `cardlua`, run in the folder with relative
+    /// paths as a user types them, for two ports.
+    @Test(arguments: ["line-layout", "paging-scale-cover-flow"])
+    func aPortWorksEndToEndAsAProcess(_ name: String) throws {
+        try #require(Self.names.contains(name))
+        try expectEffectWorks(name, relative: true) { arguments, directory in try CLI.run(arguments, directory: directory) }
+    }
+
+    /// `new --from name`, then `check`, then `run` as SVG and HTML, through `run` (given
+    /// the arguments and the folder that `relative` paths are relative to).
+    private func expectEffectWorks(_ name: String, relative: Bool = false,
+                                   _ run: ([String], URL) throws -> CLI.Result) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let made = try CLI.run(["new", "fx.lua", "--from", name], directory: directory)
+        // In process there is no working directory of the command's own: absolute paths.
+        func path(_ file: String) -> String { relative ? file : directory.appendingPathComponent(file).path }
+        let script = path("fx.lua")
+        let made = try run(["new", script, "--from", name], directory)
         try #require(made.status == 0, "\(made.stderr)")
         let written = try String(contentsOf: directory.appendingPathComponent("fx.lua"), encoding: .utf8)
         let shipped = try String(contentsOf: Self.folder.appendingPathComponent("\(name).lua"), encoding: .utf8)
@@ -61,11 +82,11 @@ import Testing
             .filter { !$0.hasPrefix("---@") }.joined(separator: "\n")
         #expect(withoutAnnotations.hasSuffix(shipped), "new --from \(name) is not scripts/effects/\(name).lua")
 
-        let check = try CLI.run(["check", "fx.lua"], directory: directory)
+        let check = try run(["check", script], directory)
         #expect(check.status == 0, "\(name): \(check.stdout)\(check.stderr)")
         for format in ["svg", "html"] {
-            let run = try CLI.run(["run", "fx.lua", "--format", format, "-o", "out.\(format)"], directory: directory)
-            #expect(run.status == 0, "\(name) as \(format): \(run.stderr)")
+            let result = try run(["run", script, "--format", format, "-o", path("out.\(format)")], directory)
+            #expect(result.status == 0, "\(name) as \(format): \(result.stderr)")
             let out = try String(contentsOf: directory.appendingPathComponent("out.\(format)"), encoding: .utf8)
             #expect(out.contains(format == "svg" ? "</svg>" : "</html>"))
         }

@@ -69,6 +69,14 @@ public enum TestSupport {
         public var signalled: Bool
         /// True when it outlived its timeout and was stopped.
         public var timedOut: Bool
+
+        public init(status: Int32, stdout: String, stderr: String, signalled: Bool = false, timedOut: Bool = false) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+            self.signalled = signalled
+            self.timedOut = timedOut
+        }
     }
 
     /// Runs `executable` with `arguments`, standard input empty and standard output and
