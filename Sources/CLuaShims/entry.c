@@ -1,8 +1,5 @@
 // The entry points other than transform: loading a script, prepare, targetContentOffset,
 // the prelude's internals, the benchmark floor. See README.md in this folder.
-#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L  // clock_gettime in strict C modes
-#endif
 #include "CLuaShims.h"
 #include "internal.h"
 
@@ -51,7 +48,7 @@ static int body_load(lua_State *L) {
 int cardlua_load_script(cardlua_host *h, const char *source, size_t length, const char *chunkname) {
     REFUSE_REENTRY(h, CARDLUA_ERROR);
     snprintf(h->chunkname, sizeof h->chunkname, "%s", chunkname);
-    set_short_name(h);
+    cardlua__set_short_name(h);
     h->callback = NULL;
     h->callback_line = 1;
     if (length > CARDLUA_SCRIPT_MAX_BYTES) {
@@ -60,11 +57,11 @@ int cardlua_load_script(cardlua_host *h, const char *source, size_t length, cons
         h->callback_line = 0;
         h->load_source = NULL;
         h->load_length = length;
-        return run_protected(h, body_too_long);
+        return cardlua__run_protected(h, body_too_long);
     }
     h->load_source = source;
     h->load_length = length;
-    int status = run_protected(h, body_load);
+    int status = cardlua__run_protected(h, body_load);
     h->load_source = NULL;
     return status;
 }
@@ -83,7 +80,7 @@ int cardlua_has_function(cardlua_host *h, const char *name) {
     h->internal_name = name;
     h->numbers_count = 0;
     h->callback = NULL;
-    if (run_protected(h, body_has_function) != CARDLUA_OK) return 0;
+    if (cardlua__run_protected(h, body_has_function) != CARDLUA_OK) return 0;
     return (int)h->numbers_count;
 }
 
@@ -116,7 +113,7 @@ static void check_layout_magnitudes(lua_State *L, const double *config) {
 static int layout_newindex(lua_State *L) {
     cardlua_host *h = host_of(L);
     if (lua_type(L, 2) == LUA_TSTRING) {
-        int line = script_line(L, h);
+        int line = cardlua__script_line(L, h);
         lua_pushvalue(L, 2);
         lua_pushinteger(L, line);
         lua_rawset(L, lua_upvalueindex(2));
@@ -129,11 +126,11 @@ static int layout_newindex(lua_State *L) {
 static int body_prepare(lua_State *L) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    apply_state(L, h);
+    cardlua__apply_state(L, h);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
     int layout = lua_gettop(L);
     h->callback = "prepare";
-    if (push_callback(L, h, "prepare")) {
+    if (cardlua__push_callback(L, h, "prepare")) {
         // prepare gets a stand-in for the layout: reads go to the layout itself (__index),
         // writes are forwarded after noting their line, so that readLayout's complaint
         // about layout.itemSize names the line that assigned it (prepare has returned by
@@ -158,8 +155,8 @@ static int body_prepare(lua_State *L) {
     } else {
         lua_pop(L, 1);
     }
-    reset_budget(h);
-    push_internal(L, h, "readLayout");
+    cardlua__reset_budget(h);
+    cardlua__push_internal(L, h, "readLayout");
     lua_pushvalue(L, layout);
     lua_call(L, 1, 1);
     for (int i = 0; i < CARDLUA_CFG_COUNT; i++) {
@@ -177,7 +174,7 @@ int cardlua_prepare(cardlua_host *h, const double *state, double *config_out) {
     h->config_out = config_out;
     h->callback = "prepare";
     h->callback_line = 1;
-    return run_protected(h, body_prepare);
+    return cardlua__run_protected(h, body_prepare);
 }
 
 
@@ -185,29 +182,29 @@ int cardlua_prepare(cardlua_host *h, const double *state, double *config_out) {
 static int body_target(lua_State *L) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    apply_state(L, h);
+    cardlua__apply_state(L, h);
     h->callback = "targetContentOffset";
-    if (!push_callback(L, h, "targetContentOffset")) {
+    if (!cardlua__push_callback(L, h, "targetContentOffset")) {
         h->point_out[0] = h->proposed[0];
         h->point_out[1] = h->proposed[1];
         return 0;
     }
     int F = lua_gettop(L);
-    push_internal(L, h, "readPoint");
+    cardlua__push_internal(L, h, "readPoint");
     lua_pushvalue(L, F);
-    push_internal(L, h, "point");
+    cardlua__push_internal(L, h, "point");
     lua_pushnumber(L, h->proposed[0]);
     lua_pushnumber(L, h->proposed[1]);
     lua_call(L, 2, 1);
-    push_internal(L, h, "point");
+    cardlua__push_internal(L, h, "point");
     lua_pushnumber(L, h->proposed[2]);
     lua_pushnumber(L, h->proposed[3]);
     lua_call(L, 2, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
     lua_call(L, 3, 1);  // F(proposed, velocity, layout): readPoint, result on the stack
-    reset_budget(h);
+    cardlua__reset_budget(h);
     // readPoint(result, proposed): a fresh proposal, in case the script changed its copy.
-    push_internal(L, h, "point");
+    cardlua__push_internal(L, h, "point");
     lua_pushnumber(L, h->proposed[0]);
     lua_pushnumber(L, h->proposed[1]);
     lua_call(L, 2, 1);
@@ -229,13 +226,13 @@ int cardlua_target_content_offset(cardlua_host *h, const double *state, double p
     h->point_out = result;
     h->callback = "targetContentOffset";
     h->callback_line = 1;
-    return run_protected(h, body_target);
+    return cardlua__run_protected(h, body_target);
 }
 
 static int body_internal(lua_State *L) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    push_internal(L, h, h->internal_name);
+    cardlua__push_internal(L, h, h->internal_name);
     if (h->internal_argument) lua_pushstring(L, h->internal_argument); else lua_pushnil(L);
     lua_call(L, 1, 1);
     if (h->numbers_out == NULL) {  // a string result
@@ -271,7 +268,7 @@ int cardlua_call_internal(cardlua_host *h, const char *name, const char *argumen
     h->numbers_count = 0;
     h->callback = NULL;
     h->callback_line = 1;
-    int status = run_protected(h, body_internal);
+    int status = cardlua__run_protected(h, body_internal);
     if (count) *count = h->numbers_count;
     return status;
 }
@@ -285,7 +282,7 @@ const char *cardlua_call_internal_string(cardlua_host *h, const char *name, cons
     h->numbers_out = NULL;
     h->callback = NULL;
     h->callback_line = 1;
-    int s = run_protected(h, body_internal);
+    int s = cardlua__run_protected(h, body_internal);
     if (status) *status = s;
     return s == CARDLUA_OK ? h->string_result : NULL;
 }
@@ -306,7 +303,7 @@ int cardlua_collector_mode(cardlua_host *h) {
     if (h->poisoned || h->L == NULL) return -1;
     h->callback = NULL;
     h->callback_line = 0;
-    if (run_protected(h, body_collector_mode) != CARDLUA_OK) return -1;
+    if (cardlua__run_protected(h, body_collector_mode) != CARDLUA_OK) return -1;
     return (int)h->numbers_count;
 }
 
@@ -335,7 +332,7 @@ static int bench_pcalls(cardlua_host *h, lua_State *L, long count) {
     lua_pushcfunction(L, body_bench);
     if (lua_pcall(L, 0, 1, 0) != LUA_OK) { lua_settop(L, 0); return CARDLUA_ERROR; }
     for (long i = 0; i < count; i++) {
-        reset_budget(h);
+        cardlua__reset_budget(h);
         lua_pushvalue(L, 1);
         if (lua_pcall(L, 0, 0, 0) != LUA_OK) { lua_settop(L, 0); return CARDLUA_ERROR; }
     }

@@ -2,9 +2,6 @@
 // UICollectionViewDelegateFlowLayout callbacks (sizeForItem, insetForSection,
 // referenceSizeForHeader/Footer) called for every item or section in ONE protected call
 // each, writing numbers into a buffer the caller owns. See README.md in this folder.
-#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L  // clock_gettime in strict C modes
-#endif
 #include "CLuaShims.h"
 #include "internal.h"
 
@@ -29,7 +26,7 @@ static _Thread_local struct {
 } args;
 
 /// Before a bad result is reported: calls the callback again, as it was called, with a
-/// return hook (note_return_line, attributes.c), so that the error names the line of its
+/// return hook (cardlua__note_return_line, attributes.c), so that the error names the line of its
 /// `return` rather than of `function`. An error path only.
 static void find_return_line(lua_State *L) {
     cardlua_host *h = host_of(L);
@@ -40,7 +37,7 @@ static void find_return_line(lua_State *L) {
     else lua_pushinteger(L, (lua_Integer)args.probe_section);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
     h->transform_slot = lua_gettop(L) - 2;
-    note_return_line(L, h);
+    cardlua__note_return_line(L, h);
     h->transform_slot = 0;
     lua_pop(L, 3);
 }
@@ -60,7 +57,7 @@ static void start_call(cardlua_host *h, long n) {
 static int body_set_counts(lua_State *L) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    push_internal(L, h, "setItemCounts");
+    cardlua__push_internal(L, h, "setItemCounts");
     lua_createtable(L, args.sections > 0 && args.sections < 1 << 24 ? (int)args.sections : 0, 0);
     for (long s = 0; s < args.sections; s++) {
         lua_pushinteger(L, (lua_Integer)(args.counts[s] > 0 ? args.counts[s] : 0));
@@ -76,7 +73,7 @@ int cardlua_set_item_counts(cardlua_host *h, const long *counts, long sections) 
     args.sections = sections;
     h->callback = NULL;
     h->callback_line = 1;
-    int status = run_protected(h, body_set_counts);
+    int status = cardlua__run_protected(h, body_set_counts);
     args.counts = NULL;
     return status;
 }
@@ -161,12 +158,12 @@ static void read_size(lua_State *L, int r, const char *where, int positive, doub
 static int body_item_sizes(lua_State *L) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    apply_state(L, h);
+    cardlua__apply_state(L, h);
     h->callback = "sizeForItem";
-    if (!push_callback(L, h, "sizeForItem")) return 0;
+    if (!cardlua__push_callback(L, h, "sizeForItem")) return 0;
     int F = lua_gettop(L);
     // One IndexPath for the whole call, updated in place (documented: not to be kept).
-    push_internal(L, h, "newIndexPath");
+    cardlua__push_internal(L, h, "newIndexPath");
     lua_call(L, 0, 1);
     int P = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
@@ -181,7 +178,7 @@ static int body_item_sizes(lua_State *L) {
     args.probe_argument = P;
     // Every item's CGSize is garbage at once: the generational collector frees such
     // young garbage far more cheaply than the incremental one. The state's mode is
-    // restored by run_protected after the call, on every path (an error in a callback
+    // restored by cardlua__run_protected after the call, on every path (an error in a callback
     // unwinds past this body, and the state may be used again: watch, an embedder).
     if (lua_gc(L, LUA_GCGEN, 0, 0) == LUA_GCINC) h->restore_incremental = 1;
     long done = 0;
@@ -220,7 +217,7 @@ static int run_sizing(cardlua_host *h, const double *state, const char *name, lu
     h->state = state;
     h->callback = name;
     h->callback_line = 1;
-    int status = run_protected(h, body);
+    int status = cardlua__run_protected(h, body);
     args.probe_function = 0;
     args.counts = NULL;
     args.out = NULL;
@@ -240,9 +237,9 @@ int cardlua_item_sizes(cardlua_host *h, const double *state, const long *counts,
 static int body_section_metrics(lua_State *L) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    apply_state(L, h);
+    cardlua__apply_state(L, h);
     h->callback = args.name;
-    if (!push_callback(L, h, args.name)) return 0;
+    if (!cardlua__push_callback(L, h, args.name)) return 0;
     int F = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
     int Lo = lua_gettop(L);
