@@ -39,8 +39,8 @@ void cardlua__apply_state(lua_State *L, cardlua_host *h) {
         h->ref_set_state = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_set_state);
-    for (int i = 0; i < CARDLUA_STATE_TRACKING; i++) lua_pushnumber(L, h->state[i]);
-    for (int i = CARDLUA_STATE_TRACKING; i < CARDLUA_STATE_COUNT; i++) lua_pushboolean(L, h->state[i] != 0);
+    for (int i = 0; i < CARDLUA_STATE_TRACKING; i++) lua_pushnumber(L, h->call->state[i]);
+    for (int i = CARDLUA_STATE_TRACKING; i < CARDLUA_STATE_COUNT; i++) lua_pushboolean(L, h->call->state[i] != 0);
     lua_call(L, CARDLUA_STATE_COUNT, 0);
 }
 
@@ -66,7 +66,7 @@ int cardlua__push_callback(lua_State *L, cardlua_host *h, const char *name) {
             h->line_cache_function = f;
             h->line_cache_line = ar.linedefined;
         }
-        h->callback_line = h->line_cache_line;
+        h->call->callback_line = h->line_cache_line;
         return 1;
     }
     if (t != LUA_TNIL) luaL_error(L, "%s is a %s; expected a function", name, luaL_typename(L, -1));
@@ -195,14 +195,16 @@ static int read_transform(lua_State *L, int index, const hot_slots *s, const cha
 // MARK: - The attributes proxy (a reused table; reads of absent keys come here)
 
 static const double *current_input(cardlua_host *h) {
-    if (h->input == NULL || h->item_index < 0 || h->item_index >= h->count) return NULL;
-    return h->input + h->item_index * CARDLUA_IN_STRIDE;
+    const cardlua_call *c = h->call;
+    if (c->input == NULL || c->item_index < 0 || c->item_index >= c->count) return NULL;
+    return c->input + c->item_index * CARDLUA_IN_STRIDE;
 }
 
 /// The item's starting attributes (cardlua_transform_from), or NULL: the defaults.
 static const double *current_start(cardlua_host *h) {
-    if (h->starts == NULL || h->item_index < 0 || h->item_index >= h->count) return NULL;
-    return h->starts + h->item_index * CARDLUA_OUT_STRIDE;
+    const cardlua_call *c = h->call;
+    if (c->starts == NULL || c->item_index < 0 || c->item_index >= c->count) return NULL;
+    return c->starts + c->item_index * CARDLUA_OUT_STRIDE;
 }
 
 /// Whether a start's transform is the identity.
@@ -553,7 +555,7 @@ void cardlua__note_unknown_keys(lua_State *L, cardlua_host *h, int A) {
         if (!known) {
             cardlua__push_internal(L, h, "noteAttributeKey");
             lua_pushvalue(L, -2);
-            lua_pushinteger(L, (lua_Integer)h->item_number);
+            lua_pushinteger(L, (lua_Integer)h->call->item_number);
             lua_call(L, 2, 0);
         }
     }
@@ -591,20 +593,21 @@ static unsigned take_fields(lua_State *L, const hot_slots *s, int A, int clear) 
 /// called once more for the same item, with a return hook (an error path only: the hot
 /// path pays nothing). The error is then reported at that line, not at `function`.
 void cardlua__note_return_line(lua_State *L, cardlua_host *h) {
-    if (h->budget_exhausted || h->transform_slot <= 0) return;
-    int F = h->transform_slot;
-    h->return_probe = 1;
-    h->return_line = 0;
+    cardlua_call *c = h->call;
+    if (h->budget_exhausted || c->transform_slot <= 0) return;
+    int F = c->transform_slot;
+    c->return_probe = 1;
+    c->return_line = 0;
     lua_sethook(L, cardlua__count_hook, HOOK_MASK(h), lua_gethookcount(L));
     h->budget_left = h->budget;
     lua_pushvalue(L, F);
     lua_pushvalue(L, F + 1);
     lua_pushvalue(L, F + 2);
     int status = lua_pcall(L, 2, 0, 0);
-    h->return_probe = 0;
+    c->return_probe = 0;
     if (!h->budget_exhausted) lua_sethook(L, cardlua__count_hook, HOOK_MASK(h), lua_gethookcount(L));
     if (status != LUA_OK) lua_pop(L, 1);
-    else if (h->return_line > 0) h->callback_line = h->return_line;
+    else if (c->return_line > 0) c->callback_line = c->return_line;
 }
 
 /// Reads the attribute fields in the value slots marked in `present` into the output
@@ -736,14 +739,15 @@ int cardlua__read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsi
 /// what it returned (at R) into the output record for item i, validating every value.
 static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
                       int R, int A, long i) {
-    double *o = h->output + i * CARDLUA_OUT_STRIDE;
+    const cardlua_call *c = h->call;
+    double *o = c->output + i * CARDLUA_OUT_STRIDE;
     int rt = lua_type(L, R);
     if (present == 0 && rt == LUA_TNIL) {  // untouched: the host keeps the item as it was
         o[CARDLUA_OUT_CHANGED] = 0;
         return;
     }
-    const double *b = h->input + i * CARDLUA_IN_STRIDE;
-    const double *start = h->starts ? h->starts + i * CARDLUA_OUT_STRIDE : NULL;
+    const double *b = c->input + i * CARDLUA_IN_STRIDE;
+    const double *start = c->starts ? c->starts + i * CARDLUA_OUT_STRIDE : NULL;
     int changed = cardlua__read_fields(L, h, s, present, b, start, o);
 
     // The return value: nothing (or the attributes), a uniform scale, or a transform.
@@ -821,14 +825,14 @@ static void ensure_pools(lua_State *L, cardlua_host *h) {
     lua_pop(L, 1);
 }
 
-static int body_transform(lua_State *L) {
+static int body_transform(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
     cardlua__apply_state(L, h);
-    h->callback = "transform";
+    c->callback = "transform";
     int hasTransform = cardlua__push_callback(L, h, "transform");
     int F = lua_gettop(L);
-    h->transform_slot = hasTransform ? F : 0;  // F, then its arguments A and Lo
+    c->transform_slot = hasTransform ? F : 0;  // F, then its arguments A and Lo
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_attributes);
     int A = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
@@ -838,11 +842,11 @@ static int body_transform(lua_State *L) {
     cardlua__push_slots(L, h, &s);
     int base = lua_gettop(L);
     clear_table(L, A);  // a frame stopped by an error may have left keys behind
-    for (long i = 0; i < h->count; i++) {
-        const double *b = h->input + i * CARDLUA_IN_STRIDE;
-        h->item_index = i;
-        h->item_number = (long)b[1];
-        h->has_item = 1;
+    for (long i = 0; i < c->count; i++) {
+        const double *b = c->input + i * CARDLUA_IN_STRIDE;
+        c->item_index = i;
+        c->item_number = (long)b[1];
+        c->has_item = 1;
         if (hasTransform) {
             // The budget is per item; the clock runs for the whole frame (cardlua__run_protected
             // started it): a frame of many items each just inside the time limit would
@@ -864,8 +868,8 @@ static int body_transform(lua_State *L) {
         }
         lua_settop(L, base);
     }
-    h->has_item = 0;
-    h->transform_slot = 0;
+    c->has_item = 0;
+    c->transform_slot = 0;
     return 0;
 }
 
@@ -877,17 +881,8 @@ int cardlua_transform(cardlua_host *h, const double *state, const double *input,
 int cardlua_transform_from(cardlua_host *h, const double *state, const double *input,
                            const double *starts, long count, double *output) {
     REFUSE_REENTRY(h, CARDLUA_ERROR);
-    h->state = state;
-    h->input = input;
-    h->starts = starts;
-    h->output = output;
-    h->count = count;
-    h->item_index = -1;
-    h->callback = "transform";
-    h->callback_line = 1;
-    int status = cardlua__run_protected(h, body_transform);
-    h->state = NULL;  // the caller's buffers: not read after the call (cardlua__frame_place)
-    h->starts = NULL;
-    return status;
+    cardlua_call call = {.state = state, .input = input, .starts = starts, .output = output, .count = count,
+                         .item_index = -1, .callback = "transform", .callback_line = 1};
+    return cardlua__run_protected(h, &call, body_transform);
 }
 

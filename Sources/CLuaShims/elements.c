@@ -429,7 +429,7 @@ static int read_elements(lua_State *L) {
     int plain = lua_gettop(L);
     int base = plain;
     for (lua_Integer i = 1; i <= n; i++) {
-        h->has_item = 0;
+        h->call->has_item = 0;
         int E = base + 1;
         if (lua_rawgeti(L, R, i) != LUA_TTABLE)
             luaL_error(L, "element %I of the returned list is %s%s, expected attributes (a table from "
@@ -448,8 +448,8 @@ static int read_elements(lua_State *L) {
         }
         long item = index_number(L, i, "item");
         lua_settop(L, E);
-        h->item_number = item;
-        h->has_item = 1;
+        h->call->item_number = item;
+        h->call->has_item = 1;
 
         double b[CARDLUA_IN_STRIDE];
         long sections = 0, items = -1;
@@ -513,25 +513,25 @@ static int read_elements(lua_State *L) {
         if (h->check_mode) cardlua__note_unknown_keys(L, h, E);
         lua_settop(L, base);
     }
-    h->has_item = 0;
-    h->elements_count = (long)n;
+    h->call->has_item = 0;
+    h->call->elements_count = (long)n;
     return 0;
 }
 
-static int body_elements(lua_State *L) {
+static int body_elements(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
     cardlua__apply_state(L, h);
-    h->callback = ELEMENTS_CALLBACK;
+    c->callback = ELEMENTS_CALLBACK;
     if (!cardlua__push_callback(L, h, ELEMENTS_CALLBACK)) {
-        h->elements_count = -1;
+        c->elements_count = -1;
         return 0;
     }
     int F = lua_gettop(L);
-    // The rect (in h->proposed, as the host gave it), a fresh CGRect: the script may
+    // The rect (in c->rect, as the host gave it), a fresh CGRect: the script may
     // change its copy.
     cardlua__push_internal(L, h, "rect");
-    for (int k = 0; k < 4; k++) lua_pushnumber(L, h->proposed[k]);
+    for (int k = 0; k < 4; k++) lua_pushnumber(L, c->rect[k]);
     lua_call(L, 4, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
     // F, rect, layout stay for a return-line probe (cardlua__note_return_line); the call gets copies.
@@ -540,7 +540,7 @@ static int body_elements(lua_State *L) {
     lua_pushvalue(L, F + 2);
     lua_call(L, 2, 1);
     int R = lua_gettop(L);
-    h->transform_slot = F;
+    c->transform_slot = F;
     // The read-back's checks and the metamethods they may run get a budget of their own.
     cardlua__reset_budget(h);
     if (!lua_istable(L, R)) {
@@ -557,10 +557,10 @@ static int body_elements(lua_State *L) {
         // list: reported at its `return`.
         if (h->budget_exhausted || cardlua__memory_given_up(h)) cardlua__charge(L, 0);
         cardlua__note_return_line(L, h);
-        h->transform_slot = 0;
+        c->transform_slot = 0;
         return lua_error(L);
     }
-    h->transform_slot = 0;
+    c->transform_slot = 0;
     return 0;
 }
 
@@ -569,21 +569,14 @@ const double *cardlua_layout_elements(cardlua_host *h, const double *state, doub
     if (count) *count = 0;
     if (status) *status = CARDLUA_ERROR;
     REFUSE_REENTRY(h, NULL);
-    h->state = state;
-    h->proposed[0] = x; h->proposed[1] = y; h->proposed[2] = width; h->proposed[3] = height;
-    h->input = NULL;
-    h->count = 0;
-    h->item_index = -1;
-    h->elements_count = 0;
-    h->callback = ELEMENTS_CALLBACK;
-    h->callback_line = 1;
-    int s = cardlua__run_protected(h, body_elements);
-    h->state = NULL;
+    cardlua_call call = {.state = state, .rect = {x, y, width, height}, .item_index = -1,
+                         .callback = ELEMENTS_CALLBACK, .callback_line = 1};
+    int s = cardlua__run_protected(h, &call, body_elements);
     if (status) *status = s;
     if (s != CARDLUA_OK) {
         if (count) *count = 0;
         return NULL;
     }
-    if (count) *count = h->elements_count;
-    return h->elements_count > 0 ? h->elements : NULL;
+    if (count) *count = call.elements_count;
+    return call.elements_count > 0 ? h->elements : NULL;
 }

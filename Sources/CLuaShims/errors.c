@@ -42,10 +42,11 @@ static void set_message(cardlua_host *h, const char *text) {
 
 /// The context of the error being reported: the call under way and the line.
 static void set_context(cardlua_host *h, int line) {
+    const cardlua_call *c = h->call;
     h->err_line = line;
-    snprintf(h->err_callback, sizeof h->err_callback, "%s", h->callback ? h->callback : "");
-    h->err_has_item = h->callback && h->has_item;
-    h->err_item = h->item_number;
+    snprintf(h->err_callback, sizeof h->err_callback, "%s", c && c->callback ? c->callback : "");
+    h->err_has_item = c && c->callback && c->has_item;
+    h->err_item = c ? c->item_number : 0;
 }
 
 /// Notes which attributes key a refused value was read from: "attributes.center" and
@@ -142,7 +143,8 @@ void cardlua__add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap) {
 /// For an error about `layout.<key>…` after prepare (readLayout, which runs after the
 /// script's frames are gone): the line where prepare last assigned layout.<key>, or 0.
 static int layout_line(lua_State *L, cardlua_host *h, const char *rest) {
-    if (h->callback == NULL || strcmp(h->callback, "prepare") != 0 || h->ref_layout_lines == LUA_NOREF) return 0;
+    const char *callback = h->call ? h->call->callback : NULL;
+    if (callback == NULL || strcmp(callback, "prepare") != 0 || h->ref_layout_lines == LUA_NOREF) return 0;
     if (strncmp(rest, "layout.", 7) != 0) return 0;
     const char *key = rest + 7;
     size_t n = 0;
@@ -185,7 +187,7 @@ int cardlua__message_handler(lua_State *L) {
         if (prelude > 0) rest = msg + prelude;
         line = cardlua__script_line(L, h);
         if (line == 0) line = layout_line(L, h, rest);
-        if (line == 0) line = h->callback_line;  // 0: no line of the script applies
+        if (line == 0 && h->call) line = h->call->callback_line;  // 0: no line of the script applies
     }
     if (h->budget_exhausted)
         rest = h->limit_text;
@@ -228,7 +230,7 @@ int cardlua__message_handler(lua_State *L) {
     // moment, not just the item (the first line keeps its shape).
     char place[96];
     cardlua__frame_place(h, place, sizeof place);
-    if (place[0] && h->has_item) {
+    if (place[0] && h->call->has_item) {
         luaL_addstring(&b, "\nin ");
         luaL_addstring(&b, place);
     }
@@ -240,7 +242,7 @@ int cardlua__message_handler(lua_State *L) {
 /// memory error, or an error while handling an error): `file:line: callback: item N: what`,
 /// the line being the callback's.
 static void describe_unhandled(cardlua_host *h, const char *what) {
-    set_context(h, h->callback_line);
+    set_context(h, h->call->callback_line);
     set_message(h, what);
 }
 
@@ -289,18 +291,29 @@ int cardlua_in_call(cardlua_host *h) {
     return 1;
 }
 
-/// Runs body(L) under lua_pcall with the message handler. The single place that turns
-/// a Lua error into a status and a message.
-int cardlua__run_protected(cardlua_host *h, lua_CFunction body) {
+/// The function cardlua__run_protected calls under lua_pcall: its one argument is the
+/// call's record (a light userdata), which it hands to the record's body on an empty stack.
+int cardlua__call_body(lua_State *L) {
+    cardlua_call *c = (cardlua_call *)lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    return c->body(L, c);
+}
+
+/// Runs body(L, c) under lua_pcall with the message handler. The single place that turns
+/// a Lua error into a status and a message. `c`, the call's record, is on the caller's C
+/// stack; host->call points to it while the pcall runs.
+int cardlua__run_protected(cardlua_host *h, cardlua_call *c, cardlua_body body) {
     lua_State *L = h->L;
     if (h->in_call) return cardlua__refuse_reentry(h);  // the entry points check first; this is the backstop
     if (h->poisoned) {
         if (h->message == NULL) set_message(h, "the script was stopped by a limit");
         return CARDLUA_LIMIT;
     }
+    c->body = body;
     lua_settop(L, 0);
     lua_pushcfunction(L, cardlua__message_handler);
-    lua_pushcfunction(L, body);
+    lua_pushcfunction(L, cardlua__call_body);
+    lua_pushlightuserdata(L, c);
     h->memory_refused = 0;
     h->err_field[0] = '\0';
     cardlua__reset_budget(h);
@@ -311,18 +324,18 @@ int cardlua__run_protected(cardlua_host *h, lua_CFunction body) {
     }
     h->base_count = 0;
     h->in_call = 1;
-    int status = lua_pcall(L, 0, 0, 1);
+    h->call = c;
+    int status = lua_pcall(L, 1, 0, 1);
     h->in_call = 0;
-    if (h->restore_incremental) {
+    if (c->restore_incremental) {
         // sizes.c's generational mode ends with its call, however the call ended (an
         // error unwinds past the body's own restore). lua_gc switching to incremental
         // mode only relinks the collector's lists: it allocates nothing and cannot raise.
-        h->restore_incremental = 0;
+        c->restore_incremental = 0;
         lua_gc(L, LUA_GCINC, 0, 0, 0);
     }
     if (status == LUA_OK && !cardlua__memory_given_up(h)) {
-        h->has_item = 0;
-        h->input = NULL;
+        h->call = NULL;
         lua_settop(L, 0);
         return CARDLUA_OK;
     }
@@ -339,8 +352,7 @@ int cardlua__run_protected(cardlua_host *h, lua_CFunction body) {
     } else {
         describe_unhandled(h, "an error that could not be reported");
     }
-    h->has_item = 0;
-    h->input = NULL;
+    h->call = NULL;
     lua_settop(L, 0);
     if (limit) {
         // The state is not trusted again: discarded now (its memory freed), so that the

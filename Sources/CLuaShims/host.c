@@ -115,11 +115,11 @@ void cardlua__silent_warnings(void *ud, const char *msg, int tocont) {
 
 // MARK: - Set-up
 
-static int body_setup(lua_State *L) {
+static int body_setup(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    const char *prelude = h->load_source;
-    size_t prelude_length = h->load_length;
+    const char *prelude = c->load_source;
+    size_t prelude_length = c->load_length;
 
     // The libraries, and of them only what the allowlist keeps, as it keeps it
     // (sandbox.c).
@@ -191,18 +191,20 @@ cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t me
     }
     lua_setwarnf(h->L, warning_function, h);
     lua_sethook(h->L, cardlua__count_hook, LUA_MASKCOUNT, h->hook_step);
-    // The prelude is loaded protected. Its text goes through the host, not upvalues: a
-    // closure with upvalues would allocate, and nothing may allocate outside lua_pcall.
+    // The prelude is loaded protected. Its text goes in the call's record, a light
+    // userdata, not upvalues: a closure with upvalues would allocate, and nothing may
+    // allocate outside lua_pcall.
     lua_State *L = h->L;
+    cardlua_call call = {.body = body_setup, .load_source = prelude, .load_length = prelude_length};
     lua_settop(L, 0);
     lua_pushcfunction(L, cardlua__message_handler);
-    lua_pushcfunction(L, body_setup);
-    h->load_source = prelude;
-    h->load_length = prelude_length;
+    lua_pushcfunction(L, cardlua__call_body);
+    lua_pushlightuserdata(L, &call);
     cardlua__reset_budget(h);
     h->budget_left = SETUP_BUDGET;  // the prelude's work is not the script's
-    int status = lua_pcall(L, 0, 0, 1);
-    h->load_source = NULL;
+    h->call = &call;
+    int status = lua_pcall(L, 1, 0, 1);
+    h->call = NULL;
     if (status != LUA_OK) {
         if (message_out)
             *message_out = (status == LUA_ERRMEM || h->memory_refused)

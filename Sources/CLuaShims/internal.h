@@ -85,6 +85,69 @@ enum {
 #define SMALL_MAX 256
 #define SMALL_CLASSES (SMALL_MAX / SMALL_CLASS)
 
+typedef struct cardlua_call cardlua_call;
+
+/// A protected body: the work of one entry point, run inside lua_pcall with its call's
+/// record (cardlua__run_protected).
+typedef int (*cardlua_body)(lua_State *L, cardlua_call *c);
+
+/// One call's inputs and results: each entry point fills one on its C stack and hands it
+/// to its protected body (cardlua__run_protected pushes it as a light userdata, the body's
+/// one argument, as lua.c hands argv to pmain). It lives as long as the call; the host
+/// keeps only what lives as long as the state. Fields an entry point does not use stay 0.
+struct cardlua_call {
+    cardlua_body body;
+
+    // What the call reports about itself: for messages, the attributes proxy, the hook.
+    const char *callback;        // the script's callback under way, or NULL
+    int callback_line;           // its line (0: no line of the script applies)
+    int has_item;                // an item is under way...
+    long item_number;            // ...its number (as messages name it)
+    long item_index;             // ...and its index in `input` (-1: none)
+    const double *state;         // the scroll state (CARDLUA_STATE_COUNT numbers), or NULL
+
+    // transform, the element query: the items, their starting attributes, the output.
+    const double *input;         // CARDLUA_IN_STRIDE numbers per item, or NULL
+    const double *starts;        // CARDLUA_OUT_STRIDE per item, or NULL: the defaults
+    double *output;              // CARDLUA_OUT_STRIDE per item
+    long count;
+    // A bad value returned by a callback: it is called once more with a return hook to
+    // find the line of its `return` (attributes.c: cardlua__note_return_line).
+    int transform_slot;          // stack index of the callback (its arguments follow it)
+    int return_probe;            // the count hook also watches returns
+    int return_line;             // the callback's last `return` line seen by the probe
+    double rect[4];              // the element query's rect (x, y, width, height)...
+    long elements_count;         // ...and its records, in host->elements (-1: the script has none)
+
+    double *config_out;          // prepare: CARDLUA_CFG_COUNT numbers
+    double proposed[4];          // targetContentOffset: the proposal and the velocity
+    double *point_out;           // ...and the offset chosen
+
+    // The prelude's internals (cardlua_call_internal…), has_function, the collector mode.
+    const char *internal_name;
+    const char *internal_argument;
+    double *numbers_out;         // NULL: a string result (host->string_result)
+    long numbers_capacity;
+    long numbers_count;
+    int answer;                  // has_function: 1 if defined; collector_mode: 1 if generational
+
+    const char *load_source;     // loading a script or the prelude
+    size_t load_length;
+
+    // sizes.c: the item counts, the result buffer, the callback; and the call being read
+    // back, for the return-line probe: the callback's slot, and its first argument's slot
+    // (sizeForItem's IndexPath) or, when 0, the section number.
+    const long *counts;
+    long sections;
+    double *sizes_out;
+    const char *name;
+    int probe_function, probe_argument;
+    long probe_section;
+    // sizes.c switched the collector to generational mode for this call:
+    // cardlua__run_protected switches it back after the pcall, however the call ended.
+    int restore_incremental;
+};
+
 struct cardlua_host {
     lua_State *L;
 
@@ -136,17 +199,13 @@ struct cardlua_host {
     // A protected call is under way (cardlua__run_protected, cardlua_bench_empty_pcalls). Every
     // entry point refuses to start while it is set (REFUSE_REENTRY): a callback of the
     // host's (the log function, a query) that calls back into the same state would
-    // clear the stack of the call under way and overwrite its arguments here.
+    // clear the stack of the call under way and replace host->call, its record.
     int in_call;
 
     // warn: the previous piece asked to be continued (its line is not finished). Per
     // state: two states warning at once (two threads, or one state's log function
     // making another warn) each finish their own line.
     int warn_continuing;
-
-    // sizes.c switched the collector to generational mode for a sizing call:
-    // cardlua__run_protected switches it back after the call, however the call ended.
-    int restore_incremental;
 
     // `cardlua check`: report unknown keys written on attributes.
     int check_mode;
@@ -176,26 +235,11 @@ struct cardlua_host {
     int line_cache_line;
     const char *key_names[K_ATTRIBUTES];  /* the interned attribute keys (hot_slots) */
 
-    // The call under way: for messages and for the attributes proxy.
-    const char *callback;
-    int callback_line;
-    int has_item;
-    long item_number;
-    long item_index;
-    const double *input;
-    double *output;
-    long count;
-    const double *state;
-    double *config_out;
-    double *point_out;
-    const char *internal_name;
-    const char *internal_argument;
-    double *numbers_out;
-    long numbers_capacity;
-    long numbers_count;
-    double proposed[4];
-    const char *load_source;
-    size_t load_length;
+    // The call under way (cardlua__run_protected sets it for the length of the pcall,
+    // NULL between calls): code Lua calls back during the call (the count hook, the
+    // message handler, the attributes proxy, the queries) reaches the call's record here.
+    // The record itself lives on the entry point's C stack.
+    cardlua_call *call;
 
     char chunkname[512];     // as shown in messages ("scripts/lol.lua")
     char short_name[LUA_IDSIZE + 1];  // as Lua shows it in its own messages (long: "...tail")
@@ -209,16 +253,8 @@ struct cardlua_host {
     char err_field[64];      // set by the reader that refused a value (attributes.c)
     int limit_kind;          // CARDLUA_LIMIT_*, set with limit_text
     int hook_line;           // the script's line at the count hook's last check (0: none)
-    // A bad value returned by transform: the callback is called once more with a return
-    // hook to find the line of its `return` (attributes.c: probe_return_line).
-    int return_probe;        // the count hook also watches returns
-    int return_line;         // the callback's last `return` line seen by the probe
-    int transform_slot;      // stack index of transform (its two arguments follow it)
     char *string_result;     // the last cardlua_call_internal_string result
 
-    // Contract v2 (elements.c). The starting attributes of the items of a transform call
-    // (CARDLUA_OUT_STRIDE numbers each, as the output), or NULL: the defaults.
-    const double *starts;
     // The single-item query (layout:layoutAttributesForItem).
     cardlua_item_fn item_query;
     void *item_query_context;
@@ -226,7 +262,6 @@ struct cardlua_host {
     // the host's buffer, grown through the capped allocator.
     double *elements;
     long elements_capacity;
-    long elements_count;
     // The base geometry (centre x, y, width, height) of the attribute tables the layout
     // handed out during the current call, by table address: their center, size and frame
     // are made when first read (elements.c, *Geometry on first read*). Open addressing,
@@ -302,7 +337,7 @@ static inline cardlua_host *host_of(lua_State *L) {
 /// cardlua__refuse_finalizer, then gives the value on top the metatable at `mt`.
 /* sandbox.c */ CARDLUA_INTERNAL void cardlua__set_checked_metatable(lua_State *L, int mt);
 /// The hook's event mask: the count, and returns while a return-line probe runs.
-#define HOOK_MASK(h) (LUA_MASKCOUNT | ((h)->return_probe ? LUA_MASKRET : 0))
+#define HOOK_MASK(h) (LUA_MASKCOUNT | ((h)->call && (h)->call->return_probe ? LUA_MASKRET : 0))
 /// A key of `attributes` the contract knows (attributes.c: cardlua__attribute_keys, NULL-ended).
 typedef struct { const char *name; int writable; } attribute_key;
 CARDLUA_INTERNAL extern const attribute_key cardlua__attribute_keys[];
@@ -337,7 +372,11 @@ CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
 /* errors.c */ CARDLUA_INTERNAL void cardlua__add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap);
 /* errors.c */ CARDLUA_INTERNAL void cardlua__close_state(cardlua_host *h, lua_State *L);
 /* errors.c */ CARDLUA_INTERNAL int cardlua__message_handler(lua_State *L);
-/* errors.c */ CARDLUA_INTERNAL int cardlua__run_protected(cardlua_host *h, lua_CFunction body);
+/// The function run under lua_pcall: hands its argument, the call's record, to its body.
+/* errors.c */ CARDLUA_INTERNAL int cardlua__call_body(lua_State *L);
+/// Runs body(L, c) under lua_pcall with the message handler, `c` being the call's record
+/// (filled by the entry point; c->body is set here).
+/* errors.c */ CARDLUA_INTERNAL int cardlua__run_protected(cardlua_host *h, cardlua_call *c, cardlua_body body);
 /// The error of an entry point called while a call of the same state is under way (from a
 /// callback of the host's): sets the last error's parts and returns CARDLUA_ERROR. Touches
 /// no Lua and none of the call under way's fields.

@@ -224,9 +224,10 @@ static int out_of_time(cardlua_host *h) {
 /// moved: x when it is not 0), else "".
 void cardlua__frame_place(const cardlua_host *h, char *out, size_t size) {
     out[0] = '\0';
-    if (h->state == NULL || h->callback == NULL || strcmp(h->callback, "transform") != 0) return;
-    double ox = h->state[CARDLUA_STATE_OFFSET_X], oy = h->state[CARDLUA_STATE_OFFSET_Y];
-    snprintf(out, size, "the frame at t=%.2f s, offset %.10g", h->state[CARDLUA_STATE_TIME], ox != 0 ? ox : oy);
+    const cardlua_call *c = h->call;
+    if (c == NULL || c->state == NULL || c->callback == NULL || strcmp(c->callback, "transform") != 0) return;
+    double ox = c->state[CARDLUA_STATE_OFFSET_X], oy = c->state[CARDLUA_STATE_OFFSET_Y];
+    snprintf(out, size, "the frame at t=%.2f s, offset %.10g", c->state[CARDLUA_STATE_TIME], ox != 0 ? ox : oy);
 }
 
 /// Whether the memory cap was reached (a request given up, even if a pcall caught it).
@@ -303,13 +304,13 @@ static void note_return(lua_State *L, cardlua_host *h, lua_Debug *ar) {
     if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0 && ar->source[0] == '@' &&
         strcmp(ar->source + 1, h->chunkname) == 0 && lua_getstack(L, 1, &caller) &&
         lua_getinfo(L, "S", &caller) && caller.what[0] == 'C')
-        h->return_line = ar->currentline;
+        h->call->return_line = ar->currentline;
 }
 
 void cardlua__count_hook(lua_State *L, lua_Debug *ar) {
     cardlua_host *h = host_of(L);
     if (ar->event == LUA_HOOKRET) {
-        if (h->return_probe) note_return(L, h, ar);
+        if (h->call && h->call->return_probe) note_return(L, h, ar);
         return;
     }
     if (!h->budget_exhausted) {
