@@ -814,7 +814,7 @@ int cardlua__native_query(lua_State *L) {
     return 1;
 }
 
-/// print(...) to standard error, prefixed with the script's name.
+/// Registry references to the attributes pool tables, made once.
 static void ensure_pools(lua_State *L, cardlua_host *h) {
     if (h->ref_pool[3] > 0) return;
     cardlua__push_internal(L, h, "pool");

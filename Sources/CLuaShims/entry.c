@@ -41,9 +41,6 @@ static int body_load(lua_State *L, cardlua_call *c) {
     return 0;
 }
 
-/// The name Lua's own messages and tracebacks give the script (luaO_chunkid for a
-/// "@file" source): the name itself if it fits in LUA_IDSIZE - 1 characters, else "..."
-/// and its last LUA_IDSIZE - 4 characters.
 int cardlua_load_script(cardlua_host *h, const char *source, size_t length, const char *chunkname) {
     REFUSE_REENTRY(h, CARDLUA_ERROR);
     snprintf(h->chunkname, sizeof h->chunkname, "%s", chunkname);
@@ -165,8 +162,7 @@ int cardlua_prepare(cardlua_host *h, const double *state, double *config_out) {
     return cardlua__run_protected(h, &call, body_prepare);
 }
 
-
-/// Registry references to the attributes pool tables, made once.
+/// targetContentOffset(proposed, velocity, layout), its result read back by readPoint.
 static int body_target(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);

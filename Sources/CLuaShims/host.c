@@ -16,6 +16,7 @@
 
 static void log_notice(cardlua_host *h, const char *what);
 
+/// print(...) to standard error (or the log function), prefixed with the script's name.
 int cardlua__native_print(lua_State *L) {
     cardlua_host *h = host_of(L);
     int n = lua_gettop(L);
@@ -158,6 +159,9 @@ static int body_setup(lua_State *L, cardlua_call *c) {
     return 0;
 }
 
+/// The name Lua's own messages and tracebacks give the script (luaO_chunkid for a
+/// "@file" source): the name itself if it fits in LUA_IDSIZE - 1 characters, else "..."
+/// and its last LUA_IDSIZE - 4 characters.
 void cardlua__set_short_name(cardlua_host *h) {
     size_t n = strlen(h->chunkname);
     if (n + 1 <= LUA_IDSIZE)
@@ -281,9 +285,6 @@ void cardlua_set_time_limit(cardlua_host *h, double seconds) {
 const char *cardlua_message(cardlua_host *h) { return h->message ? h->message : ""; }
 
 size_t cardlua_memory_in_use(cardlua_host *h) { return h->memory_used; }
-
-// MARK: - Entry points
-
 
 // MARK: - Cross-language constants (the one definition of each; README.md)
 

@@ -287,9 +287,6 @@ static void raise_limit(lua_State *L, cardlua_host *h) {
     luaL_error(L, "%s", h->limit_text);
 }
 
-/// Counts instructions (the thread's hook period each time it fires) and checks the
-/// memory cap and the clock. At a limit it raises, and keeps raising at every
-/// instruction.
 /// Notes the script's line being executed (for a memory error: errors.c).
 static void note_hook_line(lua_State *L, cardlua_host *h, lua_Debug *ar) {
     if (lua_getinfo(L, "Sl", ar) && ar->source[0] == '@' && ar->currentline > 0 &&
@@ -307,6 +304,9 @@ static void note_return(lua_State *L, cardlua_host *h, lua_Debug *ar) {
         h->call->return_line = ar->currentline;
 }
 
+/// Counts instructions (the thread's hook period each time it fires) and checks the
+/// memory cap and the clock. At a limit it raises, and keeps raising at every
+/// instruction.
 void cardlua__count_hook(lua_State *L, lua_Debug *ar) {
     cardlua_host *h = host_of(L);
     if (ar->event == LUA_HOOKRET) {
