@@ -19,7 +19,10 @@ let package = Package(
             providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
         ),
         // C glue: macro wrappers, the protected helpers, the hook and the capped allocator.
-        .target(name: "CLuaShims", dependencies: ["CLua"]),
+        .target(name: "CLuaShims", dependencies: ["CLua"],
+                // clock_gettime and CLOCK_MONOTONIC in strict C modes: one definition for
+                // every file of the target (internal.h, Sources/CLuaShims/README.md).
+                cSettings: [.define("_POSIX_C_SOURCE", to: "200809L", .when(platforms: [.linux]))]),
         // Pure Swift: geometry, transforms, flow layout, scroll physics, scenarios.
         .target(name: "CardLayout"),
         // The Lua side: sandboxed state, prelude (Lua/prelude/*.lua), LuaEffect.

@@ -1,9 +1,6 @@
 // Attribute I/O: the per-item hot path (BENCHMARKS.md) in one translation unit: the
 // attributes proxy, reading back what a transform call left, the layout query, and
 // cardlua_transform. See README.md in this folder.
-#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L  // clock_gettime in strict C modes
-#endif
 #include "CLuaShims.h"
 #include "internal.h"
 
@@ -17,7 +14,7 @@
 #include <lua.h>
 #include <lualib.h>
 
-void push_internal(lua_State *L, cardlua_host *h, const char *name) {
+void cardlua__push_internal(lua_State *L, cardlua_host *h, const char *name) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_internals);
     lua_getfield(L, -1, name);
     lua_remove(L, -2);
@@ -36,20 +33,20 @@ static void raw_set_number(lua_State *L, int table, const char *key, double valu
 }
 
 /// Pushes the state numbers to I.setState, which updates layout and collectionView.
-void apply_state(lua_State *L, cardlua_host *h) {
+void cardlua__apply_state(lua_State *L, cardlua_host *h) {
     if (h->ref_set_state <= 0) {  // once: every frame calls it
-        push_internal(L, h, "setState");
+        cardlua__push_internal(L, h, "setState");
         h->ref_set_state = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_set_state);
-    for (int i = 0; i < CARDLUA_STATE_TRACKING; i++) lua_pushnumber(L, h->state[i]);
-    for (int i = CARDLUA_STATE_TRACKING; i < CARDLUA_STATE_COUNT; i++) lua_pushboolean(L, h->state[i] != 0);
+    for (int i = 0; i < CARDLUA_STATE_TRACKING; i++) lua_pushnumber(L, h->call->state[i]);
+    for (int i = CARDLUA_STATE_TRACKING; i < CARDLUA_STATE_COUNT; i++) lua_pushboolean(L, h->call->state[i] != 0);
     lua_call(L, CARDLUA_STATE_COUNT, 0);
 }
 
 /// Pushes the global callback `name`; returns 1 if it is a function, 0 if nil, and
 /// raises if it is something else.
-int push_callback(lua_State *L, cardlua_host *h, const char *name) {
+int cardlua__push_callback(lua_State *L, cardlua_host *h, const char *name) {
     // Raw: whatever the script did to _G's metatable, finding its callbacks runs no code.
     lua_pushglobaltable(L);
     lua_pushstring(L, name);
@@ -69,7 +66,7 @@ int push_callback(lua_State *L, cardlua_host *h, const char *name) {
             h->line_cache_function = f;
             h->line_cache_line = ar.linedefined;
         }
-        h->callback_line = h->line_cache_line;
+        h->call->callback_line = h->line_cache_line;
         return 1;
     }
     if (t != LUA_TNIL) luaL_error(L, "%s is a %s; expected a function", name, luaL_typename(L, -1));
@@ -87,7 +84,7 @@ static const char *const POOL_NAMES[4] = {"center", "frame", "size", "indexPath"
 // interned, so the pointer lua_tostring gives for a key is that of the one string object
 // with its text (the host's copies are kept alive in the registry).
 // The K_… enum is in internal.h (elements.c reads the same keys).
-const char *const SLOT_KEYS[K_COUNT] = {
+const char *const cardlua__slot_keys[K_COUNT] = {
     "frame", "size", "center", "transform3D", "transform", "alpha", "zIndex", "hidden",
     "isDoubleSided", "cornerRadius", "shadowOpacity", "shadowRadius", "shadowOffset",
     "backgroundColor", "blurRadius",
@@ -97,12 +94,12 @@ const char *const SLOT_KEYS[K_COUNT] = {
 
 /// Pushes the keys table (made once, anchored in the registry) and reserves the value
 /// slots (hot_slots, internal.h: where the read-back keeps the keys and the values).
-void push_slots(lua_State *L, cardlua_host *h, hot_slots *s) {
+void cardlua__push_slots(lua_State *L, cardlua_host *h, hot_slots *s) {
     luaL_checkstack(L, K_ATTRIBUTES + 40, "attribute slots");  // + a transform read back
     if (h->ref_keys <= 0) {
         lua_createtable(L, K_COUNT, 0);
         for (int k = 0; k < K_COUNT; k++) {
-            const char *name = lua_pushstring(L, SLOT_KEYS[k]);
+            const char *name = lua_pushstring(L, cardlua__slot_keys[k]);
             if (k < K_ATTRIBUTES) h->key_names[k] = name;
             lua_rawseti(L, -2, k + 1);
         }
@@ -117,7 +114,7 @@ void push_slots(lua_State *L, cardlua_host *h, hot_slots *s) {
 
 /// Pushes t[key] for key number `key` (raw first; metamethods for a key the table does
 /// not hold itself: this runs protected) and returns its type.
-int get_key(lua_State *L, int table, const hot_slots *s, int key) {
+int cardlua__get_key(lua_State *L, int table, const hot_slots *s, int key) {
     lua_rawgeti(L, s->keys, key + 1);
     int t = lua_rawget(L, table);
     if (t != LUA_TNIL) return t;
@@ -138,11 +135,11 @@ static const char *zindex_hint(lua_State *L, int index) {
 
 static double checked_number(lua_State *L, double v, int key, const char *what) {
     if (v != v || v - v != 0) {
-        note_field(host_of(L), what);
-        luaL_error(L, "%s.%s is %s", what, SLOT_KEYS[key], v != v ? "NaN" : "infinite");
+        cardlua__note_field(host_of(L), what);
+        luaL_error(L, "%s.%s is %s", what, cardlua__slot_keys[key], v != v ? "NaN" : "infinite");
     }
     if (v > MAX_MAGNITUDE || v < -MAX_MAGNITUDE)
-        luaL_error(L, "%s.%s is %f, beyond the largest magnitude allowed (1e15)", what, SLOT_KEYS[key],
+        luaL_error(L, "%s.%s is %f, beyond the largest magnitude allowed (1e15)", what, cardlua__slot_keys[key],
                    (lua_Number)v);
     return v;
 }
@@ -150,9 +147,9 @@ static double checked_number(lua_State *L, double v, int key, const char *what) 
 /// t[key] as a finite number. The value is left on the stack: callers reset the top once
 /// after a group of fields.
 static double field_number(lua_State *L, int table, const hot_slots *s, int key, const char *what) {
-    int t = get_key(L, table, s, key);
+    int t = cardlua__get_key(L, table, s, key);
     if (t != LUA_TNUMBER)
-        luaL_error(L, "%s.%s is %s, expected a number", what, SLOT_KEYS[key],
+        luaL_error(L, "%s.%s is %s, expected a number", what, cardlua__slot_keys[key],
                    t == LUA_TNIL ? "missing" : luaL_typename(L, -1));
     return checked_number(L, lua_tonumberx(L, -1, NULL), key, what);
 }
@@ -163,7 +160,7 @@ static double field_number(lua_State *L, int table, const hot_slots *s, int key,
 static int read_transform(lua_State *L, int index, const hot_slots *s, const char *what, double *m) {
     index = lua_absindex(L, index);
     double f[16];
-    int n = transform_value(L, index, f);
+    int n = cardlua__transform_value(L, index, f);
     if (n == 16) {
         for (int k = 0; k < 16; k++) m[k] = checked_number(L, f[k], K_M11 + k, what);
         return 1;
@@ -176,14 +173,14 @@ static int read_transform(lua_State *L, int index, const hot_slots *s, const cha
     }
     if (lua_type(L, index) != LUA_TTABLE) return 0;
     int top = lua_gettop(L);
-    int is3d = get_key(L, index, s, K_M11) != LUA_TNIL;
+    int is3d = cardlua__get_key(L, index, s, K_M11) != LUA_TNIL;
     lua_settop(L, top);
     if (is3d) {
         for (int k = 0; k < 16; k++) m[k] = field_number(L, index, s, K_M11 + k, what);
         lua_settop(L, top);
         return 1;
     }
-    int isAffine = get_key(L, index, s, K_A) != LUA_TNIL;
+    int isAffine = cardlua__get_key(L, index, s, K_A) != LUA_TNIL;
     lua_settop(L, top);
     if (!isAffine) return 0;
     double a = field_number(L, index, s, K_A, what), b = field_number(L, index, s, K_B, what);
@@ -198,14 +195,16 @@ static int read_transform(lua_State *L, int index, const hot_slots *s, const cha
 // MARK: - The attributes proxy (a reused table; reads of absent keys come here)
 
 static const double *current_input(cardlua_host *h) {
-    if (h->input == NULL || h->item_index < 0 || h->item_index >= h->count) return NULL;
-    return h->input + h->item_index * CARDLUA_IN_STRIDE;
+    const cardlua_call *c = h->call;
+    if (c->input == NULL || c->item_index < 0 || c->item_index >= c->count) return NULL;
+    return c->input + c->item_index * CARDLUA_IN_STRIDE;
 }
 
 /// The item's starting attributes (cardlua_transform_from), or NULL: the defaults.
 static const double *current_start(cardlua_host *h) {
-    if (h->starts == NULL || h->item_index < 0 || h->item_index >= h->count) return NULL;
-    return h->starts + h->item_index * CARDLUA_OUT_STRIDE;
+    const cardlua_call *c = h->call;
+    if (c->starts == NULL || c->item_index < 0 || c->item_index >= c->count) return NULL;
+    return c->starts + c->item_index * CARDLUA_OUT_STRIDE;
 }
 
 /// Whether a start's transform is the identity.
@@ -217,7 +216,7 @@ static int start_is_identity(const double *st) {
 
 /// Pushes a CATransform3D made from a start's transform (the prelude's I.matrix).
 static void push_start_matrix(lua_State *L, cardlua_host *h, const double *st) {
-    push_internal(L, h, "matrix");
+    cardlua__push_internal(L, h, "matrix");
     for (int k = 0; k < 16; k++) lua_pushnumber(L, st[CARDLUA_OUT_M11 + k]);
     lua_call(L, 16, 1);
 }
@@ -243,7 +242,7 @@ static int index_extra(lua_State *L, cardlua_host *h, const char *k) {
     }
     if (strcmp(k, "shadowOffset") == 0) {
         // Kept in the table, so that `attributes.shadowOffset.height = 4` sticks.
-        push_internal(L, h, "size");
+        cardlua__push_internal(L, h, "size");
         lua_pushnumber(L, app ? st[CARDLUA_OUT_SHADOW_OFFSET_W] : 0);
         lua_pushnumber(L, app ? st[CARDLUA_OUT_SHADOW_OFFSET_H] : -3);
         lua_call(L, 2, 1);
@@ -258,7 +257,7 @@ static int index_extra(lua_State *L, cardlua_host *h, const char *k) {
 /// attributes.<key> for a key not yet set in this call: the base value. Nested tables
 /// (center, frame, size, indexPath) come from a pool and are cached in the table so
 /// that in-place edits (`attributes.center.x = …`) are seen afterwards.
-int attributes_index(lua_State *L) {
+int cardlua__attributes_index(lua_State *L) {
     cardlua_host *h = host_of(L);
     const double *b = current_input(h);
     if (b == NULL || lua_type(L, 2) != LUA_TSTRING) return 0;
@@ -273,7 +272,7 @@ int attributes_index(lua_State *L) {
         if (h->ref_pool[pool] > 0) {
             lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_pool[pool]);
         } else {
-            push_internal(L, h, "pool");
+            cardlua__push_internal(L, h, "pool");
             lua_getfield(L, -1, k);
         }
         int t = lua_gettop(L);
@@ -307,7 +306,7 @@ int attributes_index(lua_State *L) {
         return 1;
     }
     if (strcmp(k, "bounds") == 0) {
-        push_internal(L, h, "rect");
+        cardlua__push_internal(L, h, "rect");
         lua_pushnumber(L, 0); lua_pushnumber(L, 0);
         lua_pushnumber(L, b[4]); lua_pushnumber(L, b[5]);
         lua_call(L, 4, 1);
@@ -317,7 +316,7 @@ int attributes_index(lua_State *L) {
         // The embedding of an affine transform set earlier, or a fresh identity; kept,
         // so that `attributes.transform3D.m34 = …` sticks.
         if (raw_get(L, 1, "transform") != LUA_TNIL) {
-            push_internal(L, h, "affineTo3D");
+            cardlua__push_internal(L, h, "affineTo3D");
             lua_insert(L, -2);
             lua_call(L, 1, 1);
             lua_pushstring(L, "transform"); lua_pushnil(L); lua_rawset(L, 1);
@@ -326,7 +325,7 @@ int attributes_index(lua_State *L) {
             push_start_matrix(L, h, st);
         } else {
             lua_pop(L, 1);
-            push_internal(L, h, "identity3D");
+            cardlua__push_internal(L, h, "identity3D");
             lua_call(L, 0, 1);
         }
         lua_pushstring(L, "transform3D");
@@ -338,17 +337,17 @@ int attributes_index(lua_State *L) {
         // The affine part of transform3D (a copy), or a fresh identity, kept (as
         // transform3D's is), so that `attributes.transform.a = …` sticks as in Swift.
         if (raw_get(L, 1, "transform3D") != LUA_TNIL) {
-            push_internal(L, h, "affineFrom3D");
+            cardlua__push_internal(L, h, "affineFrom3D");
             lua_insert(L, -2);
             lua_call(L, 1, 1);
         } else if (st && !start_is_identity(st)) {
             lua_pop(L, 1);
-            push_internal(L, h, "affineFrom3D");
+            cardlua__push_internal(L, h, "affineFrom3D");
             push_start_matrix(L, h, st);
             lua_call(L, 1, 1);
         } else {
             lua_pop(L, 1);
-            push_internal(L, h, "identityAffine");
+            cardlua__push_internal(L, h, "identityAffine");
             lua_call(L, 0, 1);
             lua_pushstring(L, "transform");
             lua_pushvalue(L, -2);
@@ -375,7 +374,7 @@ static double extra_number(lua_State *L, int v, const char *name, double hi) {
     if (x != x || x - x != 0) {
         char path[64];
         snprintf(path, sizeof path, "attributes.%s", name);
-        note_field(host_of(L), path);
+        cardlua__note_field(host_of(L), path);
         luaL_error(L, "attributes.%s is %s", name, x != x ? "NaN" : "infinite");
     }
     if (x >= 0 && x <= hi) return x;
@@ -390,7 +389,7 @@ static double extra_number(lua_State *L, int v, const char *name, double hi) {
 /// The value at `v` for extra key `key` (K_DOUBLE_SIDED…K_BLUR_RADIUS), validated, into
 /// e (EXTRA_COUNT slots). `s` is needed only for shadowOffset (a CGSize's fields).
 static void read_extra(lua_State *L, int key, int v, const hot_slots *s, double *e) {
-    const char *name = SLOT_KEYS[key];
+    const char *name = cardlua__slot_keys[key];
     switch (key) {
     case K_DOUBLE_SIDED:
         if (lua_type(L, v) != LUA_TBOOLEAN)
@@ -446,13 +445,13 @@ static void check_written(lua_State *L, const char *k, size_t n) {
     else if (n == 9 && memcmp(k, "transform", 9) == 0) { expected = "CGAffineTransform"; transform = 1; }
     if (expected) {
         // A transform may be one of the transform math's values (its kind checked, not copied).
-        if (t != LUA_TTABLE && !(t == LUA_TUSERDATA && transform && transform_value(L, 3, NULL)))
+        if (t != LUA_TTABLE && !(t == LUA_TUSERDATA && transform && cardlua__transform_value(L, 3, NULL)))
             luaL_error(L, "attributes.%s is a %s, expected a %s", k, luaL_typename(L, 3), expected);
     } else if (n == 5 && memcmp(k, "alpha", 5) == 0) {
         if (t != LUA_TNUMBER) luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, 3));
         double a = lua_tonumber(L, 3);
         if (a != a || a - a != 0) {
-            note_field(host_of(L), "attributes.alpha");
+            cardlua__note_field(host_of(L), "attributes.alpha");
             luaL_error(L, "attributes.alpha is %s", a != a ? "NaN" : "infinite");
         }
     } else if (n == 6 && memcmp(k, "zIndex", 6) == 0) {
@@ -470,7 +469,7 @@ static void check_written(lua_State *L, const char *k, size_t n) {
         // The facing and appearance keys: the read-back's own checks (a shadowOffset's
         // fields are read after the call).
         for (int key = K_DOUBLE_SIDED; key < K_ATTRIBUTES; key++) {
-            if (strcmp(k, SLOT_KEYS[key]) != 0) continue;
+            if (strcmp(k, cardlua__slot_keys[key]) != 0) continue;
             if (key == K_SHADOW_OFFSET) {
                 if (t != LUA_TTABLE) luaL_error(L, "attributes.shadowOffset is a %s, expected a CGSize", luaL_typename(L, 3));
             } else {
@@ -484,7 +483,7 @@ static void check_written(lua_State *L, const char *k, size_t n) {
 
 /// attributes.<key> = value for a key not present: `transform` and `transform3D`
 /// replace each other (the later assignment wins, as in UIKit); `isHidden` is `hidden`.
-int attributes_newindex(lua_State *L) {
+int cardlua__attributes_newindex(lua_State *L) {
     if (lua_type(L, 2) == LUA_TSTRING) {
         size_t n = 0;
         const char *k = lua_tolstring(L, 2, &n);
@@ -517,24 +516,24 @@ static void clear_table(lua_State *L, int table) {
 
 static int same(double a, double b) { return a == b; }
 
-const attribute_key ATTRIBUTE_KEYS[] = {
+const attribute_key cardlua__attribute_keys[] = {
     {"frame", 1}, {"center", 1}, {"size", 1}, {"indexPath", 0}, {"bounds", 0}, {"transform", 1},
     {"transform3D", 1}, {"alpha", 1}, {"zIndex", 1}, {"hidden", 1},
     /* contract v2: facing and appearance */
     {"isDoubleSided", 1}, {"cornerRadius", 1}, {"shadowOpacity", 1}, {"shadowRadius", 1},
     {"shadowOffset", 1}, {"backgroundColor", 1}, {"blurRadius", 1}, {NULL, 0}};
-const int ATTRIBUTE_KEY_COUNT = (int)(sizeof ATTRIBUTE_KEYS / sizeof ATTRIBUTE_KEYS[0]);
+const int cardlua__attribute_key_count = (int)(sizeof cardlua__attribute_keys / sizeof cardlua__attribute_keys[0]);
 
-/// Whether the hot path's slot keys (SLOT_KEYS up to K_ATTRIBUTES) are exactly the
-/// writable keys of ATTRIBUTE_KEYS: checked when a state opens, so the two lists cannot
+/// Whether the hot path's slot keys (cardlua__slot_keys up to K_ATTRIBUTES) are exactly the
+/// writable keys of cardlua__attribute_keys: checked when a state opens, so the two lists cannot
 /// drift apart unnoticed.
-int attribute_slots_match(void) {
+int cardlua__attribute_slots_match(void) {
     int writable = 0;
-    for (int i = 0; ATTRIBUTE_KEYS[i].name; i++) {
-        if (!ATTRIBUTE_KEYS[i].writable) continue;
+    for (int i = 0; cardlua__attribute_keys[i].name; i++) {
+        if (!cardlua__attribute_keys[i].writable) continue;
         writable++;
         int found = 0;
-        for (int k = 0; k < K_ATTRIBUTES; k++) if (strcmp(SLOT_KEYS[k], ATTRIBUTE_KEYS[i].name) == 0) found = 1;
+        for (int k = 0; k < K_ATTRIBUTES; k++) if (strcmp(cardlua__slot_keys[k], cardlua__attribute_keys[i].name) == 0) found = 1;
         if (!found) return 0;
     }
     return writable == K_ATTRIBUTES;
@@ -543,7 +542,7 @@ int attribute_slots_match(void) {
 /// In check mode: hands every key written on `attributes` that is not part of the
 /// contract to I.noteAttributeKey(key, item) (a typo like `zindex` otherwise does
 /// nothing, silently).
-void note_unknown_keys(lua_State *L, cardlua_host *h, int A) {
+void cardlua__note_unknown_keys(lua_State *L, cardlua_host *h, int A) {
     lua_pushnil(L);
     while (lua_next(L, A)) {
         lua_pop(L, 1);
@@ -551,12 +550,12 @@ void note_unknown_keys(lua_State *L, cardlua_host *h, int A) {
         if (lua_type(L, -1) == LUA_TSTRING) {
             const char *k = lua_tostring(L, -1);
             if (strcmp(k, "isHidden") == 0) known = 1;  // an element query's own table may hold it
-            for (int i = 0; ATTRIBUTE_KEYS[i].name; i++) if (strcmp(k, ATTRIBUTE_KEYS[i].name) == 0) known = 1;
+            for (int i = 0; cardlua__attribute_keys[i].name; i++) if (strcmp(k, cardlua__attribute_keys[i].name) == 0) known = 1;
         }
         if (!known) {
-            push_internal(L, h, "noteAttributeKey");
+            cardlua__push_internal(L, h, "noteAttributeKey");
             lua_pushvalue(L, -2);
-            lua_pushinteger(L, (lua_Integer)h->item_number);
+            lua_pushinteger(L, (lua_Integer)h->call->item_number);
             lua_call(L, 2, 0);
         }
     }
@@ -593,21 +592,22 @@ static unsigned take_fields(lua_State *L, const hot_slots *s, int A, int clear) 
 /// The line of the `return` by which transform handed back a bad value: transform is
 /// called once more for the same item, with a return hook (an error path only: the hot
 /// path pays nothing). The error is then reported at that line, not at `function`.
-void note_return_line(lua_State *L, cardlua_host *h) {
-    if (h->budget_exhausted || h->transform_slot <= 0) return;
-    int F = h->transform_slot;
-    h->return_probe = 1;
-    h->return_line = 0;
-    lua_sethook(L, count_hook, HOOK_MASK(h), lua_gethookcount(L));
+void cardlua__note_return_line(lua_State *L, cardlua_host *h) {
+    cardlua_call *c = h->call;
+    if (h->budget_exhausted || c->transform_slot <= 0) return;
+    int F = c->transform_slot;
+    c->return_probe = 1;
+    c->return_line = 0;
+    lua_sethook(L, cardlua__count_hook, HOOK_MASK(h), lua_gethookcount(L));
     h->budget_left = h->budget;
     lua_pushvalue(L, F);
     lua_pushvalue(L, F + 1);
     lua_pushvalue(L, F + 2);
     int status = lua_pcall(L, 2, 0, 0);
-    h->return_probe = 0;
-    if (!h->budget_exhausted) lua_sethook(L, count_hook, HOOK_MASK(h), lua_gethookcount(L));
+    c->return_probe = 0;
+    if (!h->budget_exhausted) lua_sethook(L, cardlua__count_hook, HOOK_MASK(h), lua_gethookcount(L));
     if (status != LUA_OK) lua_pop(L, 1);
-    else if (h->return_line > 0) h->callback_line = h->return_line;
+    else if (c->return_line > 0) c->callback_line = c->return_line;
 }
 
 /// Reads the attribute fields in the value slots marked in `present` into the output
@@ -615,7 +615,7 @@ void note_return_line(lua_State *L, cardlua_host *h) {
 /// (CARDLUA_IN_STRIDE), the rest from `start` (an output record) or, when NULL, the
 /// defaults. Writes every slot but CARDLUA_OUT_CHANGED (and the extras only when they
 /// changed: CARDLUA_OUT_EXTRAS says). Returns whether anything differs from the start.
-int read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
+int cardlua__read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
                 const double *b, const double *start, double *o) {
     double cx = b[2], cy = b[3], w = b[4], ht = b[5];
     double m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
@@ -676,7 +676,7 @@ int read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned pres
         if (lua_type(L, t) != LUA_TNUMBER) luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, t));
         alpha = lua_tonumberx(L, t, NULL);
         if (alpha != alpha || alpha - alpha != 0) {
-            note_field(h, "attributes.alpha");
+            cardlua__note_field(h, "attributes.alpha");
             luaL_error(L, "attributes.alpha is %s", alpha != alpha ? "NaN" : "infinite");
         }
         changed = 1;
@@ -739,22 +739,23 @@ int read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned pres
 /// what it returned (at R) into the output record for item i, validating every value.
 static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
                       int R, int A, long i) {
-    double *o = h->output + i * CARDLUA_OUT_STRIDE;
+    const cardlua_call *c = h->call;
+    double *o = c->output + i * CARDLUA_OUT_STRIDE;
     int rt = lua_type(L, R);
     if (present == 0 && rt == LUA_TNIL) {  // untouched: the host keeps the item as it was
         o[CARDLUA_OUT_CHANGED] = 0;
         return;
     }
-    const double *b = h->input + i * CARDLUA_IN_STRIDE;
-    const double *start = h->starts ? h->starts + i * CARDLUA_OUT_STRIDE : NULL;
-    int changed = read_fields(L, h, s, present, b, start, o);
+    const double *b = c->input + i * CARDLUA_IN_STRIDE;
+    const double *start = c->starts ? c->starts + i * CARDLUA_OUT_STRIDE : NULL;
+    int changed = cardlua__read_fields(L, h, s, present, b, start, o);
 
     // The return value: nothing (or the attributes), a uniform scale, or a transform.
     if (rt == LUA_TNUMBER) {
         double sc = lua_tonumberx(L, R, NULL);
-        if (sc != sc || sc - sc != 0) note_return_line(L, h), luaL_error(L, "returned %s as the scale", sc != sc ? "NaN" : "an infinite number");
+        if (sc != sc || sc - sc != 0) cardlua__note_return_line(L, h), luaL_error(L, "returned %s as the scale", sc != sc ? "NaN" : "an infinite number");
         if (sc > MAX_MAGNITUDE || sc < -MAX_MAGNITUDE)
-            note_return_line(L, h), luaL_error(L, "returned %f as the scale, beyond the largest magnitude allowed (1e15)", (lua_Number)sc);
+            cardlua__note_return_line(L, h), luaL_error(L, "returned %f as the scale, beyond the largest magnitude allowed (1e15)", (lua_Number)sc);
         double *m = o + CARDLUA_OUT_M11;
         for (int k = 0; k < 16; k++) m[k] = (k % 5 == 0) ? 1 : 0;
         m[0] = sc; m[5] = sc;
@@ -762,12 +763,12 @@ static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigne
     } else if ((rt == LUA_TTABLE && !lua_rawequal(L, R, A)) || rt == LUA_TUSERDATA) {
         if (read_transform(L, R, s, "the returned transform", o + CARDLUA_OUT_M11)) changed = 1;
         else if (rt == LUA_TTABLE)
-            note_return_line(L, h), luaL_error(L, "returned a table that is neither a CATransform3D nor a CGAffineTransform");
+            cardlua__note_return_line(L, h), luaL_error(L, "returned a table that is neither a CATransform3D nor a CGAffineTransform");
         else
-            note_return_line(L, h), luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",
+            cardlua__note_return_line(L, h), luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",
                                                luaL_typename(L, R));
     } else if (rt != LUA_TNIL && rt != LUA_TTABLE) {
-        note_return_line(L, h);
+        cardlua__note_return_line(L, h);
         luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",
                    luaL_typename(L, R));
     }
@@ -777,22 +778,22 @@ static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigne
 // MARK: - Native functions the prelude uses
 
 /// The host's enumeration for native.query and the element makers (internal.h).
-long query_items(lua_State *L) {
+long cardlua__query_items(lua_State *L) {
     cardlua_host *h = host_of(L);
     double x = luaL_checknumber(L, 1), y = luaL_checknumber(L, 2);
     double w = luaL_checknumber(L, 3), ht = luaL_checknumber(L, 4);
     if (h->query == NULL) return 0;
     // The host's enumeration is work done for the script: a flat fee, then a unit per
     // number handed over. The query stops counting past CARDLUA_QUERY_MAX.
-    shims_charge(L, 100);
+    cardlua__charge(L, 100);
     long n = h->query(h->query_context, x, y, w, ht, h->query_buffer, h->query_capacity);
     if (n > CARDLUA_QUERY_MAX)
         return luaL_error(L, "layoutAttributesForElements: the rect meets more than %d items, the most "
                              "one query returns (ask for a smaller rect)", CARDLUA_QUERY_MAX);
     if (n < 0) n = 0;
-    shims_charge(L, (long long)n * CARDLUA_IN_STRIDE);
+    cardlua__charge(L, (long long)n * CARDLUA_IN_STRIDE);
     if (n > h->query_capacity) {
-        grow_records(L, h, &h->query_buffer, &h->query_capacity, n, CARDLUA_IN_STRIDE, "items");
+        cardlua__grow_records(L, h, &h->query_buffer, &h->query_capacity, n, CARDLUA_IN_STRIDE, "items");
         n = h->query(h->query_context, x, y, w, ht, h->query_buffer, h->query_capacity);
         if (n > h->query_capacity) n = h->query_capacity;
         if (n < 0) n = 0;  // a host's second answer is trusted no more than its first
@@ -802,9 +803,9 @@ long query_items(lua_State *L) {
 
 /// native.query(x, y, width, height) → a flat array of numbers, CARDLUA_IN_STRIDE per
 /// item: the base attributes meeting the rect (the Swift layout answers).
-int native_query(lua_State *L) {
+int cardlua__native_query(lua_State *L) {
     cardlua_host *h = host_of(L);
-    long n = query_items(L);
+    long n = cardlua__query_items(L);
     lua_createtable(L, (int)(n * CARDLUA_IN_STRIDE), 0);
     for (long i = 0; i < n * CARDLUA_IN_STRIDE; i++) {
         lua_pushnumber(L, h->query_buffer[i]);
@@ -813,10 +814,10 @@ int native_query(lua_State *L) {
     return 1;
 }
 
-/// print(...) to standard error, prefixed with the script's name.
+/// Registry references to the attributes pool tables, made once.
 static void ensure_pools(lua_State *L, cardlua_host *h) {
     if (h->ref_pool[3] > 0) return;
-    push_internal(L, h, "pool");
+    cardlua__push_internal(L, h, "pool");
     for (int k = 0; k < 4; k++) {
         lua_getfield(L, -1, POOL_NAMES[k]);
         h->ref_pool[k] = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -824,30 +825,30 @@ static void ensure_pools(lua_State *L, cardlua_host *h) {
     lua_pop(L, 1);
 }
 
-static int body_transform(lua_State *L) {
+static int body_transform(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    apply_state(L, h);
-    h->callback = "transform";
-    int hasTransform = push_callback(L, h, "transform");
+    cardlua__apply_state(L, h);
+    c->callback = "transform";
+    int hasTransform = cardlua__push_callback(L, h, "transform");
     int F = lua_gettop(L);
-    h->transform_slot = hasTransform ? F : 0;  // F, then its arguments A and Lo
+    c->transform_slot = hasTransform ? F : 0;  // F, then its arguments A and Lo
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_attributes);
     int A = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
     int Lo = lua_gettop(L);
     ensure_pools(L, h);
     hot_slots s;
-    push_slots(L, h, &s);
+    cardlua__push_slots(L, h, &s);
     int base = lua_gettop(L);
     clear_table(L, A);  // a frame stopped by an error may have left keys behind
-    for (long i = 0; i < h->count; i++) {
-        const double *b = h->input + i * CARDLUA_IN_STRIDE;
-        h->item_index = i;
-        h->item_number = (long)b[1];
-        h->has_item = 1;
+    for (long i = 0; i < c->count; i++) {
+        const double *b = c->input + i * CARDLUA_IN_STRIDE;
+        c->item_index = i;
+        c->item_number = (long)b[1];
+        c->has_item = 1;
         if (hasTransform) {
-            // The budget is per item; the clock runs for the whole frame (run_protected
+            // The budget is per item; the clock runs for the whole frame (cardlua__run_protected
             // started it): a frame of many items each just inside the time limit would
             // otherwise take minutes.
             h->budget_left = h->budget;
@@ -862,13 +863,13 @@ static int body_transform(lua_State *L) {
         unsigned present = take_fields(L, &s, A, !h->check_mode);
         read_item(L, h, &s, present, R, A, i);
         if (h->check_mode) {
-            note_unknown_keys(L, h, A);
+            cardlua__note_unknown_keys(L, h, A);
             clear_table(L, A);
         }
         lua_settop(L, base);
     }
-    h->has_item = 0;
-    h->transform_slot = 0;
+    c->has_item = 0;
+    c->transform_slot = 0;
     return 0;
 }
 
@@ -880,17 +881,8 @@ int cardlua_transform(cardlua_host *h, const double *state, const double *input,
 int cardlua_transform_from(cardlua_host *h, const double *state, const double *input,
                            const double *starts, long count, double *output) {
     REFUSE_REENTRY(h, CARDLUA_ERROR);
-    h->state = state;
-    h->input = input;
-    h->starts = starts;
-    h->output = output;
-    h->count = count;
-    h->item_index = -1;
-    h->callback = "transform";
-    h->callback_line = 1;
-    int status = run_protected(h, body_transform);
-    h->state = NULL;  // the caller's buffers: not read after the call (frame_place)
-    h->starts = NULL;
-    return status;
+    cardlua_call call = {.state = state, .input = input, .starts = starts, .output = output, .count = count,
+                         .item_index = -1, .callback = "transform", .callback_line = 1};
+    return cardlua__run_protected(h, &call, body_transform);
 }
 

@@ -2,10 +2,7 @@
 // layoutAttributesForElements, UIKit's override of layoutAttributesForElements(in:)),
 // the single-item query behind layout:layoutAttributesForItem, and cardlua_transform's
 // starting attributes. The returned tables are read back with attributes.c's reader
-// (read_fields): one set of checks and messages for both. See README.md in this folder.
-#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L  // clock_gettime in strict C modes
-#endif
+// (cardlua__read_fields): one set of checks and messages for both. See README.md in this folder.
 #include "CLuaShims.h"
 #include "internal.h"
 
@@ -40,10 +37,10 @@ static int look_up(cardlua_host *h, long section, long item, double *base, long 
 /// native.item(section, item) → centre x, centre y, width, height of the item's base
 /// attributes; or nil, the number of sections, the items in `section` (-1: no such
 /// section); or nil, -1 when the host cannot look up single items.
-int native_item(lua_State *L) {
+int cardlua__native_item(lua_State *L) {
     cardlua_host *h = host_of(L);
     lua_Integer section = luaL_checkinteger(L, 1), item = luaL_checkinteger(L, 2);
-    shims_charge(L, ELEMENT_FEE);
+    cardlua__charge(L, ELEMENT_FEE);
     double b[CARDLUA_IN_STRIDE];
     long sections = 0, items = -1;
     int found = look_up(h, (long)section, (long)item, b, &sections, &items);
@@ -71,8 +68,8 @@ enum {
 };
 
 /// Gives the table on top the metatable in upvalue `mt`: the prelude's metatables, which
-/// a script can reach, so with setmetatable's rule (set_checked_metatable).
-static void set_metatable(lua_State *L, int mt) { set_checked_metatable(L, lua_upvalueindex(mt)); }
+/// a script can reach, so with setmetatable's rule (cardlua__set_checked_metatable).
+static void set_metatable(lua_State *L, int mt) { cardlua__set_checked_metatable(L, lua_upvalueindex(mt)); }
 
 /// Pushes a table of `count` numbers under the given keys, with the metatable in upvalue `mt`.
 static void push_value(lua_State *L, int mt, int count, const char *const keys[], const lua_Number v[]) {
@@ -119,8 +116,8 @@ static void note_base(lua_State *L, cardlua_host *h, const void *table, const do
     if ((h->base_count + 1) * 2 > h->base_capacity) {
         long capacity = h->base_capacity > 0 ? h->base_capacity * 2 : 64;
         size_t bytes = (size_t)capacity * sizeof(struct base_slot);
-        struct base_slot *fresh = (struct base_slot *)capped_alloc(h, NULL, 0, bytes);
-        if (fresh == NULL) shims_charge(L, 0);  // the allocator noted the refusal: a memory limit
+        struct base_slot *fresh = (struct base_slot *)cardlua__capped_alloc(h, NULL, 0, bytes);
+        if (fresh == NULL) cardlua__charge(L, 0);  // the allocator noted the refusal: a memory limit
         if (fresh == NULL) luaL_error(L, "not enough memory for %I attribute tables", (lua_Integer)h->base_count);
         memset(fresh, 0, bytes);
         for (long i = 0; i < h->base_capacity; i++) {
@@ -130,7 +127,7 @@ static void note_base(lua_State *L, cardlua_host *h, const void *table, const do
             while (fresh[j].generation == h->base_generation) j = (j + 1) & (capacity - 1);
             fresh[j] = *e;
         }
-        if (h->bases) capped_alloc(h, h->bases, (size_t)h->base_capacity * sizeof(struct base_slot), 0);
+        if (h->bases) cardlua__capped_alloc(h, h->bases, (size_t)h->base_capacity * sizeof(struct base_slot), 0);
         h->bases = fresh;
         h->base_capacity = capacity;
     }
@@ -196,7 +193,7 @@ static int base_for_path(lua_State *L, cardlua_host *h, int t, double b[4]) {
 /// made when first read (*Geometry on first read*), and no transform3D (the metatable
 /// makes the identity when it is first read: most element queries assign their own).
 static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer item, const double b[4]) {
-    shims_charge(L, ELEMENT_FEE);
+    cardlua__charge(L, ELEMENT_FEE);
     lua_createtable(L, 0, 8);
     note_base(L, host_of(L), lua_topointer(L, -1), b);
     push_index_path(L, section, item);
@@ -229,7 +226,7 @@ static int base_geometry(lua_State *L) {
     double b[4];
     if (!find_base(h, lua_topointer(L, 1), b) && !base_for_path(L, h, 1, b)) return 0;
     double cx = b[0], cy = b[1], w = b[2], ht = b[3];
-    shims_charge(L, 4);
+    cardlua__charge(L, 4);
     lua_settop(L, 2);
     if (which == 0) {
         const lua_Number center[2] = {cx, cy};
@@ -255,7 +252,7 @@ static int make_index_path(lua_State *L) {
     int ok = lua_type(L, 1) == LUA_TNUMBER && (lua_isnil(L, 2) || lua_type(L, 2) == LUA_TNUMBER) && lua_isnil(L, 3);
     if (!ok) {
         if (lua_isnil(L, 2)) { lua_pushinteger(L, 0); lua_replace(L, 2); }  // `section == nil and 0`
-        return raise_arg_error(L, 3, lua_upvalueindex(EM_ARG_ERROR), "IndexPath", "item, section", "nn");
+        return cardlua__raise_arg_error(L, 3, lua_upvalueindex(EM_ARG_ERROR), "IndexPath", "item, section", "nn");
     }
     int whole_item = 0, whole_section = 1;
     lua_Integer item = lua_tointegerx(L, 1, &whole_item);
@@ -265,7 +262,7 @@ static int make_index_path(lua_State *L) {
         return luaL_error(L, "IndexPath: expected whole numbers (item %s, section %s)", luaL_tolstring(L, 1, NULL),
                           luaL_tolstring(L, 2, NULL));
     }
-    shims_charge(L, 3);
+    cardlua__charge(L, 3);
     push_index_path(L, section, item);
     return 1;
 }
@@ -340,7 +337,7 @@ static int layout_attributes_for_item(lua_State *L) {
 /// checks the rect), the same host query as native.query, tables built here.
 static int query_attributes(lua_State *L) {
     // native.query's enumeration (its fees, limits and buffer), one table per item.
-    long n = query_items(L);
+    long n = cardlua__query_items(L);
     const double *items = host_of(L)->query_buffer;  // nothing below runs a query again
     lua_createtable(L, (int)n, 0);
     for (long i = 0; i < n; i++) {
@@ -355,7 +352,7 @@ static int query_attributes(lua_State *L) {
 /// table of IndexPath, itemAttributes, queryAttributes, layoutAttributesForItem and
 /// baseGeometry (closures over the six).
 /// Called once, by the prelude (elements.lua).
-int element_makers(lua_State *L) {
+int cardlua__element_makers(lua_State *L) {
     for (int k = 1; k <= 5; k++) luaL_checktype(L, k, LUA_TTABLE);
     luaL_checktype(L, 6, LUA_TFUNCTION);
     lua_settop(L, 6);
@@ -378,7 +375,7 @@ int element_makers(lua_State *L) {
 /// `transform3D` replace each other, `isHidden` is `hidden`, everything is stored raw. In
 /// C because an element query sets several absent keys per card (shadowOpacity,
 /// isDoubleSided, …), each a metamethod call.
-int element_newindex(lua_State *L) {
+int cardlua__element_newindex(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);  // reachable through getmetatable: any arguments
     lua_settop(L, 3);
     if (lua_type(L, 2) == LUA_TSTRING) {
@@ -420,19 +417,19 @@ static int read_elements(lua_State *L) {
     lua_Integer n = (lua_Integer)lua_rawlen(L, R);
     if (n > CARDLUA_QUERY_MAX)
         return luaL_error(L, "returned %I elements; a frame shows at most %d", n, CARDLUA_QUERY_MAX);
-    shims_charge(L, (long long)n * ELEMENT_FEE);
-    grow_records(L, h, &h->elements, &h->elements_capacity, (long)n, CARDLUA_ELEMENT_STRIDE, "elements");
+    cardlua__charge(L, (long long)n * ELEMENT_FEE);
+    cardlua__grow_records(L, h, &h->elements, &h->elements_capacity, (long)n, CARDLUA_ELEMENT_STRIDE, "elements");
     hot_slots s;
-    push_slots(L, h, &s);
+    cardlua__push_slots(L, h, &s);
     lua_createtable(L, 0, (int)n);  // (section, item) → its place in the list
     int seen = lua_gettop(L);
     // The layout's own tables: their __index only supplies the defaults the reader
     // assumes anyway, so their keys are read raw (no Lua call per absent key).
-    push_internal(L, h, "baseAttributes");
+    cardlua__push_internal(L, h, "baseAttributes");
     int plain = lua_gettop(L);
     int base = plain;
     for (lua_Integer i = 1; i <= n; i++) {
-        h->has_item = 0;
+        h->call->has_item = 0;
         int E = base + 1;
         if (lua_rawgeti(L, R, i) != LUA_TTABLE)
             luaL_error(L, "element %I of the returned list is %s%s, expected attributes (a table from "
@@ -451,8 +448,8 @@ static int read_elements(lua_State *L) {
         }
         long item = index_number(L, i, "item");
         lua_settop(L, E);
-        h->item_number = item;
-        h->has_item = 1;
+        h->call->item_number = item;
+        h->call->has_item = 1;
 
         double b[CARDLUA_IN_STRIDE];
         long sections = 0, items = -1;
@@ -488,7 +485,7 @@ static int read_elements(lua_State *L) {
                 lua_rawgeti(L, s.keys, k + 1);
                 t = lua_rawget(L, E);
             } else {
-                t = get_key(L, E, &s, k);
+                t = cardlua__get_key(L, E, &s, k);
             }
             if (t != LUA_TNIL) {
                 lua_replace(L, s.values + k);
@@ -511,44 +508,44 @@ static int read_elements(lua_State *L) {
         double *record = h->elements + (i - 1) * CARDLUA_ELEMENT_STRIDE;
         record[0] = (double)section;
         record[1] = (double)item;
-        read_fields(L, h, &s, present, b, NULL, record + 2);
+        cardlua__read_fields(L, h, &s, present, b, NULL, record + 2);
         record[2 + CARDLUA_OUT_CHANGED] = 1;
-        if (h->check_mode) note_unknown_keys(L, h, E);
+        if (h->check_mode) cardlua__note_unknown_keys(L, h, E);
         lua_settop(L, base);
     }
-    h->has_item = 0;
-    h->elements_count = (long)n;
+    h->call->has_item = 0;
+    h->call->elements_count = (long)n;
     return 0;
 }
 
-static int body_elements(lua_State *L) {
+static int body_elements(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    apply_state(L, h);
-    h->callback = ELEMENTS_CALLBACK;
-    if (!push_callback(L, h, ELEMENTS_CALLBACK)) {
-        h->elements_count = -1;
+    cardlua__apply_state(L, h);
+    c->callback = ELEMENTS_CALLBACK;
+    if (!cardlua__push_callback(L, h, ELEMENTS_CALLBACK)) {
+        c->elements_count = -1;
         return 0;
     }
     int F = lua_gettop(L);
-    // The rect (in h->proposed, as the host gave it), a fresh CGRect: the script may
+    // The rect (in c->rect, as the host gave it), a fresh CGRect: the script may
     // change its copy.
-    push_internal(L, h, "rect");
-    for (int k = 0; k < 4; k++) lua_pushnumber(L, h->proposed[k]);
+    cardlua__push_internal(L, h, "rect");
+    for (int k = 0; k < 4; k++) lua_pushnumber(L, c->rect[k]);
     lua_call(L, 4, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
-    // F, rect, layout stay for a return-line probe (note_return_line); the call gets copies.
+    // F, rect, layout stay for a return-line probe (cardlua__note_return_line); the call gets copies.
     lua_pushvalue(L, F);
     lua_pushvalue(L, F + 1);
     lua_pushvalue(L, F + 2);
     lua_call(L, 2, 1);
     int R = lua_gettop(L);
-    h->transform_slot = F;
+    c->transform_slot = F;
     // The read-back's checks and the metamethods they may run get a budget of their own.
-    reset_budget(h);
+    cardlua__reset_budget(h);
     if (!lua_istable(L, R)) {
         int t = lua_type(L, R);
-        note_return_line(L, h);
+        cardlua__note_return_line(L, h);
         return luaL_error(L, "returned %s; expected a list of attributes (the array built from "
                              "layout:layoutAttributesForElements(rect): return it)",
                           t == LUA_TNIL ? "nothing" : luaL_typename(L, R));
@@ -558,12 +555,12 @@ static int body_elements(lua_State *L) {
     if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
         // A limit stays a limit (raised again here); any other error is the script's
         // list: reported at its `return`.
-        if (h->budget_exhausted || memory_given_up(h)) shims_charge(L, 0);
-        note_return_line(L, h);
-        h->transform_slot = 0;
+        if (h->budget_exhausted || cardlua__memory_given_up(h)) cardlua__charge(L, 0);
+        cardlua__note_return_line(L, h);
+        c->transform_slot = 0;
         return lua_error(L);
     }
-    h->transform_slot = 0;
+    c->transform_slot = 0;
     return 0;
 }
 
@@ -572,21 +569,14 @@ const double *cardlua_layout_elements(cardlua_host *h, const double *state, doub
     if (count) *count = 0;
     if (status) *status = CARDLUA_ERROR;
     REFUSE_REENTRY(h, NULL);
-    h->state = state;
-    h->proposed[0] = x; h->proposed[1] = y; h->proposed[2] = width; h->proposed[3] = height;
-    h->input = NULL;
-    h->count = 0;
-    h->item_index = -1;
-    h->elements_count = 0;
-    h->callback = ELEMENTS_CALLBACK;
-    h->callback_line = 1;
-    int s = run_protected(h, body_elements);
-    h->state = NULL;
+    cardlua_call call = {.state = state, .rect = {x, y, width, height}, .item_index = -1,
+                         .callback = ELEMENTS_CALLBACK, .callback_line = 1};
+    int s = cardlua__run_protected(h, &call, body_elements);
     if (status) *status = s;
     if (s != CARDLUA_OK) {
         if (count) *count = 0;
         return NULL;
     }
-    if (count) *count = h->elements_count;
-    return h->elements_count > 0 ? h->elements : NULL;
+    if (count) *count = call.elements_count;
+    return call.elements_count > 0 ? h->elements : NULL;
 }

@@ -1,8 +1,5 @@
 // The entry points other than transform: loading a script, prepare, targetContentOffset,
 // the prelude's internals, the benchmark floor. See README.md in this folder.
-#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L  // clock_gettime in strict C modes
-#endif
 #include "CLuaShims.h"
 #include "internal.h"
 
@@ -26,65 +23,52 @@ static void describe_script_size(size_t bytes, char *out, size_t size) {
     snprintf(out, size, "%zu.%zu MiB", tenths / 10, tenths % 10);
 }
 
-static int body_too_long(lua_State *L) {
-    cardlua_host *h = host_of(L);
+static int body_too_long(lua_State *L, cardlua_call *c) {
     char size[32];
-    describe_script_size(h->load_length, size, sizeof size);
+    describe_script_size(c->load_length, size, sizeof size);
     return luaL_error(L, "the script is %s; scripts are limited to %d MiB", size,
                       (int)(CARDLUA_SCRIPT_MAX_BYTES >> 20));
 }
 
-static int body_load(lua_State *L) {
+static int body_load(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
     char chunk[520];
     snprintf(chunk, sizeof chunk, "@%s", h->chunkname);
     // Text only: bytecode can crash the VM.
-    if (luaL_loadbufferx(L, h->load_source, h->load_length, chunk, "t") != LUA_OK) return lua_error(L);
+    if (luaL_loadbufferx(L, c->load_source, c->load_length, chunk, "t") != LUA_OK) return lua_error(L);
     lua_call(L, 0, 0);
     return 0;
 }
 
-/// The name Lua's own messages and tracebacks give the script (luaO_chunkid for a
-/// "@file" source): the name itself if it fits in LUA_IDSIZE - 1 characters, else "..."
-/// and its last LUA_IDSIZE - 4 characters.
 int cardlua_load_script(cardlua_host *h, const char *source, size_t length, const char *chunkname) {
     REFUSE_REENTRY(h, CARDLUA_ERROR);
     snprintf(h->chunkname, sizeof h->chunkname, "%s", chunkname);
-    set_short_name(h);
-    h->callback = NULL;
-    h->callback_line = 1;
+    cardlua__set_short_name(h);
+    cardlua_call call = {.callback_line = 1, .item_index = -1, .load_source = source, .load_length = length};
     if (length > CARDLUA_SCRIPT_MAX_BYTES) {
         // Refused before the parser sees it: parsing runs no instruction, so neither the
         // budget nor the clock could stop it.
-        h->callback_line = 0;
-        h->load_source = NULL;
-        h->load_length = length;
-        return run_protected(h, body_too_long);
+        call.callback_line = 0;
+        call.load_source = NULL;
+        return cardlua__run_protected(h, &call, body_too_long);
     }
-    h->load_source = source;
-    h->load_length = length;
-    int status = run_protected(h, body_load);
-    h->load_source = NULL;
-    return status;
+    return cardlua__run_protected(h, &call, body_load);
 }
 
-static int body_has_function(lua_State *L) {
+static int body_has_function(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
-    cardlua_host *h = host_of(L);
     lua_pushglobaltable(L);
-    lua_pushstring(L, h->internal_name);
-    h->numbers_count = (lua_rawget(L, -2) == LUA_TFUNCTION);
+    lua_pushstring(L, c->internal_name);
+    c->answer = (lua_rawget(L, -2) == LUA_TFUNCTION);
     return 0;
 }
 
 int cardlua_has_function(cardlua_host *h, const char *name) {
     REFUSE_REENTRY(h, 0);
-    h->internal_name = name;
-    h->numbers_count = 0;
-    h->callback = NULL;
-    if (run_protected(h, body_has_function) != CARDLUA_OK) return 0;
-    return (int)h->numbers_count;
+    cardlua_call call = {.internal_name = name, .item_index = -1};
+    if (cardlua__run_protected(h, &call, body_has_function) != CARDLUA_OK) return 0;
+    return call.answer;
 }
 
 /// The lengths prepare set (already checked finite and non-negative by the prelude's
@@ -116,7 +100,7 @@ static void check_layout_magnitudes(lua_State *L, const double *config) {
 static int layout_newindex(lua_State *L) {
     cardlua_host *h = host_of(L);
     if (lua_type(L, 2) == LUA_TSTRING) {
-        int line = script_line(L, h);
+        int line = cardlua__script_line(L, h);
         lua_pushvalue(L, 2);
         lua_pushinteger(L, line);
         lua_rawset(L, lua_upvalueindex(2));
@@ -126,14 +110,14 @@ static int layout_newindex(lua_State *L) {
     return 0;
 }
 
-static int body_prepare(lua_State *L) {
+static int body_prepare(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    apply_state(L, h);
+    cardlua__apply_state(L, h);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
     int layout = lua_gettop(L);
-    h->callback = "prepare";
-    if (push_callback(L, h, "prepare")) {
+    c->callback = "prepare";
+    if (cardlua__push_callback(L, h, "prepare")) {
         // prepare gets a stand-in for the layout: reads go to the layout itself (__index),
         // writes are forwarded after noting their line, so that readLayout's complaint
         // about layout.itemSize names the line that assigned it (prepare has returned by
@@ -158,90 +142,84 @@ static int body_prepare(lua_State *L) {
     } else {
         lua_pop(L, 1);
     }
-    reset_budget(h);
-    push_internal(L, h, "readLayout");
+    cardlua__reset_budget(h);
+    cardlua__push_internal(L, h, "readLayout");
     lua_pushvalue(L, layout);
     lua_call(L, 1, 1);
     for (int i = 0; i < CARDLUA_CFG_COUNT; i++) {
         lua_rawgeti(L, -1, i + 1);
-        h->config_out[i] = lua_tonumber(L, -1);
+        c->config_out[i] = lua_tonumber(L, -1);
         lua_pop(L, 1);
     }
-    check_layout_magnitudes(L, h->config_out);
+    check_layout_magnitudes(L, c->config_out);
     return 0;
 }
 
 int cardlua_prepare(cardlua_host *h, const double *state, double *config_out) {
     REFUSE_REENTRY(h, CARDLUA_ERROR);
-    h->state = state;
-    h->config_out = config_out;
-    h->callback = "prepare";
-    h->callback_line = 1;
-    return run_protected(h, body_prepare);
+    cardlua_call call = {.state = state, .config_out = config_out, .callback = "prepare", .callback_line = 1,
+                         .item_index = -1};
+    return cardlua__run_protected(h, &call, body_prepare);
 }
 
-
-/// Registry references to the attributes pool tables, made once.
-static int body_target(lua_State *L) {
+/// targetContentOffset(proposed, velocity, layout), its result read back by readPoint.
+static int body_target(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    apply_state(L, h);
-    h->callback = "targetContentOffset";
-    if (!push_callback(L, h, "targetContentOffset")) {
-        h->point_out[0] = h->proposed[0];
-        h->point_out[1] = h->proposed[1];
+    cardlua__apply_state(L, h);
+    c->callback = "targetContentOffset";
+    if (!cardlua__push_callback(L, h, "targetContentOffset")) {
+        c->point_out[0] = c->proposed[0];
+        c->point_out[1] = c->proposed[1];
         return 0;
     }
     int F = lua_gettop(L);
-    push_internal(L, h, "readPoint");
+    cardlua__push_internal(L, h, "readPoint");
     lua_pushvalue(L, F);
-    push_internal(L, h, "point");
-    lua_pushnumber(L, h->proposed[0]);
-    lua_pushnumber(L, h->proposed[1]);
+    cardlua__push_internal(L, h, "point");
+    lua_pushnumber(L, c->proposed[0]);
+    lua_pushnumber(L, c->proposed[1]);
     lua_call(L, 2, 1);
-    push_internal(L, h, "point");
-    lua_pushnumber(L, h->proposed[2]);
-    lua_pushnumber(L, h->proposed[3]);
+    cardlua__push_internal(L, h, "point");
+    lua_pushnumber(L, c->proposed[2]);
+    lua_pushnumber(L, c->proposed[3]);
     lua_call(L, 2, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
     lua_call(L, 3, 1);  // F(proposed, velocity, layout): readPoint, result on the stack
-    reset_budget(h);
+    cardlua__reset_budget(h);
     // readPoint(result, proposed): a fresh proposal, in case the script changed its copy.
-    push_internal(L, h, "point");
-    lua_pushnumber(L, h->proposed[0]);
-    lua_pushnumber(L, h->proposed[1]);
+    cardlua__push_internal(L, h, "point");
+    lua_pushnumber(L, c->proposed[0]);
+    lua_pushnumber(L, c->proposed[1]);
     lua_call(L, 2, 1);
     lua_call(L, 2, 2);
-    h->point_out[0] = lua_tonumber(L, -2);
-    h->point_out[1] = lua_tonumber(L, -1);
+    c->point_out[0] = lua_tonumber(L, -2);
+    c->point_out[1] = lua_tonumber(L, -1);
     for (int k = 0; k < 2; k++)
-        if (h->point_out[k] > MAX_MAGNITUDE || h->point_out[k] < -MAX_MAGNITUDE)
+        if (c->point_out[k] > MAX_MAGNITUDE || c->point_out[k] < -MAX_MAGNITUDE)
             luaL_error(L, "returned %s = %f, beyond the largest magnitude allowed (1e15)", k == 0 ? "x" : "y",
-                       (lua_Number)h->point_out[k]);
+                       (lua_Number)c->point_out[k]);
     return 0;
 }
 
 int cardlua_target_content_offset(cardlua_host *h, const double *state, double px, double py,
                                   double vx, double vy, double *result) {
     REFUSE_REENTRY(h, CARDLUA_ERROR);
-    h->state = state;
-    h->proposed[0] = px; h->proposed[1] = py; h->proposed[2] = vx; h->proposed[3] = vy;
-    h->point_out = result;
-    h->callback = "targetContentOffset";
-    h->callback_line = 1;
-    return run_protected(h, body_target);
+    cardlua_call call = {.state = state, .proposed = {px, py, vx, vy}, .point_out = result,
+                         .callback = "targetContentOffset", .callback_line = 1, .item_index = -1};
+    return cardlua__run_protected(h, &call, body_target);
 }
 
-static int body_internal(lua_State *L) {
+static int body_internal(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    push_internal(L, h, h->internal_name);
-    if (h->internal_argument) lua_pushstring(L, h->internal_argument); else lua_pushnil(L);
+    cardlua__push_internal(L, h, c->internal_name);
+    if (c->internal_argument) lua_pushstring(L, c->internal_argument); else lua_pushnil(L);
     lua_call(L, 1, 1);
-    if (h->numbers_out == NULL) {  // a string result
+    if (c->numbers_out == NULL) {  // a string result
         size_t len = 0;
         const char *s = lua_tolstring(L, -1, &len);
-        if (s == NULL) return luaL_error(L, "internal %s returned no string", h->internal_name);
+        if (s == NULL) return luaL_error(L, "internal %s returned no string", c->internal_name);
         char *copy = (char *)malloc(len + 1);
         if (copy == NULL) return luaL_error(L, "not enough memory");
         memcpy(copy, s, len + 1);
@@ -251,10 +229,10 @@ static int body_internal(lua_State *L) {
     }
     luaL_checktype(L, -1, LUA_TTABLE);
     lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-    h->numbers_count = (long)n;
-    for (lua_Integer i = 0; i < n && i < h->numbers_capacity; i++) {
+    c->numbers_count = (long)n;
+    for (lua_Integer i = 0; i < n && i < c->numbers_capacity; i++) {
         lua_rawgeti(L, -1, i + 1);
-        h->numbers_out[i] = lua_tonumber(L, -1);
+        c->numbers_out[i] = lua_tonumber(L, -1);
         lua_pop(L, 1);
     }
     return 0;
@@ -264,15 +242,10 @@ int cardlua_call_internal(cardlua_host *h, const char *name, const char *argumen
                           long capacity, long *count) {
     if (count) *count = 0;
     REFUSE_REENTRY(h, CARDLUA_ERROR);
-    h->internal_name = name;
-    h->internal_argument = argument;
-    h->numbers_out = output;
-    h->numbers_capacity = capacity;
-    h->numbers_count = 0;
-    h->callback = NULL;
-    h->callback_line = 1;
-    int status = run_protected(h, body_internal);
-    if (count) *count = h->numbers_count;
+    cardlua_call call = {.internal_name = name, .internal_argument = argument, .numbers_out = output,
+                         .numbers_capacity = capacity, .callback_line = 1, .item_index = -1};
+    int status = cardlua__run_protected(h, &call, body_internal);
+    if (count) *count = call.numbers_count;
     return status;
 }
 
@@ -280,42 +253,35 @@ const char *cardlua_call_internal_string(cardlua_host *h, const char *name, cons
                                          int *status) {
     if (status) *status = CARDLUA_ERROR;
     REFUSE_REENTRY(h, NULL);
-    h->internal_name = name;
-    h->internal_argument = argument;
-    h->numbers_out = NULL;
-    h->callback = NULL;
-    h->callback_line = 1;
-    int s = run_protected(h, body_internal);
+    cardlua_call call = {.internal_name = name, .internal_argument = argument, .callback_line = 1,
+                         .item_index = -1};
+    int s = cardlua__run_protected(h, &call, body_internal);
     if (status) *status = s;
     return s == CARDLUA_OK ? h->string_result : NULL;
 }
 
 static int bench_pcalls(cardlua_host *h, lua_State *L, long count);
 
-static int body_collector_mode(lua_State *L) {
-    cardlua_host *h = host_of(L);
+static int body_collector_mode(lua_State *L, cardlua_call *c) {
     // Switching answers the previous mode; switch back when it was generational.
     int previous = lua_gc(L, LUA_GCINC, 0, 0, 0);
     if (previous == LUA_GCGEN) lua_gc(L, LUA_GCGEN, 0, 0);
-    h->numbers_count = previous == LUA_GCGEN;
+    c->answer = previous == LUA_GCGEN;
     return 0;
 }
 
 int cardlua_collector_mode(cardlua_host *h) {
     if (h->in_call) return -1;
     if (h->poisoned || h->L == NULL) return -1;
-    h->callback = NULL;
-    h->callback_line = 0;
-    if (run_protected(h, body_collector_mode) != CARDLUA_OK) return -1;
-    return (int)h->numbers_count;
+    cardlua_call call = {.item_index = -1};
+    if (cardlua__run_protected(h, &call, body_collector_mode) != CARDLUA_OK) return -1;
+    return call.answer;
 }
 
 static int body_bench(lua_State *L) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
-    cardlua_host *h = host_of(L);
     if (luaL_loadbufferx(L, "return function() end", 21, "=bench", "t") != LUA_OK) return lua_error(L);
     lua_call(L, 0, 1);
-    h->numbers_count = 0;
     return 1;
 }
 
@@ -335,7 +301,7 @@ static int bench_pcalls(cardlua_host *h, lua_State *L, long count) {
     lua_pushcfunction(L, body_bench);
     if (lua_pcall(L, 0, 1, 0) != LUA_OK) { lua_settop(L, 0); return CARDLUA_ERROR; }
     for (long i = 0; i < count; i++) {
-        reset_budget(h);
+        cardlua__reset_budget(h);
         lua_pushvalue(L, 1);
         if (lua_pcall(L, 0, 0, 0) != LUA_OK) { lua_settop(L, 0); return CARDLUA_ERROR; }
     }

@@ -1,9 +1,6 @@
 // Error reporting: the message handler (a script error becomes a host message plus a
-// structured cardlua_error), and run_protected, through which every entry point does
+// structured cardlua_error), and cardlua__run_protected, through which every entry point does
 // its Lua work. See README.md in this folder.
-#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L  // clock_gettime in strict C modes
-#endif
 #include "CLuaShims.h"
 #include "internal.h"
 
@@ -45,15 +42,16 @@ static void set_message(cardlua_host *h, const char *text) {
 
 /// The context of the error being reported: the call under way and the line.
 static void set_context(cardlua_host *h, int line) {
+    const cardlua_call *c = h->call;
     h->err_line = line;
-    snprintf(h->err_callback, sizeof h->err_callback, "%s", h->callback ? h->callback : "");
-    h->err_has_item = h->callback && h->has_item;
-    h->err_item = h->item_number;
+    snprintf(h->err_callback, sizeof h->err_callback, "%s", c && c->callback ? c->callback : "");
+    h->err_has_item = c && c->callback && c->has_item;
+    h->err_item = c ? c->item_number : 0;
 }
 
 /// Notes which attributes key a refused value was read from: "attributes.center" and
 /// "attributes.center.x" give "center".
-void note_field(cardlua_host *h, const char *path) {
+void cardlua__note_field(cardlua_host *h, const char *path) {
     const char *key = strncmp(path, "attributes.", 11) == 0 ? path + 11 : path;
     size_t n = 0;
     while (key[n] && key[n] != '.' && n + 1 < sizeof h->err_field) n++;
@@ -88,7 +86,7 @@ static size_t location_prefix(const char *msg, const char *name) {
 }
 
 /// The innermost frame running the script's own code, as "file:line", or 0.
-int script_line(lua_State *L, cardlua_host *h) {
+int cardlua__script_line(lua_State *L, cardlua_host *h) {
     lua_Debug ar;
     for (int level = 0; lua_getstack(L, level, &ar); level++) {
         if (!lua_getinfo(L, "Sl", &ar)) continue;
@@ -127,7 +125,7 @@ static size_t add_escaped(luaL_Buffer *b, const char *s, size_t i, size_t end, s
 /// keeps its first two thirds and its last third around "… (N more bytes) …", so that
 /// both how it starts and how it ends (often the point) stay visible. A script's text
 /// cannot start a line, steer the terminal or flood the screen through a message.
-void add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap) {
+void cardlua__add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap) {
     if (n <= cap) {  // whole (escapes may make it up to four times longer)
         add_escaped(b, s, 0, n, (size_t)-1);
         return;
@@ -145,7 +143,8 @@ void add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap) {
 /// For an error about `layout.<key>…` after prepare (readLayout, which runs after the
 /// script's frames are gone): the line where prepare last assigned layout.<key>, or 0.
 static int layout_line(lua_State *L, cardlua_host *h, const char *rest) {
-    if (h->callback == NULL || strcmp(h->callback, "prepare") != 0 || h->ref_layout_lines == LUA_NOREF) return 0;
+    const char *callback = h->call ? h->call->callback : NULL;
+    if (callback == NULL || strcmp(callback, "prepare") != 0 || h->ref_layout_lines == LUA_NOREF) return 0;
     if (strncmp(rest, "layout.", 7) != 0) return 0;
     const char *key = rest + 7;
     size_t n = 0;
@@ -164,7 +163,7 @@ static int layout_line(lua_State *L, cardlua_host *h, const char *rest) {
 
 /// The message handler: one line `file:line: callback: item N: message`, then the
 /// script's own frames of the traceback. Runs at the error, before the stack unwinds.
-int message_handler(lua_State *L) {
+int cardlua__message_handler(lua_State *L) {
     cardlua_host *h = host_of(L);
     const char *msg;
     if (lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER)
@@ -186,9 +185,9 @@ int message_handler(lua_State *L) {
     } else {
         size_t prelude = location_prefix(msg, PRELUDE_DISPLAY);
         if (prelude > 0) rest = msg + prelude;
-        line = script_line(L, h);
+        line = cardlua__script_line(L, h);
         if (line == 0) line = layout_line(L, h, rest);
-        if (line == 0) line = h->callback_line;  // 0: no line of the script applies
+        if (line == 0 && h->call) line = h->call->callback_line;  // 0: no line of the script applies
     }
     if (h->budget_exhausted)
         rest = h->limit_text;
@@ -206,7 +205,7 @@ int message_handler(lua_State *L) {
 
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    add_clean(&b, rest, strlen(rest), MESSAGE_CAP);
+    cardlua__add_clean(&b, rest, strlen(rest), MESSAGE_CAP);
     // Keep only the script's own frames: the prelude's and the host's say nothing to
     // the script's author. (Lua names them by the short name.)
     size_t name_length = strlen(h->short_name);
@@ -223,15 +222,15 @@ int message_handler(lua_State *L) {
                 luaL_addstring(&b, "\nscript traceback:");
             }
             luaL_addstring(&b, "\n\t");
-            add_clean(&b, q, (size_t)(p + len - q), MESSAGE_CAP);
+            cardlua__add_clean(&b, q, (size_t)(p + len - q), MESSAGE_CAP);
         }
         p = end ? end + 1 : NULL;
     }
     // During a frame, which one, after the traceback: a scenario's error names its
     // moment, not just the item (the first line keeps its shape).
     char place[96];
-    frame_place(h, place, sizeof place);
-    if (place[0] && h->has_item) {
+    cardlua__frame_place(h, place, sizeof place);
+    if (place[0] && h->call->has_item) {
         luaL_addstring(&b, "\nin ");
         luaL_addstring(&b, place);
     }
@@ -239,18 +238,18 @@ int message_handler(lua_State *L) {
     return 1;
 }
 
-/// A message for an error that reached run_protected without the message handler (a
+/// A message for an error that reached cardlua__run_protected without the message handler (a
 /// memory error, or an error while handling an error): `file:line: callback: item N: what`,
 /// the line being the callback's.
 static void describe_unhandled(cardlua_host *h, const char *what) {
-    set_context(h, h->callback_line);
+    set_context(h, h->call->callback_line);
     set_message(h, what);
 }
 
 static void describe_memory_error(cardlua_host *h) {
     if (h->memory_refused) {
         h->budget_exhausted = 1;
-        describe_memory_limit(h);
+        cardlua__describe_memory_limit(h);
         describe_unhandled(h, h->limit_text);
         // The allocating line: near the cap the hook checks every instruction.
         if (h->hook_line > 0) h->err_line = h->hook_line;
@@ -263,16 +262,16 @@ static void describe_memory_error(cardlua_host *h) {
 /// Closes a Lua state. A script cannot have set a finalizer (setmetatable refuses __gc,
 /// see sandbox.c), so only the libraries' C finalizers run; the hook is set to raise at
 /// once anyway, and warnings are silenced.
-void close_state(cardlua_host *h, lua_State *L) {
+void cardlua__close_state(cardlua_host *h, lua_State *L) {
     h->budget_exhausted = 1;
-    if (h->limit_text[0] == '\0') describe_limit(h, "the state is closing");
-    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-    lua_setwarnf(L, silent_warnings, NULL);
+    if (h->limit_text[0] == '\0') cardlua__describe_limit(h, "the state is closing");
+    lua_sethook(L, cardlua__count_hook, LUA_MASKCOUNT, 1);
+    lua_setwarnf(L, cardlua__silent_warnings, NULL);
     lua_close(L);
-    release_small_blocks(h);
+    cardlua__release_small_blocks(h);
 }
 
-int refuse_reentry(cardlua_host *h) {
+int cardlua__refuse_reentry(cardlua_host *h) {
     // The parts of this error only: the call under way sets its own when it fails (its
     // message handler fills them all), and reads none of them before.
     h->err_line = 0;
@@ -288,25 +287,36 @@ int refuse_reentry(cardlua_host *h) {
 
 int cardlua_in_call(cardlua_host *h) {
     if (!h->in_call) return 0;
-    refuse_reentry(h);
+    cardlua__refuse_reentry(h);
     return 1;
 }
 
-/// Runs body(L) under lua_pcall with the message handler. The single place that turns
-/// a Lua error into a status and a message.
-int run_protected(cardlua_host *h, lua_CFunction body) {
+/// The function cardlua__run_protected calls under lua_pcall: its one argument is the
+/// call's record (a light userdata), which it hands to the record's body on an empty stack.
+int cardlua__call_body(lua_State *L) {
+    cardlua_call *c = (cardlua_call *)lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    return c->body(L, c);
+}
+
+/// Runs body(L, c) under lua_pcall with the message handler. The single place that turns
+/// a Lua error into a status and a message. `c`, the call's record, is on the caller's C
+/// stack; host->call points to it while the pcall runs.
+int cardlua__run_protected(cardlua_host *h, cardlua_call *c, cardlua_body body) {
     lua_State *L = h->L;
-    if (h->in_call) return refuse_reentry(h);  // the entry points check first; this is the backstop
+    if (h->in_call) return cardlua__refuse_reentry(h);  // the entry points check first; this is the backstop
     if (h->poisoned) {
         if (h->message == NULL) set_message(h, "the script was stopped by a limit");
         return CARDLUA_LIMIT;
     }
+    c->body = body;
     lua_settop(L, 0);
-    lua_pushcfunction(L, message_handler);
-    lua_pushcfunction(L, body);
+    lua_pushcfunction(L, cardlua__message_handler);
+    lua_pushcfunction(L, cardlua__call_body);
+    lua_pushlightuserdata(L, c);
     h->memory_refused = 0;
     h->err_field[0] = '\0';
-    reset_budget(h);
+    cardlua__reset_budget(h);
     // The attribute tables of earlier calls: their geometry now comes from the layout.
     if (++h->base_generation == 0) {
         if (h->bases) memset(h->bases, 0, (size_t)h->base_capacity * sizeof *h->bases);
@@ -314,18 +324,18 @@ int run_protected(cardlua_host *h, lua_CFunction body) {
     }
     h->base_count = 0;
     h->in_call = 1;
-    int status = lua_pcall(L, 0, 0, 1);
+    h->call = c;
+    int status = lua_pcall(L, 1, 0, 1);
     h->in_call = 0;
-    if (h->restore_incremental) {
+    if (c->restore_incremental) {
         // sizes.c's generational mode ends with its call, however the call ended (an
         // error unwinds past the body's own restore). lua_gc switching to incremental
         // mode only relinks the collector's lists: it allocates nothing and cannot raise.
-        h->restore_incremental = 0;
+        c->restore_incremental = 0;
         lua_gc(L, LUA_GCINC, 0, 0, 0);
     }
-    if (status == LUA_OK && !memory_given_up(h)) {
-        h->has_item = 0;
-        h->input = NULL;
+    if (status == LUA_OK && !cardlua__memory_given_up(h)) {
+        h->call = NULL;
         lua_settop(L, 0);
         return CARDLUA_OK;
     }
@@ -342,23 +352,22 @@ int run_protected(cardlua_host *h, lua_CFunction body) {
     } else {
         describe_unhandled(h, "an error that could not be reported");
     }
-    h->has_item = 0;
-    h->input = NULL;
+    h->call = NULL;
     lua_settop(L, 0);
     if (limit) {
         // The state is not trusted again: discarded now (its memory freed), so that the
         // next run (watch) starts from a fresh one.
         h->poisoned = 1;
         h->L = NULL;
-        close_state(h, L);
+        cardlua__close_state(h, L);
         return CARDLUA_LIMIT;
     }
     return CARDLUA_ERROR;
 }
 
-// MARK: - Small protected helpers (called only inside run_protected)
+// MARK: - Small protected helpers (called only inside cardlua__run_protected)
 
-int raise_arg_error(lua_State *L, int nargs, int arg_error, const char *name, const char *params,
+int cardlua__raise_arg_error(lua_State *L, int nargs, int arg_error, const char *name, const char *params,
                     const char *kinds) {
     lua_settop(L, nargs);
     lua_pushvalue(L, arg_error);

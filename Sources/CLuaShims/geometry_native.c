@@ -28,12 +28,12 @@ static int make(lua_State *L, int count) {
     int ok = lua_type(L, count + 1) <= LUA_TNIL;
     for (int k = 1; k <= count && ok; k++) ok = lua_type(L, k) == LUA_TNUMBER;
     if (!ok) {
-        return raise_arg_error(L, count + 1, lua_upvalueindex(UV_ARG_ERROR), lua_tostring(L, lua_upvalueindex(UV_NAME)),
+        return cardlua__raise_arg_error(L, count + 1, lua_upvalueindex(UV_ARG_ERROR), lua_tostring(L, lua_upvalueindex(UV_NAME)),
                                lua_tostring(L, lua_upvalueindex(UV_PARAMS)), lua_tostring(L, lua_upvalueindex(UV_KINDS)));
     }
     // A unit per field, as the transform math charges (the allocation is charged by the
     // allocator on top), before anything is allocated.
-    shims_charge(L, count);
+    cardlua__charge(L, count);
     lua_createtable(L, 0, count);
     for (int k = 1; k <= count; k++) {
         lua_pushvalue(L, lua_upvalueindex(UV_KEY1 + k - 1));
@@ -41,7 +41,7 @@ static int make(lua_State *L, int count) {
         lua_rawset(L, -3);
     }
     // setmetatable's rule in the sandbox: a metatable a script gave __gc is refused.
-    set_checked_metatable(L, lua_upvalueindex(UV_METATABLE));
+    cardlua__set_checked_metatable(L, lua_upvalueindex(UV_METATABLE));
     return 1;
 }
 
@@ -64,7 +64,7 @@ static const struct {
 
 /// native.geometryMakers(Point, Size, Rect, Insets, argError) → a table of the four C
 /// constructors by name. Called once, by the prelude (geometry_native.lua).
-int geometry_makers(lua_State *L) {
+int cardlua__geometry_makers(lua_State *L) {
     for (int k = 1; k <= 4; k++) luaL_checktype(L, k, LUA_TTABLE);
     luaL_checktype(L, 5, LUA_TFUNCTION);
     lua_settop(L, 5);

@@ -1,8 +1,5 @@
 // Host state: making and closing the sandboxed state (libraries, sandbox, prelude),
 // print and warn, and the setters. See README.md in this folder.
-#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L  // clock_gettime in strict C modes
-#endif
 #include "CLuaShims.h"
 #include "internal.h"
 
@@ -19,12 +16,13 @@
 
 static void log_notice(cardlua_host *h, const char *what);
 
-int native_print(lua_State *L) {
+/// print(...) to standard error (or the log function), prefixed with the script's name.
+int cardlua__native_print(lua_State *L) {
     cardlua_host *h = host_of(L);
     int n = lua_gettop(L);
     // A write to standard error per call: charged, so that a print in a loop ends at
     // the budget after 10000 lines or so, not at the time limit after a million.
-    shims_charge(L, PRINT_FEE);
+    cardlua__charge(L, PRINT_FEE);
     if (h->print_silenced) return 0;
     // The line is one line (control characters escaped: a print cannot forge the host's
     // own lines or steer the terminal) and counts against PRINT_CAP (warn's escapes may
@@ -42,7 +40,7 @@ int native_print(lua_State *L) {
         if (i > 1) luaL_addchar(&b, '\t');
         size_t len;
         const char *text = lua_tolstring(L, i, &len);
-        add_clean(&b, text, len, room);
+        cardlua__add_clean(&b, text, len, room);
     }
     luaL_pushresult(&b);
     size_t len;
@@ -112,46 +110,46 @@ static void warning_function(void *ud, const char *msg, int tocont) {
     h->warn_continuing = tocont;
 }
 
-void silent_warnings(void *ud, const char *msg, int tocont) {
+void cardlua__silent_warnings(void *ud, const char *msg, int tocont) {
     (void)ud; (void)msg; (void)tocont;
 }
 
 // MARK: - Set-up
 
-static int body_setup(lua_State *L) {
+static int body_setup(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    const char *prelude = h->load_source;
-    size_t prelude_length = h->load_length;
+    const char *prelude = c->load_source;
+    size_t prelude_length = c->load_length;
 
     // The libraries, and of them only what the allowlist keeps, as it keeps it
     // (sandbox.c).
-    shims_install_sandbox(L);
+    cardlua__install_sandbox(L);
     lua_settop(L, 0);
 
     // The prelude gets the native functions it needs and returns its internals.
     if (luaL_loadbufferx(L, prelude, prelude_length, PRELUDE_CHUNKNAME, "t") != LUA_OK)
         return lua_error(L);
     lua_createtable(L, 0, 9);
-    lua_pushcfunction(L, native_query);
+    lua_pushcfunction(L, cardlua__native_query);
     lua_setfield(L, -2, "query");
-    lua_pushcfunction(L, attributes_index);
+    lua_pushcfunction(L, cardlua__attributes_index);
     lua_setfield(L, -2, "attributesIndex");
-    lua_pushcfunction(L, attributes_newindex);
+    lua_pushcfunction(L, cardlua__attributes_newindex);
     lua_setfield(L, -2, "attributesNewindex");
-    lua_pushcfunction(L, native_item);  // layout:layoutAttributesForItem (elements.c)
+    lua_pushcfunction(L, cardlua__native_item);  // layout:layoutAttributesForItem (elements.c)
     lua_setfield(L, -2, "item");
-    lua_pushcfunction(L, element_newindex);  // the layout's attribute tables' __newindex (elements.c)
+    lua_pushcfunction(L, cardlua__element_newindex);  // the layout's attribute tables' __newindex (elements.c)
     lua_setfield(L, -2, "elementNewindex");
-    lua_pushcfunction(L, element_makers);  // IndexPath and the layout's attribute tables in C (elements.c)
+    lua_pushcfunction(L, cardlua__element_makers);  // IndexPath and the layout's attribute tables in C (elements.c)
     lua_setfield(L, -2, "elementMakers");
-    lua_pushcfunction(L, transform_math);  // the transform math in C (transform_math.c)
+    lua_pushcfunction(L, cardlua__transform_math);  // the transform math in C (transform_math.c)
     lua_setfield(L, -2, "transformMath");
-    lua_pushcfunction(L, geometry_makers);  // CGPointMake … UIEdgeInsetsMake in C (geometry_native.c)
+    lua_pushcfunction(L, cardlua__geometry_makers);  // CGPointMake … UIEdgeInsetsMake in C (geometry_native.c)
     lua_setfield(L, -2, "geometryMakers");
     lua_call(L, 1, 1);
     if (!lua_istable(L, -1)) return luaL_error(L, "the prelude returned no internals");
-    if (!attribute_slots_match()) return luaL_error(L, "the attribute key lists disagree (attributes.c)");
+    if (!cardlua__attribute_slots_match()) return luaL_error(L, "the attribute key lists disagree (attributes.c)");
     lua_pushvalue(L, -1);
     h->ref_internals = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_getfield(L, -1, "attributes");
@@ -161,7 +159,10 @@ static int body_setup(lua_State *L) {
     return 0;
 }
 
-void set_short_name(cardlua_host *h) {
+/// The name Lua's own messages and tracebacks give the script (luaO_chunkid for a
+/// "@file" source): the name itself if it fits in LUA_IDSIZE - 1 characters, else "..."
+/// and its last LUA_IDSIZE - 4 characters.
+void cardlua__set_short_name(cardlua_host *h) {
     size_t n = strlen(h->chunkname);
     if (n + 1 <= LUA_IDSIZE)
         snprintf(h->short_name, sizeof h->short_name, "%s", h->chunkname);
@@ -184,28 +185,30 @@ cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t me
     h->time_limit_ns = CARDLUA_DEFAULT_TIME_LIMIT_MS * 1000000LL;
     h->ref_internals = h->ref_attributes = h->ref_layout = h->ref_layout_lines = LUA_NOREF;
     snprintf(h->chunkname, sizeof h->chunkname, "%s", "script");
-    set_short_name(h);
-    h->L = lua_newstate(capped_alloc, h);
+    cardlua__set_short_name(h);
+    h->L = lua_newstate(cardlua__capped_alloc, h);
     if (h->L == NULL) {
-        release_small_blocks(h);
+        cardlua__release_small_blocks(h);
         free(h);
         if (message_out) *message_out = "not enough memory for a Lua state";
         return NULL;
     }
     lua_setwarnf(h->L, warning_function, h);
-    lua_sethook(h->L, count_hook, LUA_MASKCOUNT, h->hook_step);
-    // The prelude is loaded protected. Its text goes through the host, not upvalues: a
-    // closure with upvalues would allocate, and nothing may allocate outside lua_pcall.
+    lua_sethook(h->L, cardlua__count_hook, LUA_MASKCOUNT, h->hook_step);
+    // The prelude is loaded protected. Its text goes in the call's record, a light
+    // userdata, not upvalues: a closure with upvalues would allocate, and nothing may
+    // allocate outside lua_pcall.
     lua_State *L = h->L;
+    cardlua_call call = {.body = body_setup, .load_source = prelude, .load_length = prelude_length};
     lua_settop(L, 0);
-    lua_pushcfunction(L, message_handler);
-    lua_pushcfunction(L, body_setup);
-    h->load_source = prelude;
-    h->load_length = prelude_length;
-    reset_budget(h);
+    lua_pushcfunction(L, cardlua__message_handler);
+    lua_pushcfunction(L, cardlua__call_body);
+    lua_pushlightuserdata(L, &call);
+    cardlua__reset_budget(h);
     h->budget_left = SETUP_BUDGET;  // the prelude's work is not the script's
-    int status = lua_pcall(L, 0, 0, 1);
-    h->load_source = NULL;
+    h->call = &call;
+    int status = lua_pcall(L, 1, 0, 1);
+    h->call = NULL;
     if (status != LUA_OK) {
         if (message_out)
             *message_out = (status == LUA_ERRMEM || h->memory_refused)
@@ -224,9 +227,9 @@ void cardlua_close(cardlua_host *h) {
     if (h->L) {
         lua_State *L = h->L;
         h->L = NULL;
-        close_state(h, L);
+        cardlua__close_state(h, L);
     }
-    release_small_blocks(h);
+    cardlua__release_small_blocks(h);
     free(h->query_buffer);
     free(h->elements);
     free(h->bases);
@@ -270,7 +273,7 @@ void cardlua_set_run_time_limit(cardlua_host *h, double seconds) {
     if (seconds > CARDLUA_MAX_RUN_TIME_SECONDS) seconds = CARDLUA_MAX_RUN_TIME_SECONDS;
     h->run_limit_ns = (long long)(seconds * 1e9);
     if (h->run_limit_ns < 1) h->run_limit_ns = 1;  // a positive limit below a nanosecond is still one
-    h->run_deadline_ns = monotonic_ns() + h->run_limit_ns;
+    h->run_deadline_ns = cardlua__monotonic_ns() + h->run_limit_ns;
 }
 
 void cardlua_set_time_limit(cardlua_host *h, double seconds) {
@@ -282,9 +285,6 @@ void cardlua_set_time_limit(cardlua_host *h, double seconds) {
 const char *cardlua_message(cardlua_host *h) { return h->message ? h->message : ""; }
 
 size_t cardlua_memory_in_use(cardlua_host *h) { return h->memory_used; }
-
-// MARK: - Entry points
-
 
 // MARK: - Cross-language constants (the one definition of each; README.md)
 
@@ -306,10 +306,10 @@ const char *cardlua_step_name(int code) {
 
 const char *cardlua_attribute_key(int index, int *writable) {
     // Bounded by the table's own length: an index past its end reads nothing.
-    if (index < 0 || index >= ATTRIBUTE_KEY_COUNT || ATTRIBUTE_KEYS[index].name == NULL) {
+    if (index < 0 || index >= cardlua__attribute_key_count || cardlua__attribute_keys[index].name == NULL) {
         if (writable) *writable = 0;
         return NULL;
     }
-    if (writable) *writable = ATTRIBUTE_KEYS[index].writable;
-    return ATTRIBUTE_KEYS[index].name;
+    if (writable) *writable = cardlua__attribute_keys[index].writable;
+    return cardlua__attribute_keys[index].name;
 }

@@ -10,6 +10,18 @@
 
 #include "CLuaShims.h"
 
+/// Every function and object one file of this target shares with another is declared here
+/// with CARDLUA_INTERNAL and named cardlua__… (two underscores), as Lua marks its own with
+/// LUAI_FUNC: hidden from the dynamic symbol table of a library or app that links these
+/// objects, and under a name no other library uses, so nothing collides at link time.
+/// Only the entry points of include/CLuaShims.h (cardlua_…, one underscore) are exported
+/// (SymbolTests checks the objects with nm).
+#if defined(__GNUC__) || defined(__clang__)
+#define CARDLUA_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define CARDLUA_INTERNAL
+#endif
+
 #define PRELUDE_CHUNKNAME "=cardlua prelude"
 #define PRELUDE_DISPLAY "cardlua prelude"
 
@@ -73,6 +85,69 @@ enum {
 #define SMALL_MAX 256
 #define SMALL_CLASSES (SMALL_MAX / SMALL_CLASS)
 
+typedef struct cardlua_call cardlua_call;
+
+/// A protected body: the work of one entry point, run inside lua_pcall with its call's
+/// record (cardlua__run_protected).
+typedef int (*cardlua_body)(lua_State *L, cardlua_call *c);
+
+/// One call's inputs and results: each entry point fills one on its C stack and hands it
+/// to its protected body (cardlua__run_protected pushes it as a light userdata, the body's
+/// one argument, as lua.c hands argv to pmain). It lives as long as the call; the host
+/// keeps only what lives as long as the state. Fields an entry point does not use stay 0.
+struct cardlua_call {
+    cardlua_body body;
+
+    // What the call reports about itself: for messages, the attributes proxy, the hook.
+    const char *callback;        // the script's callback under way, or NULL
+    int callback_line;           // its line (0: no line of the script applies)
+    int has_item;                // an item is under way...
+    long item_number;            // ...its number (as messages name it)
+    long item_index;             // ...and its index in `input` (-1: none)
+    const double *state;         // the scroll state (CARDLUA_STATE_COUNT numbers), or NULL
+
+    // transform, the element query: the items, their starting attributes, the output.
+    const double *input;         // CARDLUA_IN_STRIDE numbers per item, or NULL
+    const double *starts;        // CARDLUA_OUT_STRIDE per item, or NULL: the defaults
+    double *output;              // CARDLUA_OUT_STRIDE per item
+    long count;
+    // A bad value returned by a callback: it is called once more with a return hook to
+    // find the line of its `return` (attributes.c: cardlua__note_return_line).
+    int transform_slot;          // stack index of the callback (its arguments follow it)
+    int return_probe;            // the count hook also watches returns
+    int return_line;             // the callback's last `return` line seen by the probe
+    double rect[4];              // the element query's rect (x, y, width, height)...
+    long elements_count;         // ...and its records, in host->elements (-1: the script has none)
+
+    double *config_out;          // prepare: CARDLUA_CFG_COUNT numbers
+    double proposed[4];          // targetContentOffset: the proposal and the velocity
+    double *point_out;           // ...and the offset chosen
+
+    // The prelude's internals (cardlua_call_internal…), has_function, the collector mode.
+    const char *internal_name;
+    const char *internal_argument;
+    double *numbers_out;         // NULL: a string result (host->string_result)
+    long numbers_capacity;
+    long numbers_count;
+    int answer;                  // has_function: 1 if defined; collector_mode: 1 if generational
+
+    const char *load_source;     // loading a script or the prelude
+    size_t load_length;
+
+    // sizes.c: the item counts, the result buffer, the callback; and the call being read
+    // back, for the return-line probe: the callback's slot, and its first argument's slot
+    // (sizeForItem's IndexPath) or, when 0, the section number.
+    const long *counts;
+    long sections;
+    double *sizes_out;
+    const char *name;
+    int probe_function, probe_argument;
+    long probe_section;
+    // sizes.c switched the collector to generational mode for this call:
+    // cardlua__run_protected switches it back after the pcall, however the call ended.
+    int restore_incremental;
+};
+
 struct cardlua_host {
     lua_State *L;
 
@@ -121,20 +196,16 @@ struct cardlua_host {
     // After a limit the state is not trusted again.
     int poisoned;
 
-    // A protected call is under way (run_protected, cardlua_bench_empty_pcalls). Every
+    // A protected call is under way (cardlua__run_protected, cardlua_bench_empty_pcalls). Every
     // entry point refuses to start while it is set (REFUSE_REENTRY): a callback of the
     // host's (the log function, a query) that calls back into the same state would
-    // clear the stack of the call under way and overwrite its arguments here.
+    // clear the stack of the call under way and replace host->call, its record.
     int in_call;
 
     // warn: the previous piece asked to be continued (its line is not finished). Per
     // state: two states warning at once (two threads, or one state's log function
     // making another warn) each finish their own line.
     int warn_continuing;
-
-    // sizes.c switched the collector to generational mode for a sizing call:
-    // run_protected switches it back after the call, however the call ended.
-    int restore_incremental;
 
     // `cardlua check`: report unknown keys written on attributes.
     int check_mode;
@@ -159,31 +230,16 @@ struct cardlua_host {
     // for the state's life): the read-back recognises a value by pointer.
     const void *transform_mt[2];        // CATransform3D's, CGAffineTransform's
     int ref_set_state;                  // the prelude's I.setState
-    int ref_line_cache;                 // the callback whose line push_callback last found
+    int ref_line_cache;                 // the callback whose line cardlua__push_callback last found
     const void *line_cache_function;
     int line_cache_line;
     const char *key_names[K_ATTRIBUTES];  /* the interned attribute keys (hot_slots) */
 
-    // The call under way: for messages and for the attributes proxy.
-    const char *callback;
-    int callback_line;
-    int has_item;
-    long item_number;
-    long item_index;
-    const double *input;
-    double *output;
-    long count;
-    const double *state;
-    double *config_out;
-    double *point_out;
-    const char *internal_name;
-    const char *internal_argument;
-    double *numbers_out;
-    long numbers_capacity;
-    long numbers_count;
-    double proposed[4];
-    const char *load_source;
-    size_t load_length;
+    // The call under way (cardlua__run_protected sets it for the length of the pcall,
+    // NULL between calls): code Lua calls back during the call (the count hook, the
+    // message handler, the attributes proxy, the queries) reaches the call's record here.
+    // The record itself lives on the entry point's C stack.
+    cardlua_call *call;
 
     char chunkname[512];     // as shown in messages ("scripts/lol.lua")
     char short_name[LUA_IDSIZE + 1];  // as Lua shows it in its own messages (long: "...tail")
@@ -197,16 +253,8 @@ struct cardlua_host {
     char err_field[64];      // set by the reader that refused a value (attributes.c)
     int limit_kind;          // CARDLUA_LIMIT_*, set with limit_text
     int hook_line;           // the script's line at the count hook's last check (0: none)
-    // A bad value returned by transform: the callback is called once more with a return
-    // hook to find the line of its `return` (attributes.c: probe_return_line).
-    int return_probe;        // the count hook also watches returns
-    int return_line;         // the callback's last `return` line seen by the probe
-    int transform_slot;      // stack index of transform (its two arguments follow it)
     char *string_result;     // the last cardlua_call_internal_string result
 
-    // Contract v2 (elements.c). The starting attributes of the items of a transform call
-    // (CARDLUA_OUT_STRIDE numbers each, as the output), or NULL: the defaults.
-    const double *starts;
     // The single-item query (layout:layoutAttributesForItem).
     cardlua_item_fn item_query;
     void *item_query_context;
@@ -214,12 +262,11 @@ struct cardlua_host {
     // the host's buffer, grown through the capped allocator.
     double *elements;
     long elements_capacity;
-    long elements_count;
     // The base geometry (centre x, y, width, height) of the attribute tables the layout
     // handed out during the current call, by table address: their center, size and frame
     // are made when first read (elements.c, *Geometry on first read*). Open addressing,
     // `base_capacity` slots (a power of two); a slot of an older generation is empty, and
-    // run_protected starts a new generation each call.
+    // cardlua__run_protected starts a new generation each call.
     struct base_slot *bases;
     long base_capacity;
     long base_count;
@@ -239,33 +286,33 @@ struct base_slot {
 /// (the budget, the memory cap or the time limit). Also checks the clock when the charge
 /// is large. Call only from C functions that Lua called (the error unwinds to the
 /// nearest lua_pcall).
-void shims_charge(lua_State *L, long long units);
+CARDLUA_INTERNAL void cardlua__charge(lua_State *L, long long units);
 
-/// shims_charge, with what to say if the budget runs out here (instead of "possible
+/// cardlua__charge, with what to say if the budget runs out here (instead of "possible
 /// infinite loop"), e.g. "a string pattern that backtracks too much".
-void shims_charge_for(lua_State *L, long long units, const char *reason);
+CARDLUA_INTERNAL void cardlua__charge_for(lua_State *L, long long units, const char *reason);
 
 /// Whether a limit has been reached in this state (from then on every hook raises).
-int shims_limit_reached(lua_State *L);
+CARDLUA_INTERNAL int cardlua__limit_reached(lua_State *L);
 
 /// Opens the libraries and applies the sandbox's allowlist (sandbox.c: a table of every
 /// function a script can call, with what is done to it); anything unlisted is removed.
 /// Runs protected, before the prelude. May raise.
-void shims_install_sandbox(lua_State *L);
+CARDLUA_INTERNAL void cardlua__install_sandbox(lua_State *L);
 
 /// Bytes scanned or copied per unit of budget (sandbox.c, pattern.c).
 #define BYTES_PER_UNIT_SHIFT 4
 
 /// Charges for scanning or copying `bytes` bytes.
 static inline void charge_bytes(lua_State *L, size_t bytes) {
-    shims_charge(L, (long long)(bytes >> BYTES_PER_UNIT_SHIFT));
+    cardlua__charge(L, (long long)(bytes >> BYTES_PER_UNIT_SHIFT));
 }
 
 /// The counted pattern functions (pattern.c), installed by the sandbox.
-int counted_find(lua_State *L);
-int counted_match(lua_State *L);
-int counted_gmatch(lua_State *L);
-int counted_gsub(lua_State *L);
+CARDLUA_INTERNAL int cardlua__counted_find(lua_State *L);
+CARDLUA_INTERNAL int cardlua__counted_match(lua_State *L);
+CARDLUA_INTERNAL int cardlua__counted_gmatch(lua_State *L);
+CARDLUA_INTERNAL int cardlua__counted_gsub(lua_State *L);
 
 // MARK: - Shared between the files of this target (one line each: see the definitions)
 
@@ -276,81 +323,85 @@ static inline cardlua_host *host_of(lua_State *L) {
     return (cardlua_host *)ud;
 }
 
-/* errors.c */ void note_field(cardlua_host *h, const char *path);
+/* errors.c */ CARDLUA_INTERNAL void cardlua__note_field(cardlua_host *h, const char *path);
 /// Calls the prelude's argError (at index `arg_error`, an upvalue or absolute index) with
 /// the function's name, parameters and kinds and the first `nargs` values of the stack:
 /// it raises the Lua definition's message at the script's line (level 3: argError, the
 /// C function, its caller). For the C functions that stand in for prelude ones.
-/* errors.c */ int raise_arg_error(lua_State *L, int nargs, int arg_error, const char *name,
+/* errors.c */ CARDLUA_INTERNAL int cardlua__raise_arg_error(lua_State *L, int nargs, int arg_error, const char *name,
                                    const char *params, const char *kinds);
 /// setmetatable's sandbox rule for C that gives its new tables a metatable a script can
 /// reach: raises when the metatable at `mt` (an upvalue or absolute index) has a __gc
 /// field (a finalizer runs with hooks off, outside the limits).
-/* sandbox.c */ void refuse_finalizer(lua_State *L, int mt);
-/// refuse_finalizer, then gives the value on top the metatable at `mt`.
-/* sandbox.c */ void set_checked_metatable(lua_State *L, int mt);
+/* sandbox.c */ CARDLUA_INTERNAL void cardlua__refuse_finalizer(lua_State *L, int mt);
+/// cardlua__refuse_finalizer, then gives the value on top the metatable at `mt`.
+/* sandbox.c */ CARDLUA_INTERNAL void cardlua__set_checked_metatable(lua_State *L, int mt);
 /// The hook's event mask: the count, and returns while a return-line probe runs.
-#define HOOK_MASK(h) (LUA_MASKCOUNT | ((h)->return_probe ? LUA_MASKRET : 0))
-/// A key of `attributes` the contract knows (attributes.c: ATTRIBUTE_KEYS, NULL-ended).
+#define HOOK_MASK(h) (LUA_MASKCOUNT | ((h)->call && (h)->call->return_probe ? LUA_MASKRET : 0))
+/// A key of `attributes` the contract knows (attributes.c: cardlua__attribute_keys, NULL-ended).
 typedef struct { const char *name; int writable; } attribute_key;
-extern const attribute_key ATTRIBUTE_KEYS[];
-/// ATTRIBUTE_KEYS' length, its NULL end included.
-extern const int ATTRIBUTE_KEY_COUNT;
-/* attributes.c */ int attribute_slots_match(void);
+CARDLUA_INTERNAL extern const attribute_key cardlua__attribute_keys[];
+/// cardlua__attribute_keys' length, its NULL end included.
+CARDLUA_INTERNAL extern const int cardlua__attribute_key_count;
+/* attributes.c */ CARDLUA_INTERNAL int cardlua__attribute_slots_match(void);
 /// Where the read-back keeps the keys and the values an item left (attributes.c).
 typedef struct {
-    int keys;                  /* a table of the K_COUNT keys, SLOT_KEYS order from 1 */
+    int keys;                  /* a table of the K_COUNT keys, cardlua__slot_keys order from 1 */
     int values;                /* K_ATTRIBUTES value slots from here */
-    const char *const *names;  /* the interned attribute keys, SLOT_KEYS order */
+    const char *const *names;  /* the interned attribute keys, cardlua__slot_keys order */
 } hot_slots;
-extern const char *const SLOT_KEYS[K_COUNT];
-/* attributes.c */ void push_slots(lua_State *L, cardlua_host *h, hot_slots *s);
-/* attributes.c */ int get_key(lua_State *L, int table, const hot_slots *s, int key);
-/* attributes.c */ int read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
+CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
+/* attributes.c */ CARDLUA_INTERNAL void cardlua__push_slots(lua_State *L, cardlua_host *h, hot_slots *s);
+/* attributes.c */ CARDLUA_INTERNAL int cardlua__get_key(lua_State *L, int table, const hot_slots *s, int key);
+/* attributes.c */ CARDLUA_INTERNAL int cardlua__read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
                                    const double *base, const double *start, double *out);
-/* attributes.c */ void note_unknown_keys(lua_State *L, cardlua_host *h, int table);
-/* attributes.c */ void note_return_line(lua_State *L, cardlua_host *h);
-/* elements.c */ int native_item(lua_State *L);
-/* elements.c */ int element_newindex(lua_State *L);
-/* elements.c */ int element_makers(lua_State *L);
-/* attributes.c */ void apply_state(lua_State *L, cardlua_host *h);
-/* attributes.c */ int attributes_index(lua_State *L);
-/* attributes.c */ int attributes_newindex(lua_State *L);
-/* attributes.c */ int native_query(lua_State *L);
+/* attributes.c */ CARDLUA_INTERNAL void cardlua__note_unknown_keys(lua_State *L, cardlua_host *h, int table);
+/* attributes.c */ CARDLUA_INTERNAL void cardlua__note_return_line(lua_State *L, cardlua_host *h);
+/* elements.c */ CARDLUA_INTERNAL int cardlua__native_item(lua_State *L);
+/* elements.c */ CARDLUA_INTERNAL int cardlua__element_newindex(lua_State *L);
+/* elements.c */ CARDLUA_INTERNAL int cardlua__element_makers(lua_State *L);
+/* attributes.c */ CARDLUA_INTERNAL void cardlua__apply_state(lua_State *L, cardlua_host *h);
+/* attributes.c */ CARDLUA_INTERNAL int cardlua__attributes_index(lua_State *L);
+/* attributes.c */ CARDLUA_INTERNAL int cardlua__attributes_newindex(lua_State *L);
+/* attributes.c */ CARDLUA_INTERNAL int cardlua__native_query(lua_State *L);
 /// The items meeting the rect at arguments 1…4 (x, y, width, height), enumerated by the
 /// host into h->query_buffer (CARDLUA_IN_STRIDE numbers each), charged; returns how many.
-/* attributes.c */ long query_items(lua_State *L);
-/* attributes.c */ int push_callback(lua_State *L, cardlua_host *h, const char *name);
-/* attributes.c */ void push_internal(lua_State *L, cardlua_host *h, const char *name);
-/* errors.c */ void add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap);
-/* errors.c */ void close_state(cardlua_host *h, lua_State *L);
-/* errors.c */ int message_handler(lua_State *L);
-/* errors.c */ int run_protected(cardlua_host *h, lua_CFunction body);
+/* attributes.c */ CARDLUA_INTERNAL long cardlua__query_items(lua_State *L);
+/* attributes.c */ CARDLUA_INTERNAL int cardlua__push_callback(lua_State *L, cardlua_host *h, const char *name);
+/* attributes.c */ CARDLUA_INTERNAL void cardlua__push_internal(lua_State *L, cardlua_host *h, const char *name);
+/* errors.c */ CARDLUA_INTERNAL void cardlua__add_clean(luaL_Buffer *b, const char *s, size_t n, size_t cap);
+/* errors.c */ CARDLUA_INTERNAL void cardlua__close_state(cardlua_host *h, lua_State *L);
+/* errors.c */ CARDLUA_INTERNAL int cardlua__message_handler(lua_State *L);
+/// The function run under lua_pcall: hands its argument, the call's record, to its body.
+/* errors.c */ CARDLUA_INTERNAL int cardlua__call_body(lua_State *L);
+/// Runs body(L, c) under lua_pcall with the message handler, `c` being the call's record
+/// (filled by the entry point; c->body is set here).
+/* errors.c */ CARDLUA_INTERNAL int cardlua__run_protected(cardlua_host *h, cardlua_call *c, cardlua_body body);
 /// The error of an entry point called while a call of the same state is under way (from a
 /// callback of the host's): sets the last error's parts and returns CARDLUA_ERROR. Touches
 /// no Lua and none of the call under way's fields.
-/* errors.c */ int refuse_reentry(cardlua_host *h);
+/* errors.c */ CARDLUA_INTERNAL int cardlua__refuse_reentry(cardlua_host *h);
 /// The first statement of every entry point that calls into Lua or changes the call's
-/// fields: returns `__VA_ARGS__` (after refuse_reentry) during a call of the same state.
+/// fields: returns `__VA_ARGS__` (after cardlua__refuse_reentry) during a call of the same state.
 #define REFUSE_REENTRY(h, ...) \
-    do { if ((h)->in_call) { refuse_reentry(h); return __VA_ARGS__; } } while (0)
-/* errors.c */ int script_line(lua_State *L, cardlua_host *h);
-/* host.c */ int native_print(lua_State *L);
-/* host.c */ void set_short_name(cardlua_host *h);
-/* host.c */ void silent_warnings(void *ud, const char *msg, int tocont);
-/* limits.c */ void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
-/* limits.c */ void release_small_blocks(cardlua_host *h);
-/* limits.c */ void grow_records(lua_State *L, cardlua_host *h, double **buffer, long *capacity, long n,
+    do { if ((h)->in_call) { cardlua__refuse_reentry(h); return __VA_ARGS__; } } while (0)
+/* errors.c */ CARDLUA_INTERNAL int cardlua__script_line(lua_State *L, cardlua_host *h);
+/* host.c */ CARDLUA_INTERNAL int cardlua__native_print(lua_State *L);
+/* host.c */ CARDLUA_INTERNAL void cardlua__set_short_name(cardlua_host *h);
+/* host.c */ CARDLUA_INTERNAL void cardlua__silent_warnings(void *ud, const char *msg, int tocont);
+/* limits.c */ CARDLUA_INTERNAL void *cardlua__capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+/* limits.c */ CARDLUA_INTERNAL void cardlua__release_small_blocks(cardlua_host *h);
+/* limits.c */ CARDLUA_INTERNAL void cardlua__grow_records(lua_State *L, cardlua_host *h, double **buffer, long *capacity, long n,
                                  int stride, const char *what);
-/* limits.c */ void count_hook(lua_State *L, lua_Debug *ar);
-/* limits.c */ void describe_limit(cardlua_host *h, const char *what);
-/* limits.c */ void describe_memory_limit(cardlua_host *h);
-/* limits.c */ void frame_place(const cardlua_host *h, char *out, size_t size);
-/* limits.c */ int memory_given_up(const cardlua_host *h);
-/* limits.c */ long long monotonic_ns(void);
-/* limits.c */ void reset_budget(cardlua_host *h);
-/* transform_math.c */ int transform_math(lua_State *L);
-/* transform_math.c */ int transform_value(lua_State *L, int idx, double *m);
-/* geometry_native.c */ int geometry_makers(lua_State *L);
+/* limits.c */ CARDLUA_INTERNAL void cardlua__count_hook(lua_State *L, lua_Debug *ar);
+/* limits.c */ CARDLUA_INTERNAL void cardlua__describe_limit(cardlua_host *h, const char *what);
+/* limits.c */ CARDLUA_INTERNAL void cardlua__describe_memory_limit(cardlua_host *h);
+/* limits.c */ CARDLUA_INTERNAL void cardlua__frame_place(const cardlua_host *h, char *out, size_t size);
+/* limits.c */ CARDLUA_INTERNAL int cardlua__memory_given_up(const cardlua_host *h);
+/* limits.c */ CARDLUA_INTERNAL long long cardlua__monotonic_ns(void);
+/* limits.c */ CARDLUA_INTERNAL void cardlua__reset_budget(cardlua_host *h);
+/* transform_math.c */ CARDLUA_INTERNAL int cardlua__transform_math(lua_State *L);
+/* transform_math.c */ CARDLUA_INTERNAL int cardlua__transform_value(lua_State *L, int idx, double *m);
+/* geometry_native.c */ CARDLUA_INTERNAL int cardlua__geometry_makers(lua_State *L);
 
 #endif

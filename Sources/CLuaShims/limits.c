@@ -1,8 +1,5 @@
 // Limits: the capped allocator, the count hook, the instruction budget, the time limits
 // and the limit messages. See README.md in this folder.
-#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L  // clock_gettime in strict C modes
-#endif
 #include "CLuaShims.h"
 #include "internal.h"
 
@@ -42,13 +39,13 @@ static void retune_main_hook(cardlua_host *h) {
     h->period_heap_mark = h->memory_used * 2;
     if (h->L == NULL || h->budget_exhausted) return;
     int period = hook_period(h);
-    if (period < lua_gethookcount(h->L)) lua_sethook(h->L, count_hook, HOOK_MASK(h), period);
+    if (period < lua_gethookcount(h->L)) lua_sethook(h->L, cardlua__count_hook, HOOK_MASK(h), period);
 }
 
 /// Grows a host buffer of `stride` doubles a record to hold n records, through the capped
 /// allocator (so that it counts against the memory cap); at a refusal raises the memory
 /// limit, or "not enough memory for N <what>". Inside a protected call only.
-void grow_records(lua_State *L, cardlua_host *h, double **buffer, long *capacity, long n, int stride,
+void cardlua__grow_records(lua_State *L, cardlua_host *h, double **buffer, long *capacity, long n, int stride,
                   const char *what) {
     if (n <= *capacity) return;
     // The byte count is checked before it is computed: a product that wraps would make a
@@ -58,8 +55,8 @@ void grow_records(lua_State *L, cardlua_host *h, double **buffer, long *capacity
         luaL_error(L, "not enough memory for %I %s (too many to count in bytes)", (lua_Integer)n, what);
     size_t old = (size_t)*capacity * record;
     size_t size = (size_t)n * record;
-    double *grown = (double *)capped_alloc(h, *buffer, old, size);
-    if (grown == NULL) shims_charge(L, 0);  // the allocator noted the refusal: a memory limit
+    double *grown = (double *)cardlua__capped_alloc(h, *buffer, old, size);
+    if (grown == NULL) cardlua__charge(L, 0);  // the allocator noted the refusal: a memory limit
     if (grown == NULL) luaL_error(L, "not enough memory for %I %s", (lua_Integer)n, what);
     *buffer = grown;
     *capacity = n;
@@ -77,7 +74,7 @@ static void refuse(cardlua_host *h, const void *block, size_t size) {
     // Check at the next instruction: if Lua gives the request up (and a pcall catches
     // the memory error), the hook raises there; if its retry succeeds, the hook only
     // restores its period.
-    if (h->L != NULL && !h->budget_exhausted) lua_sethook(h->L, count_hook, HOOK_MASK(h), 1);
+    if (h->L != NULL && !h->budget_exhausted) lua_sethook(h->L, cardlua__count_hook, HOOK_MASK(h), 1);
 }
 
 // MARK: - Small blocks
@@ -150,7 +147,7 @@ static void *block_resize(cardlua_host *h, void *p, size_t osize, size_t nsize) 
 #endif
 
 /// Frees the kept small blocks (after the state is closed).
-void release_small_blocks(cardlua_host *h) {
+void cardlua__release_small_blocks(cardlua_host *h) {
     for (int c = 0; c < SMALL_CLASSES; c++) {
         while (h->small_free[c] != NULL) {
             void *p = h->small_free[c];
@@ -163,7 +160,7 @@ void release_small_blocks(cardlua_host *h) {
 
 /// The capped allocator: refuses growth past memory_limit; charges growth to the
 /// instruction budget.
-void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+void *cardlua__capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     cardlua_host *h = (cardlua_host *)ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
@@ -200,7 +197,7 @@ void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return p;
 }
 
-long long monotonic_ns(void) {
+long long cardlua__monotonic_ns(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
@@ -210,7 +207,7 @@ long long monotonic_ns(void) {
 /// clock.
 static int out_of_time(cardlua_host *h) {
     if (h->time_limit_ns <= 0 && h->run_limit_ns <= 0) return 0;
-    long long now = monotonic_ns();
+    long long now = cardlua__monotonic_ns();
     if (h->run_limit_ns > 0 && now >= h->run_deadline_ns) {
         h->run_timed_out = 1;
         return 1;
@@ -225,22 +222,23 @@ static int out_of_time(cardlua_host *h) {
 
 /// "the frame at t=0.50 s, offset 412.5" during transform (the offset on the axis that
 /// moved: x when it is not 0), else "".
-void frame_place(const cardlua_host *h, char *out, size_t size) {
+void cardlua__frame_place(const cardlua_host *h, char *out, size_t size) {
     out[0] = '\0';
-    if (h->state == NULL || h->callback == NULL || strcmp(h->callback, "transform") != 0) return;
-    double ox = h->state[CARDLUA_STATE_OFFSET_X], oy = h->state[CARDLUA_STATE_OFFSET_Y];
-    snprintf(out, size, "the frame at t=%.2f s, offset %.10g", h->state[CARDLUA_STATE_TIME], ox != 0 ? ox : oy);
+    const cardlua_call *c = h->call;
+    if (c == NULL || c->state == NULL || c->callback == NULL || strcmp(c->callback, "transform") != 0) return;
+    double ox = c->state[CARDLUA_STATE_OFFSET_X], oy = c->state[CARDLUA_STATE_OFFSET_Y];
+    snprintf(out, size, "the frame at t=%.2f s, offset %.10g", c->state[CARDLUA_STATE_TIME], ox != 0 ? ox : oy);
 }
 
 /// Whether the memory cap was reached (a request given up, even if a pcall caught it).
-int memory_given_up(const cardlua_host *h) { return h->memory_exhausted || h->refusal_pending; }
+int cardlua__memory_given_up(const cardlua_host *h) { return h->memory_exhausted || h->refusal_pending; }
 
-void describe_limit(cardlua_host *h, const char *what) {
+void cardlua__describe_limit(cardlua_host *h, const char *what) {
     snprintf(h->limit_text, sizeof h->limit_text, "%s", what);
     h->limit_kind = CARDLUA_LIMIT_OTHER;
 }
 
-void describe_memory_limit(cardlua_host *h) {
+void cardlua__describe_memory_limit(cardlua_host *h) {
     h->limit_kind = CARDLUA_LIMIT_MEMORY;
     if (h->memory_limit % ((size_t)1 << 20) == 0)
         snprintf(h->limit_text, sizeof h->limit_text, "exceeded the memory limit (%zu MiB)",
@@ -257,11 +255,11 @@ static void note_limit(cardlua_host *h, int timed_out) {
         snprintf(h->limit_text, sizeof h->limit_text, "exceeded the instruction budget of %lld instructions (%s)",
                  h->budget, h->charge_reason ? h->charge_reason : "possible infinite loop");
         h->limit_kind = CARDLUA_LIMIT_INSTRUCTIONS;
-    } else if (memory_given_up(h)) {
-        describe_memory_limit(h);
+    } else if (cardlua__memory_given_up(h)) {
+        cardlua__describe_memory_limit(h);
     } else if (timed_out) {
         char place[96];
-        frame_place(h, place, sizeof place);
+        cardlua__frame_place(h, place, sizeof place);
         h->limit_kind = h->run_timed_out ? CARDLUA_LIMIT_RUN_TIME : CARDLUA_LIMIT_TIME;
         if (h->run_timed_out)
             snprintf(h->limit_text, sizeof h->limit_text, "exceeded the time limit of %g s per run%s%s%s",
@@ -276,7 +274,7 @@ static void note_limit(cardlua_host *h, int timed_out) {
                      "exceeded the time limit of %g s per call (a long computation in a library function?)",
                      (double)h->time_limit_ns / 1e9);
     } else {
-        describe_limit(h, "stopped by a limit");
+        cardlua__describe_limit(h, "stopped by a limit");
     }
 }
 
@@ -284,14 +282,11 @@ static void note_limit(cardlua_host *h, int timed_out) {
 /// running thread's and the main thread's; coroutines made later inherit it), so a
 /// script that catches the error with pcall cannot carry on.
 static void raise_limit(lua_State *L, cardlua_host *h) {
-    lua_sethook(L, count_hook, HOOK_MASK(h), 1);
-    if (L != h->L) lua_sethook(h->L, count_hook, HOOK_MASK(h), 1);
+    lua_sethook(L, cardlua__count_hook, HOOK_MASK(h), 1);
+    if (L != h->L) lua_sethook(h->L, cardlua__count_hook, HOOK_MASK(h), 1);
     luaL_error(L, "%s", h->limit_text);
 }
 
-/// Counts instructions (the thread's hook period each time it fires) and checks the
-/// memory cap and the clock. At a limit it raises, and keeps raising at every
-/// instruction.
 /// Notes the script's line being executed (for a memory error: errors.c).
 static void note_hook_line(lua_State *L, cardlua_host *h, lua_Debug *ar) {
     if (lua_getinfo(L, "Sl", ar) && ar->source[0] == '@' && ar->currentline > 0 &&
@@ -306,13 +301,16 @@ static void note_return(lua_State *L, cardlua_host *h, lua_Debug *ar) {
     if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0 && ar->source[0] == '@' &&
         strcmp(ar->source + 1, h->chunkname) == 0 && lua_getstack(L, 1, &caller) &&
         lua_getinfo(L, "S", &caller) && caller.what[0] == 'C')
-        h->return_line = ar->currentline;
+        h->call->return_line = ar->currentline;
 }
 
-void count_hook(lua_State *L, lua_Debug *ar) {
+/// Counts instructions (the thread's hook period each time it fires) and checks the
+/// memory cap and the clock. At a limit it raises, and keeps raising at every
+/// instruction.
+void cardlua__count_hook(lua_State *L, lua_Debug *ar) {
     cardlua_host *h = host_of(L);
     if (ar->event == LUA_HOOKRET) {
-        if (h->return_probe) note_return(L, h, ar);
+        if (h->call && h->call->return_probe) note_return(L, h, ar);
         return;
     }
     if (!h->budget_exhausted) {
@@ -321,9 +319,9 @@ void count_hook(lua_State *L, lua_Debug *ar) {
         if (h->memory_used > h->memory_limit / 2) note_hook_line(L, h, ar);
         h->budget_left -= lua_gethookcount(L);
         int timed_out = 0;
-        if (h->budget_left > 0 && !memory_given_up(h) && !(timed_out = out_of_time(h))) {
+        if (h->budget_left > 0 && !cardlua__memory_given_up(h) && !(timed_out = out_of_time(h))) {
             int period = hook_period(h);
-            if (period != lua_gethookcount(L)) lua_sethook(L, count_hook, HOOK_MASK(h), period);
+            if (period != lua_gethookcount(L)) lua_sethook(L, cardlua__count_hook, HOOK_MASK(h), period);
             return;
         }
         note_limit(h, timed_out);
@@ -331,12 +329,12 @@ void count_hook(lua_State *L, lua_Debug *ar) {
     raise_limit(L, h);
 }
 
-void shims_charge_for(lua_State *L, long long units, const char *reason) {
+void cardlua__charge_for(lua_State *L, long long units, const char *reason) {
     cardlua_host *h = host_of(L);
     if (!h->budget_exhausted) {
         if (units > 0) h->budget_left -= units;
         int timed_out = 0;
-        if (h->budget_left > 0 && !memory_given_up(h) && !(units >= 4096 && (timed_out = out_of_time(h))))
+        if (h->budget_left > 0 && !cardlua__memory_given_up(h) && !(units >= 4096 && (timed_out = out_of_time(h))))
             return;
         h->charge_reason = reason;
         note_limit(h, timed_out);
@@ -344,11 +342,11 @@ void shims_charge_for(lua_State *L, long long units, const char *reason) {
     raise_limit(L, h);
 }
 
-void shims_charge(lua_State *L, long long units) { shims_charge_for(L, units, NULL); }
+void cardlua__charge(lua_State *L, long long units) { cardlua__charge_for(L, units, NULL); }
 
-int shims_limit_reached(lua_State *L) { return host_of(L)->budget_exhausted; }
+int cardlua__limit_reached(lua_State *L) { return host_of(L)->budget_exhausted; }
 
-void reset_budget(cardlua_host *h) {
+void cardlua__reset_budget(cardlua_host *h) {
     h->hook_line = 0;
     h->budget_left = h->budget;
     h->deadline_ns = 0;

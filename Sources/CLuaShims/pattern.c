@@ -1,6 +1,6 @@
 // string.find / match / gmatch / gsub: a pattern matcher of our own, with Lua 5.4's
 // syntax and results (manual §6.4.1), that charges its steps to the instruction budget
-// (shims_charge_for). The stock matcher backtracks without bound:
+// (cardlua__charge_for). The stock matcher backtracks without bound:
 // string.find(string.rep("a", 5000), ".-.-.-.-x") would take hours. Checked against the
 // stock library by FuzzTests.patternFunctionsAgreeWithStockLua. The sandbox (sandbox.c)
 // installs these four in place of the stock ones.
@@ -65,14 +65,14 @@ static void tick(Matcher *m, long long n) {
     if (m->steps >= STEP_BATCH) {
         long long due = m->steps;
         m->steps = 0;
-        shims_charge_for(m->L, due, PATTERN_REASON);
+        cardlua__charge_for(m->L, due, PATTERN_REASON);
     }
 }
 
 static void flush_steps(Matcher *m) {
     long long due = m->steps;
     m->steps = 0;
-    if (due > 0) shims_charge_for(m->L, due, PATTERN_REASON);
+    if (due > 0) cardlua__charge_for(m->L, due, PATTERN_REASON);
 }
 
 static int uc(char c) { return (unsigned char)c; }
@@ -376,11 +376,11 @@ static const char *find_plain(lua_State *L, const char *s, size_t ls, const char
         }
         s = hit + 1;
         if (pending >= STEP_BATCH) {
-            shims_charge_for(L, pending, PATTERN_REASON);
+            cardlua__charge_for(L, pending, PATTERN_REASON);
             pending = 0;
         }
     }
-    shims_charge_for(L, pending + ((s - start) >> BYTES_PER_UNIT_SHIFT), PATTERN_REASON);
+    cardlua__charge_for(L, pending + ((s - start) >> BYTES_PER_UNIT_SHIFT), PATTERN_REASON);
     return found;
 }
 
@@ -431,10 +431,10 @@ static int find_or_match(lua_State *L, int find) {
 }
 
 /// string.find(s, pattern [, init [, plain]])
-int counted_find(lua_State *L) { return find_or_match(L, 1); }
+int cardlua__counted_find(lua_State *L) { return find_or_match(L, 1); }
 
 /// string.match(s, pattern [, init])
-int counted_match(lua_State *L) { return find_or_match(L, 0); }
+int cardlua__counted_match(lua_State *L) { return find_or_match(L, 0); }
 
 /// The iterator of string.gmatch. Upvalues: subject, pattern, the next start (an offset),
 /// the end of the last match (an offset, or -1): a match may not end where the last one
@@ -464,7 +464,7 @@ static int gmatch_next(lua_State *L) {
 }
 
 /// string.gmatch(s, pattern [, init]): a '^' is an ordinary character here, as in Lua.
-int counted_gmatch(lua_State *L) {
+int cardlua__counted_gmatch(lua_State *L) {
     size_t ls;
     luaL_checklstring(L, 1, &ls);
     luaL_checklstring(L, 2, NULL);
@@ -528,7 +528,7 @@ static int add_replacement(Matcher *m, luaL_Buffer *b, const char *s, const char
 }
 
 /// string.gsub(s, pattern, replacement [, n])
-int counted_gsub(lua_State *L) {
+int cardlua__counted_gsub(lua_State *L) {
     size_t ls, lp;
     const char *s = luaL_checklstring(L, 1, &ls);
     const char *p = luaL_checklstring(L, 2, &lp);

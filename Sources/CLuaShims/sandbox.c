@@ -1,7 +1,7 @@
 // The library functions a script sees, where the stock ones could run long in C without
 // executing a single Lua instruction (so without the count hook noticing), or could do
 // something the sandbox forbids. Each charges its work to the instruction budget through
-// shims_charge (one unit = one VM instruction), so the budget stays the one, deterministic
+// cardlua__charge (one unit = one VM instruction), so the budget stays the one, deterministic
 // limit on work, whatever mix of Lua and C a script uses. See README.md in this folder.
 //
 // - string.find / match / gmatch / gsub: a pattern matcher of our own, with Lua 5.4's
@@ -26,7 +26,7 @@
 //   with hooks off, unstoppable. So once a limit is reached, a script's message handler
 //   is skipped and a coroutine stopped by it is not closed (its state is discarded anyway).
 //
-// Everything here runs inside a lua_pcall made by run_protected (errors.c); raising is how it reports.
+// Everything here runs inside a lua_pcall made by cardlua__run_protected (errors.c); raising is how it reports.
 #include "internal.h"
 
 #include <ctype.h>
@@ -102,7 +102,7 @@ static int guarded_concat(lua_State *L) {
             lua_pushinteger(L, luaL_len(L, 1));
             lua_replace(L, 4);
         }
-        shims_charge_for(L, span(first, luaL_checkinteger(L, 4)), TABLE_REASON);
+        cardlua__charge_for(L, span(first, luaL_checkinteger(L, 4)), TABLE_REASON);
     }
     return call_original(L);
 }
@@ -117,7 +117,7 @@ static int guarded_unpack(lua_State *L) {
         lua_replace(L, 3);
     }
     long long n = span(first, luaL_checkinteger(L, 3));
-    shims_charge_for(L, n < 1000000 ? n : 1000000, TABLE_REASON);
+    cardlua__charge_for(L, n < 1000000 ? n : 1000000, TABLE_REASON);
     return call_original(L);
 }
 
@@ -127,19 +127,19 @@ static int guarded_move(lua_State *L) {
     lua_Integer first = luaL_checkinteger(L, 2);
     lua_Integer last = luaL_checkinteger(L, 3);
     luaL_checkinteger(L, 4);
-    if (indexable(L, 1)) shims_charge_for(L, span(first, last), TABLE_REASON);
+    if (indexable(L, 1)) cardlua__charge_for(L, span(first, last), TABLE_REASON);
     return call_original(L);
 }
 
 /// table.insert(list, [pos,] value): charged #list + 1.
 static int guarded_insert(lua_State *L) {
-    if (indexable(L, 1)) shims_charge_for(L, (long long)plain_length(L, "table.insert") + 1, TABLE_REASON);
+    if (indexable(L, 1)) cardlua__charge_for(L, (long long)plain_length(L, "table.insert") + 1, TABLE_REASON);
     return call_original(L);
 }
 
 /// table.remove(list [, pos]): charged #list + 1.
 static int guarded_remove(lua_State *L) {
-    if (indexable(L, 1)) shims_charge_for(L, (long long)plain_length(L, "table.remove") + 1, TABLE_REASON);
+    if (indexable(L, 1)) cardlua__charge_for(L, (long long)plain_length(L, "table.remove") + 1, TABLE_REASON);
     return call_original(L);
 }
 
@@ -150,7 +150,7 @@ static int guarded_sort(lua_State *L) {
         long long n = (long long)plain_length(L, "table.sort");
         long long log2n = 1;
         while (log2n < 62 && (1LL << log2n) < n) log2n++;
-        shims_charge_for(L, n > 0 ? n * log2n + n : 0, TABLE_REASON);
+        cardlua__charge_for(L, n > 0 ? n * log2n + n : 0, TABLE_REASON);
     }
     return call_original(L);
 }
@@ -159,26 +159,26 @@ static int guarded_sort(lua_State *L) {
 
 /// A function with a flat fee per call (upvalue 2) for its fixed C cost.
 static int charged_flat(lua_State *L) {
-    shims_charge(L, lua_tointeger(L, lua_upvalueindex(2)));
+    cardlua__charge(L, lua_tointeger(L, lua_upvalueindex(2)));
     return call_original(L);
 }
 
 /// string.format: a fee per call and per argument.
 static int charged_format(lua_State *L) {
-    shims_charge(L, 10 + 5 * (long long)lua_gettop(L));
+    cardlua__charge(L, 10 + 5 * (long long)lua_gettop(L));
     return call_original(L);
 }
 
 /// string.byte, utf8.codepoint: charged by the number of values returned.
 static int charged_by_results(lua_State *L) {
     int n = call_original(L);
-    shims_charge(L, n);
+    cardlua__charge(L, n);
     return n;
 }
 
 /// string.char, utf8.char: charged by the number of arguments.
 static int charged_by_arguments(lua_State *L) {
-    shims_charge(L, lua_gettop(L));
+    cardlua__charge(L, lua_gettop(L));
     return call_original(L);
 }
 
@@ -197,11 +197,11 @@ static int charged_by_string(lua_State *L) {
 /// setmetatable(t, mt) without __gc: a finalizer runs with hooks off (the budget cannot
 /// stop it), possibly in lua_close after the run; scripts have no use for one.
 static int sandboxed_setmetatable(lua_State *L) {
-    if (lua_type(L, 2) == LUA_TTABLE) refuse_finalizer(L, 2);
+    if (lua_type(L, 2) == LUA_TTABLE) cardlua__refuse_finalizer(L, 2);
     return call_original(L);
 }
 
-void refuse_finalizer(lua_State *L, int mt) {
+void cardlua__refuse_finalizer(lua_State *L, int mt) {
     lua_pushliteral(L, "__gc");
     int gc = lua_rawget(L, mt) != LUA_TNIL;
     lua_pop(L, 1);
@@ -210,8 +210,8 @@ void refuse_finalizer(lua_State *L, int mt) {
                       "(a finalizer runs outside the limits)");
 }
 
-void set_checked_metatable(lua_State *L, int mt) {
-    refuse_finalizer(L, mt);
+void cardlua__set_checked_metatable(lua_State *L, int mt) {
+    cardlua__refuse_finalizer(L, mt);
     lua_pushvalue(L, mt);
     lua_setmetatable(L, -2);
 }
@@ -233,7 +233,7 @@ static int reproducible_randomseed(lua_State *L) {
 /// reached. Then the error may have been raised inside the count hook, where hooks are
 /// off, and a handler that loops could never be stopped; the error passes unchanged.
 static int guarded_handler(lua_State *L) {
-    if (shims_limit_reached(L)) {
+    if (cardlua__limit_reached(L)) {
         lua_settop(L, 1);
         return 1;
     }
@@ -245,7 +245,7 @@ static int guarded_handler(lua_State *L) {
 
 /// xpcall(f, msgh, ...) with msgh behind guarded_handler; a flat fee like pcall's.
 static int guarded_xpcall(lua_State *L) {
-    shims_charge(L, 10);
+    cardlua__charge(L, 10);
     if (lua_type(L, 2) == LUA_TFUNCTION) {
         lua_pushvalue(L, 2);
         lua_pushcclosure(L, guarded_handler, 1);
@@ -260,7 +260,7 @@ static int guarded_xpcall(lua_State *L) {
 /// (a string gets the caller's position). Unlike Lua's, a coroutine stopped by a limit
 /// is not closed: its __close metamethods would run with hooks off.
 static int resume_wrapped(lua_State *L) {
-    if (shims_limit_reached(L)) shims_charge(L, 0);  // nothing runs again after a limit
+    if (cardlua__limit_reached(L)) cardlua__charge(L, 0);  // nothing runs again after a limit
     int n = lua_gettop(L);
     lua_pushvalue(L, lua_upvalueindex(2));
     lua_insert(L, 1);
@@ -270,7 +270,7 @@ static int resume_wrapped(lua_State *L) {
     if (lua_toboolean(L, 1)) return lua_gettop(L) - 1;
     lua_State *co = lua_tothread(L, lua_upvalueindex(1));
     int status = lua_status(co);
-    if (status != LUA_OK && status != LUA_YIELD && !shims_limit_reached(L)) {
+    if (status != LUA_OK && status != LUA_YIELD && !cardlua__limit_reached(L)) {
         // The coroutine died of this error: close its to-be-closed variables; a __close
         // that fails replaces the error, as in Lua.
         lua_pushvalue(L, lua_upvalueindex(3));
@@ -304,14 +304,14 @@ static int sandboxed_wrap(lua_State *L) {
 /// returns false) and start more work before its own hook fires: retrying at every level
 /// of a nest of coroutines grows the work exponentially.
 static int guarded_resume(lua_State *L) {
-    if (shims_limit_reached(L)) shims_charge(L, 0);  // raises the limit error again
+    if (cardlua__limit_reached(L)) cardlua__charge(L, 0);  // raises the limit error again
     return call_original(L);
 }
 
 /// coroutine.close(co): refused once a limit is reached (a coroutine the limit stopped
 /// would run its __close metamethods with hooks off).
 static int guarded_close(lua_State *L) {
-    if (shims_limit_reached(L)) shims_charge(L, 0);  // raises the limit error again
+    if (cardlua__limit_reached(L)) cardlua__charge(L, 0);  // raises the limit error again
     return call_original(L);
 }
 
@@ -370,7 +370,7 @@ static const sandbox_entry SANDBOX[] = {
     KEEP(NULL, "next", PURE),
     KEEP(NULL, "pairs", PURE),
     FEE(NULL, "pcall", 10, "a setjmp: fixed C cost"),
-    REPLACE(NULL, "print", native_print, "to standard error, escaped, one line per call, capped (host.c)"),
+    REPLACE(NULL, "print", cardlua__native_print, "to standard error, escaped, one line per call, capped (host.c)"),
     KEEP(NULL, "rawequal", PURE),
     KEEP(NULL, "rawget", PURE),
     KEEP(NULL, "rawlen", PURE),
@@ -387,13 +387,13 @@ static const sandbox_entry SANDBOX[] = {
     WRAP("string", "byte", charged_by_results, "as many results as asked"),
     WRAP("string", "char", charged_by_arguments, "as many bytes as arguments"),
     REMOVE("string", "dump", "makes bytecode, which can crash the VM when loaded"),
-    REPLACE("string", "find", counted_find, "the counted pattern matcher (pattern.c)"),
+    REPLACE("string", "find", cardlua__counted_find, "the counted pattern matcher (pattern.c)"),
     WRAP("string", "format", charged_format, "10 + 5 per argument"),
-    REPLACE("string", "gmatch", counted_gmatch, "the counted pattern matcher (pattern.c)"),
-    REPLACE("string", "gsub", counted_gsub, "the counted pattern matcher (pattern.c)"),
+    REPLACE("string", "gmatch", cardlua__counted_gmatch, "the counted pattern matcher (pattern.c)"),
+    REPLACE("string", "gsub", cardlua__counted_gsub, "the counted pattern matcher (pattern.c)"),
     KEEP("string", "len", PURE),
     KEEP("string", "lower", "allocates: charged by the allocator"),
-    REPLACE("string", "match", counted_match, "the counted pattern matcher (pattern.c)"),
+    REPLACE("string", "match", cardlua__counted_match, "the counted pattern matcher (pattern.c)"),
     KEEP("string", "pack", "allocates: charged by the allocator"),
     KEEP("string", "packsize", PURE),
     FEE("string", "rep", 10, "allocates (charged by the allocator) plus a fixed cost"),
@@ -505,7 +505,7 @@ static void apply_entry(lua_State *L, int library, const sandbox_entry *e) {
     lua_setfield(L, library, e->name);
 }
 
-void shims_install_sandbox(lua_State *L) {
+void cardlua__install_sandbox(lua_State *L) {
     luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
     luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
     luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);

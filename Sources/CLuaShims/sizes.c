@@ -2,9 +2,6 @@
 // UICollectionViewDelegateFlowLayout callbacks (sizeForItem, insetForSection,
 // referenceSizeForHeader/Footer) called for every item or section in ONE protected call
 // each, writing numbers into a buffer the caller owns. See README.md in this folder.
-#if defined(__linux__) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L  // clock_gettime in strict C modes
-#endif
 #include "CLuaShims.h"
 #include "internal.h"
 
@@ -15,33 +12,21 @@
 #include <lua.h>
 #include <lualib.h>
 
-/// The arguments of the call under way (an entry point stores them, its protected body
-/// reads them; one call at a time per thread, as for every entry point).
-static _Thread_local struct {
-    const long *counts;
-    long sections;
-    double *out;
-    const char *name;
-    // The call being read back, for the return-line probe: the callback's slot, and its
-    // first argument's slot (sizeForItem's IndexPath) or, when 0, the section number.
-    int probe_function, probe_argument;
-    long probe_section;
-} args;
-
 /// Before a bad result is reported: calls the callback again, as it was called, with a
-/// return hook (note_return_line, attributes.c), so that the error names the line of its
+/// return hook (cardlua__note_return_line, attributes.c), so that the error names the line of its
 /// `return` rather than of `function`. An error path only.
 static void find_return_line(lua_State *L) {
     cardlua_host *h = host_of(L);
-    if (args.probe_function <= 0) return;
-    int F = args.probe_function;
+    cardlua_call *c = h->call;
+    if (c->probe_function <= 0) return;
+    int F = c->probe_function;
     lua_pushvalue(L, F);
-    if (args.probe_argument > 0) lua_pushvalue(L, args.probe_argument);
-    else lua_pushinteger(L, (lua_Integer)args.probe_section);
+    if (c->probe_argument > 0) lua_pushvalue(L, c->probe_argument);
+    else lua_pushinteger(L, (lua_Integer)c->probe_section);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
-    h->transform_slot = lua_gettop(L) - 2;
-    note_return_line(L, h);
-    h->transform_slot = 0;
+    c->transform_slot = lua_gettop(L) - 2;
+    cardlua__note_return_line(L, h);
+    c->transform_slot = 0;
     lua_pop(L, 3);
 }
 
@@ -57,13 +42,13 @@ static void start_call(cardlua_host *h, long n) {
     if (n % ITEMS_PER_CLOCK == 0) h->deadline_ns = 0;
 }
 
-static int body_set_counts(lua_State *L) {
+static int body_set_counts(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    push_internal(L, h, "setItemCounts");
-    lua_createtable(L, args.sections > 0 && args.sections < 1 << 24 ? (int)args.sections : 0, 0);
-    for (long s = 0; s < args.sections; s++) {
-        lua_pushinteger(L, (lua_Integer)(args.counts[s] > 0 ? args.counts[s] : 0));
+    cardlua__push_internal(L, h, "setItemCounts");
+    lua_createtable(L, c->sections > 0 && c->sections < 1 << 24 ? (int)c->sections : 0, 0);
+    for (long s = 0; s < c->sections; s++) {
+        lua_pushinteger(L, (lua_Integer)(c->counts[s] > 0 ? c->counts[s] : 0));
         lua_rawseti(L, -2, (lua_Integer)s + 1);
     }
     lua_call(L, 1, 0);
@@ -71,14 +56,9 @@ static int body_set_counts(lua_State *L) {
 }
 
 int cardlua_set_item_counts(cardlua_host *h, const long *counts, long sections) {
-    REFUSE_REENTRY(h, CARDLUA_ERROR);  // before `args`: they may be the call under way's
-    args.counts = counts;
-    args.sections = sections;
-    h->callback = NULL;
-    h->callback_line = 1;
-    int status = run_protected(h, body_set_counts);
-    args.counts = NULL;
-    return status;
+    REFUSE_REENTRY(h, CARDLUA_ERROR);
+    cardlua_call call = {.counts = counts, .sections = sections, .callback_line = 1, .item_index = -1};
+    return cardlua__run_protected(h, &call, body_set_counts);
 }
 
 /// The number at `idx`, the value of `key` in what the callback returned: finite, of at
@@ -158,15 +138,15 @@ static void read_size(lua_State *L, int r, const char *where, int positive, doub
     out[1] = size_number(L, r, "height", "CGSize", where, positive);
 }
 
-static int body_item_sizes(lua_State *L) {
+static int body_item_sizes(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    apply_state(L, h);
-    h->callback = "sizeForItem";
-    if (!push_callback(L, h, "sizeForItem")) return 0;
+    cardlua__apply_state(L, h);
+    c->callback = "sizeForItem";
+    if (!cardlua__push_callback(L, h, "sizeForItem")) return 0;
     int F = lua_gettop(L);
     // One IndexPath for the whole call, updated in place (documented: not to be kept).
-    push_internal(L, h, "newIndexPath");
+    cardlua__push_internal(L, h, "newIndexPath");
     lua_call(L, 0, 1);
     int P = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
@@ -177,25 +157,25 @@ static int body_item_sizes(lua_State *L) {
     lua_pushliteral(L, "row");
     int KI = KS + 1, KR = KS + 2;
     int base = lua_gettop(L);
-    args.probe_function = F;
-    args.probe_argument = P;
+    c->probe_function = F;
+    c->probe_argument = P;
     // Every item's CGSize is garbage at once: the generational collector frees such
     // young garbage far more cheaply than the incremental one. The state's mode is
-    // restored by run_protected after the call, on every path (an error in a callback
+    // restored by cardlua__run_protected after the call, on every path (an error in a callback
     // unwinds past this body, and the state may be used again: watch, an embedder).
-    if (lua_gc(L, LUA_GCGEN, 0, 0) == LUA_GCINC) h->restore_incremental = 1;
+    if (lua_gc(L, LUA_GCGEN, 0, 0) == LUA_GCINC) c->restore_incremental = 1;
     long done = 0;
     char where[64] = "";
-    for (long s = 0; s < args.sections; s++) {
-        long n = args.counts[s] > 0 ? args.counts[s] : 0;
+    for (long s = 0; s < c->sections; s++) {
+        long n = c->counts[s] > 0 ? c->counts[s] : 0;
         lua_pushvalue(L, KS);
         lua_pushinteger(L, (lua_Integer)s);
         lua_rawset(L, P);
-        if (args.sections > 1) snprintf(where, sizeof where, "section %ld: ", s);
+        if (c->sections > 1) snprintf(where, sizeof where, "section %ld: ", s);
         for (long i = 0; i < n; i++, done++) {
             start_call(h, done);
-            h->item_number = i;
-            h->has_item = 1;
+            c->item_number = i;
+            c->has_item = 1;
             lua_pushvalue(L, KI);
             lua_pushinteger(L, (lua_Integer)i);
             lua_rawset(L, P);
@@ -206,52 +186,38 @@ static int body_item_sizes(lua_State *L) {
             lua_pushvalue(L, P);
             lua_pushvalue(L, Lo);
             lua_call(L, 2, 2);  // a CGSize, or its width and height (the short form)
-            read_size(L, base + 1, where, 1, args.out + 2 * done);
+            read_size(L, base + 1, where, 1, c->sizes_out + 2 * done);
             lua_settop(L, base);
         }
     }
-    h->has_item = 0;
-    args.probe_function = 0;
+    c->has_item = 0;
+    c->probe_function = 0;
     return 0;
-}
-
-/// Runs a sizing body protected, as callback `name`, then forgets the call's arguments.
-static int run_sizing(cardlua_host *h, const double *state, const char *name, lua_CFunction body) {
-    h->state = state;
-    h->callback = name;
-    h->callback_line = 1;
-    int status = run_protected(h, body);
-    args.probe_function = 0;
-    args.counts = NULL;
-    args.out = NULL;
-    h->state = NULL;
-    return status;
 }
 
 int cardlua_item_sizes(cardlua_host *h, const double *state, const long *counts, long sections,
                        double *sizes) {
     REFUSE_REENTRY(h, CARDLUA_ERROR);
-    args.counts = counts;
-    args.sections = sections;
-    args.out = sizes;
-    return run_sizing(h, state, "sizeForItem", body_item_sizes);
+    cardlua_call call = {.state = state, .callback = "sizeForItem", .callback_line = 1, .item_index = -1,
+                         .counts = counts, .sections = sections, .sizes_out = sizes};
+    return cardlua__run_protected(h, &call, body_item_sizes);
 }
 
-static int body_section_metrics(lua_State *L) {
+static int body_section_metrics(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    apply_state(L, h);
-    h->callback = args.name;
-    if (!push_callback(L, h, args.name)) return 0;
+    cardlua__apply_state(L, h);
+    c->callback = c->name;
+    if (!cardlua__push_callback(L, h, c->name)) return 0;
     int F = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
     int Lo = lua_gettop(L);
-    int insets = strcmp(args.name, "insetForSection") == 0;
+    int insets = strcmp(c->name, "insetForSection") == 0;
     char where[64];
-    args.probe_function = F;
-    args.probe_argument = 0;
-    for (long s = 0; s < args.sections; s++) {
-        args.probe_section = s;
+    c->probe_function = F;
+    c->probe_argument = 0;
+    for (long s = 0; s < c->sections; s++) {
+        c->probe_section = s;
         start_call(h, s);
         snprintf(where, sizeof where, "section %ld: ", s);
         lua_pushvalue(L, F);
@@ -260,7 +226,7 @@ static int body_section_metrics(lua_State *L) {
         lua_call(L, 2, insets ? 4 : 2);  // a value, or its numbers (the short form)
         int r = Lo + 1;
         if (insets && lua_type(L, r) == LUA_TNUMBER) {
-            read_numbers(L, r, 4, INSET_KEYS, "UIEdgeInsets", where, 0, args.out + 4 * s);
+            read_numbers(L, r, 4, INSET_KEYS, "UIEdgeInsets", where, 0, c->sizes_out + 4 * s);
         } else if (insets) {
             expect_table(L, r, where, "UIEdgeInsets");
             for (int k = 0; k < 4; k++) {
@@ -268,10 +234,10 @@ static int body_section_metrics(lua_State *L) {
                 lua_getfield(L, r, INSET_KEYS[k]);
                 int missing = lua_isnil(L, -1);
                 lua_pop(L, 1);
-                args.out[4 * s + k] = missing ? 0 : size_number(L, r, INSET_KEYS[k], "UIEdgeInsets", where, 0);
+                c->sizes_out[4 * s + k] = missing ? 0 : size_number(L, r, INSET_KEYS[k], "UIEdgeInsets", where, 0);
             }
         } else {
-            read_size(L, r, where, 0, args.out + 2 * s);
+            read_size(L, r, where, 0, c->sizes_out + 2 * s);
         }
         lua_settop(L, Lo);
     }
@@ -281,8 +247,7 @@ static int body_section_metrics(lua_State *L) {
 int cardlua_section_metrics(cardlua_host *h, const double *state, const char *name, long sections,
                             double *out) {
     REFUSE_REENTRY(h, CARDLUA_ERROR);
-    args.name = name;
-    args.sections = sections;
-    args.out = out;
-    return run_sizing(h, state, name, body_section_metrics);
+    cardlua_call call = {.state = state, .callback = name, .callback_line = 1, .item_index = -1,
+                         .name = name, .sections = sections, .sizes_out = out};
+    return cardlua__run_protected(h, &call, body_section_metrics);
 }

@@ -183,7 +183,7 @@ static tvalue *new_value(lua_State *L, int n, int mt) {
 /// doubles (m NULL: none, the kind alone); returns 16 (a CATransform3D), 6 (a
 /// CGAffineTransform) or 0 (anything else).
 /// The metatable is recognised by pointer (the host keeps both; the registry anchors them).
-int transform_value(lua_State *L, int idx, double *m) {
+int cardlua__transform_value(lua_State *L, int idx, double *m) {
     if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return 0;
     const void *mt = lua_topointer(L, -1);
     lua_pop(L, 1);
@@ -202,7 +202,7 @@ int transform_value(lua_State *L, int idx, double *m) {
 /// parameters): it raises the message the Lua version raises, at the caller's line
 /// (level 3: argError, this function, its caller).
 static int arg_error(lua_State *L, int nargs) {
-    return raise_arg_error(L, nargs, UP(UV_ARGERROR), lua_tostring(L, UP(UV_NAME)), lua_tostring(L, UP(UV_PARAMS)),
+    return cardlua__raise_arg_error(L, nargs, UP(UV_ARGERROR), lua_tostring(L, UP(UV_NAME)), lua_tostring(L, UP(UV_PARAMS)),
                            lua_tostring(L, UP(UV_KINDS)));
 }
 
@@ -331,7 +331,7 @@ static int push_fieldsA(lua_State *L, int t) {
 
 /// Sets the metatable in upvalue `mt` on the table on top, refusing one with a __gc field
 /// (setmetatable's rule in the sandbox: a finalizer would run outside the limits).
-static void set_metatable(lua_State *L, int mt) { set_checked_metatable(L, UP(mt)); }
+static void set_metatable(lua_State *L, int mt) { cardlua__set_checked_metatable(L, UP(mt)); }
 
 /// One value of a new transform: a number, or a stack slot to copy (the Lua versions
 /// copy some fields as they are): `arg` and `field` name where it came from, for the
@@ -432,12 +432,12 @@ static inline lnum arg_num(lua_State *L, int idx) {
 /// UV_PARAMS hold the two names).
 static int globals_index(lua_State *L) {
     if (lua_rawequal(L, 2, UP(UV_NAME))) {
-        shims_charge(L, FEE_3D);
+        cardlua__charge(L, FEE_3D);
         push_identity3(L);
         return 1;
     }
     if (lua_rawequal(L, 2, UP(UV_PARAMS))) {
-        shims_charge(L, FEE_AFFINE);
+        cardlua__charge(L, FEE_AFFINE);
         push_identity_affine(L);
         return 1;
     }
@@ -450,7 +450,7 @@ static int globals_index(lua_State *L) {
 /// The identity (the prelude's identity3D, for the host's attributes.transform3D).
 static int identity3(lua_State *L) {
     lua_settop(L, 0);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_3D);
+    cardlua__charge(L, FEE_3D);
     push_identity3(L);
     return 1;
 }
@@ -460,7 +460,7 @@ static int identity3(lua_State *L) {
 /// normalised unless it is a unit one; a zero or infinite axis: a copy).
 static int rotate3(lua_State *L) {
     lua_settop(L, 6);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_3D);
+    cardlua__charge(L, FEE_3D);
     if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !none(L, 6)) return arg_error(L, 6);
     // A value's fields are read straight from it (nothing to order: no metamethods); a
     // table's a11…a34 now, m41…m44 after the arithmetic (as in Lua).
@@ -551,7 +551,7 @@ static int rotate3(lua_State *L) {
 /// CATransform3DScale(t, sx, sy, sz) and t:scale: scale · t.
 static int scale3(lua_State *L) {
     lua_settop(L, 5);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_3D);
+    cardlua__charge(L, FEE_3D);
     if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
     tfields a = fields_of(L, 1, 1, UV_K3);
@@ -566,7 +566,7 @@ static int scale3(lua_State *L) {
 /// CATransform3DTranslate(t, tx, ty, tz) and t:translate: translation · t.
 static int translate3(lua_State *L) {
     lua_settop(L, 5);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_3D);
+    cardlua__charge(L, FEE_3D);
     if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
     tfields a = fields_of(L, 1, 1, UV_K3);
@@ -585,7 +585,7 @@ static int translate3(lua_State *L) {
 /// CATransform3DConcat(a, b) and t:concat: a · b.
 static int concat3(lua_State *L) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_CONCAT_3D);
+    cardlua__charge(L, FEE_CONCAT_3D);
     if (!is_kind(L, 1, UV_K3) ||
         !is_kind(L, 2, UV_K3) || !none(L, 3))
         return arg_error(L, 3);
@@ -608,7 +608,7 @@ static int concat3(lua_State *L) {
 /// invert3D; a singular t comes back as a copy.
 static int invert3(lua_State *L) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_INVERT_3D);
+    cardlua__charge(L, FEE_INVERT_3D);
     if (!is_kind(L, 1, UV_K3) || !none(L, 2)) return arg_error(L, 2);
     tfields f = fields_of(L, 1, 1, UV_K3);
     // A table's field is converted when the elimination first uses it (as Lua's arithmetic
@@ -724,7 +724,7 @@ static int is_identity_fields(lua_State *L, int t, const transform_kind *K) {
 static int is_identity(lua_State *L, const transform_kind *K) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     if (!is_kind(L, 1, K->key) || !none(L, 2)) return arg_error(L, 2);
-    shims_charge(L, K->fee);
+    cardlua__charge(L, K->fee);
     lua_pushboolean(L, is_identity_fields(L, 1, K));
     return 1;
 }
@@ -733,7 +733,7 @@ static int is_identity(lua_State *L, const transform_kind *K) {
 /// equalAffine(t, identity)).
 static int is_identity_method(lua_State *L, const transform_kind *K) {
     lua_settop(L, 1);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, K->fee);
+    cardlua__charge(L, K->fee);
     lua_pushboolean(L, is_identity_fields(L, 1, K));
     return 1;
 }
@@ -742,7 +742,7 @@ static int is_identity_method(lua_State *L, const transform_kind *K) {
 static int equal(lua_State *L, const transform_kind *K) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     if (!is_kind(L, 1, K->key) || !is_kind(L, 2, K->key) || !none(L, 3)) return arg_error(L, 3);
-    shims_charge(L, K->fee);
+    cardlua__charge(L, K->fee);
     lua_pushboolean(L, equal_fields(L, 1, 2, K->key, K->n));
     return 1;
 }
@@ -760,7 +760,7 @@ static int equal_values(lua_State *L, int i, int j, int mt, int n) {
 /// The values' __eq: Lua calls it for two userdata only; another kind is unequal.
 static int eq_metamethod(lua_State *L, const transform_kind *K) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, K->fee);
+    cardlua__charge(L, K->fee);
     lua_pushboolean(L, equal_values(L, 1, 2, K->mt, K->n));
     return 1;
 }
@@ -773,7 +773,7 @@ static int eq3_metamethod(lua_State *L) { return eq_metamethod(L, &KIND3); }
 /// CATransform3DMakeTranslation(tx, ty, tz).
 static int make_translation3(lua_State *L) {
     lua_settop(L, 4);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_3D);
+    cardlua__charge(L, FEE_3D);
     if (!is_number(L, 1) || !is_number(L, 2) || !is_number(L, 3) || !none(L, 4)) return arg_error(L, 4);
     cell v[16];
     for (int k = 0; k < 16; k++) v[k] = int_cell(k % 5 == 0 ? 1 : 0);
@@ -785,7 +785,7 @@ static int make_translation3(lua_State *L) {
 /// CATransform3DMakeScale(sx, sy, sz).
 static int make_scale3(lua_State *L) {
     lua_settop(L, 4);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_3D);
+    cardlua__charge(L, FEE_3D);
     if (!is_number(L, 1) || !is_number(L, 2) || !is_number(L, 3) || !none(L, 4)) return arg_error(L, 4);
     cell v[16];
     for (int k = 0; k < 16; k++) v[k] = int_cell(k == 15 ? 1 : 0);
@@ -798,7 +798,7 @@ static int make_scale3(lua_State *L) {
 /// or infinite axis gives the identity.
 static int make_rotation3(lua_State *L) {
     lua_settop(L, 5);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_3D);
+    cardlua__charge(L, FEE_3D);
     if (!is_number(L, 1) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
     lnum nx = arg_num(L, 2), ny = arg_num(L, 3), nz = arg_num(L, 4);
@@ -827,7 +827,7 @@ static int make_rotation3(lua_State *L) {
 /// CATransform3DMakeAffineTransform(t): the affine transform as a 3D one.
 static int make_affine3(lua_State *L) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_3D);
+    cardlua__charge(L, FEE_3D);
     if (!is_kind(L, 1, UV_KA) || !none(L, 2)) return arg_error(L, 2);
     tfields f = fields_of(L, 1, 1, UV_KA);
     cell v[16];
@@ -841,7 +841,7 @@ static int make_affine3(lua_State *L) {
 /// CATransform3DGetAffineTransform(t): m11 m12 m21 m22 m41 m42.
 static int get_affine3(lua_State *L) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
+    cardlua__charge(L, FEE_AFFINE);
     if (!is_kind(L, 1, UV_K3) || !none(L, 2)) return arg_error(L, 2);
     static const int from[6] = {0, 1, 4, 5, 12, 13};
     const tvalue *u = to_value(L, 1, UP(UV_T3));
@@ -860,7 +860,7 @@ static int get_affine3(lua_State *L) {
 static int is_affine3(lua_State *L) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     if (!is_kind(L, 1, UV_K3) || !none(L, 2)) return arg_error(L, 2);
-    shims_charge(L, FEE_AFFINE);
+    cardlua__charge(L, FEE_AFFINE);
     static const int fields[10] = {2, 3, 6, 7, 8, 9, 10, 11, 14, 15};
     int affine = 1;
     for (int k = 0; k < 10 && affine; k++)
@@ -890,7 +890,7 @@ static void affine_numbers(lua_State *L, int t, int arg, lnum out[6]) {
 /// CGAffineTransformScale(t, sx, sy) and t:scale: concatAffine(affine(sx, 0, 0, sy, 0, 0), t).
 static int scale_affine(lua_State *L) {
     lua_settop(L, 4);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
+    cardlua__charge(L, FEE_AFFINE);
     if (!is_kind(L, 1, UV_KA) || !is_number(L, 2) || !is_number(L, 3) || !none(L, 4)) return arg_error(L, 4);
     lnum p[6] = {arg_num(L, 2), I_(0), I_(0), arg_num(L, 3), I_(0), I_(0)}, q[6];
     affine_numbers(L, 1, 1, q);
@@ -903,7 +903,7 @@ static int scale_affine(lua_State *L) {
 /// CGAffineTransformRotate(t, angle) and t:rotate: concatAffine(rotationAffine(angle), t).
 static int rotate_affine(lua_State *L) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
+    cardlua__charge(L, FEE_AFFINE);
     if (!is_kind(L, 1, UV_KA) || !is_number(L, 2) || !none(L, 3)) return arg_error(L, 3);
     lua_Number angle = lua_tonumber(L, 2);
     lua_Number c = cos(angle), s = sin(angle);
@@ -918,7 +918,7 @@ static int rotate_affine(lua_State *L) {
 /// CGAffineTransformTranslate(t, tx, ty) and t:translate: concatAffine(affine(1, 0, 0, 1, tx, ty), t).
 static int translate_affine(lua_State *L) {
     lua_settop(L, 4);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
+    cardlua__charge(L, FEE_AFFINE);
     if (!is_kind(L, 1, UV_KA) || !is_number(L, 2) || !is_number(L, 3) || !none(L, 4)) return arg_error(L, 4);
     lnum p[6] = {I_(1), I_(0), I_(0), I_(1), arg_num(L, 2), arg_num(L, 3)}, q[6];
     affine_numbers(L, 1, 1, q);
@@ -931,7 +931,7 @@ static int translate_affine(lua_State *L) {
 /// CGAffineTransformConcat(t1, t2) and t:concat.
 static int concat_affine_fn(lua_State *L) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
+    cardlua__charge(L, FEE_AFFINE);
     if (!is_kind(L, 1, UV_KA) ||
         !is_kind(L, 2, UV_KA) || !none(L, 3))
         return arg_error(L, 3);
@@ -947,7 +947,7 @@ static int concat_affine_fn(lua_State *L) {
 /// CGAffineTransformInvert(t) and t:invert (invertAffine: a singular t is copied).
 static int invert_affine(lua_State *L) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
+    cardlua__charge(L, FEE_AFFINE);
     if (!is_kind(L, 1, UV_KA) || !none(L, 2)) return arg_error(L, 2);
     tfields f = fields_of(L, 1, 1, UV_KA);
     lnum a = field_num(L, &f, 0), b = field_num(L, &f, 1);
@@ -977,7 +977,7 @@ static int eq_affine_metamethod(lua_State *L) { return eq_metamethod(L, &KIND_AF
 /// CGAffineTransformMake(a, b, c, d, tx, ty).
 static int make_affine(lua_State *L) {
     lua_settop(L, 7);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
+    cardlua__charge(L, FEE_AFFINE);
     for (int k = 1; k <= 6; k++)
         if (!is_number(L, k)) return arg_error(L, 7);
     if (!none(L, 7)) return arg_error(L, 7);
@@ -990,7 +990,7 @@ static int make_affine(lua_State *L) {
 /// CGAffineTransformMakeScale(sx, sy).
 static int make_scale_affine(lua_State *L) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
+    cardlua__charge(L, FEE_AFFINE);
     if (!is_number(L, 1) || !is_number(L, 2) || !none(L, 3)) return arg_error(L, 3);
     cell v[6] = {copy_cell(1, 1, "sx"), int_cell(0), int_cell(0), copy_cell(2, 2, "sy"), int_cell(0), int_cell(0)};
     push_affine(L, v);
@@ -1000,7 +1000,7 @@ static int make_scale_affine(lua_State *L) {
 /// CGAffineTransformMakeRotation(angle): (cos, sin, −sin, cos, 0, 0).
 static int make_rotation_affine(lua_State *L) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
+    cardlua__charge(L, FEE_AFFINE);
     if (!is_number(L, 1) || !none(L, 2)) return arg_error(L, 2);
     lua_Number angle = lua_tonumber(L, 1);
     lua_Number c = cos(angle), s = sin(angle);
@@ -1012,7 +1012,7 @@ static int make_rotation_affine(lua_State *L) {
 /// CGAffineTransformMakeTranslation(tx, ty).
 static int make_translation_affine(lua_State *L) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
+    cardlua__charge(L, FEE_AFFINE);
     if (!is_number(L, 1) || !is_number(L, 2) || !none(L, 3)) return arg_error(L, 3);
     cell v[6] = {int_cell(1), int_cell(0), int_cell(0), int_cell(1), copy_cell(1, 1, "tx"), copy_cell(2, 2, "ty")};
     push_affine(L, v);
@@ -1022,7 +1022,7 @@ static int make_translation_affine(lua_State *L) {
 /// CGPointApplyAffineTransform(p, t): (a·x + c·y + tx, b·x + d·y + ty) as a CGPoint.
 static int apply_affine(lua_State *L) {
     lua_settop(L, 3);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, FEE_AFFINE);
+    cardlua__charge(L, FEE_AFFINE);
     if (!is_kind(L, 1, UV_KX) ||
         !is_kind(L, 2, UV_KA) || !none(L, 3))
         return arg_error(L, 3);
@@ -1045,7 +1045,7 @@ static int apply_affine(lua_State *L) {
 /// A new value of the kind from its n numbers (the prelude's t3 and affine).
 static int make_value(lua_State *L, const transform_kind *K) {
     lua_settop(L, K->n);  // absent arguments read as nil; extra ones are ignored (as in Lua)
-    shims_charge(L, K->fee);
+    cardlua__charge(L, K->fee);
     lnum n[16];
     for (int k = 0; k < K->n; k++) {
         if (!is_number(L, k + 1))
@@ -1125,7 +1125,7 @@ static int value_newindex(lua_State *L) {
 static int value_tostring(lua_State *L) {
     tvalue *u = check_value(L);
     int n = (int)lua_tointeger(L, MV(MV_N));
-    shims_charge(L, n);
+    cardlua__charge(L, n);
     luaL_checkstack(L, 2 * n + 4, "tostring");
     lua_pushvalue(L, MV(MV_NAME));
     lua_pushliteral(L, "(");
@@ -1172,7 +1172,7 @@ static int value_pairs(lua_State *L) {
 // MARK: - Installing them
 
 typedef struct {
-    const char *name;    /* the key in the table transform_math returns */
+    const char *name;    /* the key in the table cardlua__transform_math returns */
     lua_CFunction f;
     const char *params;  /* argError's parameters ("" when unused) */
     const char *kinds;
@@ -1226,7 +1226,7 @@ static const math_function FUNCTIONS[] = {
     {"A:__eq", eq_affine_metamethod, "", ""},
 };
 
-/// Pushes the shared upvalues (UV_T3 … UV_KY) from transform_math's stack (its
+/// Pushes the shared upvalues (UV_T3 … UV_KY) from cardlua__transform_math's stack (its
 /// arguments, then the two metatables at 4 and 5).
 static void push_shared(lua_State *L) {
     lua_pushvalue(L, 4);  // CATransform3D's metatable
@@ -1292,7 +1292,7 @@ static void fill_metatable(lua_State *L, int mt, int result, const char *prefix,
 /// and hands any other name to the given Lua function. Makes the values' two metatables
 /// (in the registry as "CATransform3D" and "CGAffineTransform", for the read-back).
 /// Called once, by the prelude (transform_native.lua).
-int transform_math(lua_State *L) {
+int cardlua__transform_math(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checktype(L, 2, LUA_TFUNCTION);
     luaL_checktype(L, 3, LUA_TFUNCTION);
