@@ -238,31 +238,7 @@ public enum HTMLRenderer {
         var frameTexts: [String] = []
         frameTexts.reserveCapacity(timeline.frames.count)
         for f in timeline.frames {
-            var copies: [CardIndexPath: Int] = [:]
-            var s = "{\"t\":\(n(f.time)),\"o\":[\(n(f.contentOffset.x)),\(n(f.contentOffset.y))]"
-            s += ",\"p\":\"\(f.phase.rawValue)\",\"v\":[\(n(f.viewportSize.width)),\(n(f.viewportSize.height))],\"c\":["
-            s += f.items.map { a in
-                let r = a.frame
-                var flags = a.isHidden ? 1 : 0
-                if a.projectedQuad(contentOffset: f.contentOffset) == nil { flags |= 2 }
-                if a.isBackFaceHidden { flags |= 4 }
-                var fields = [n(r.minX - f.contentOffset.x), n(r.minY - f.contentOffset.y), n(r.width), n(r.height)]
-                fields += a.transform3D.fields.map(n)
-                fields += [n(cssOpacity(a.alpha)), "\(cssZIndex(a.zIndex))", "\(flags)"]
-                if let look = a.appearance { fields.append(appearanceJSON(look, size: a.size)) }
-                let copy = copies[a.indexPath, default: 0]
-                copies[a.indexPath] = copy + 1
-                return "[\((slot[a.indexPath] ?? 0) + copy)," + fields.joined(separator: ",") + "]"
-            }.joined(separator: ",")
-            s += "]"
-            if !f.supplementary.isEmpty {
-                s += ",\"s\":[" + f.supplementary.map { x in
-                    "[\(x.kind == .footer ? 1 : 0),\(x.section),\(n(x.frame.minX - f.contentOffset.x)),"
-                        + "\(n(x.frame.minY - f.contentOffset.y)),\(n(x.frame.width)),\(n(x.frame.height))]"
-                }.joined(separator: ",") + "]"
-            }
-            s += "}"
-            frameTexts.append(s)
+            frameTexts.append(FrameWire.frame(f, identity: .slot(slot), number: n))
         }
         out += frameTexts.joined(separator: ",\n")
         out += "],\n\"snaps\":["
