@@ -15,8 +15,9 @@ import Testing
 /// Limits in these tests are far apart, so that the one a test is about is the one that
 /// ends it even on a loaded machine under AddressSanitizer: every test not about time
 /// runs with a generous clock (`--max-time 30`), bombs with a small memory cap (8 MiB:
-/// half a million budget units of allocation, far below the budget), and the only
-/// wall-clock assertion is a hang guard of tens of seconds, below the harness's kill.
+/// half a million budget units of allocation, far below the budget), and no assertion
+/// is about wall-clock time: the harness kills a launched process after 60 s, and the
+/// expected message says which limit stopped the script.
 @Suite(.serialized) struct HostileScriptTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String
@@ -29,8 +30,6 @@ import Testing
 
     /// A clock no test about another limit can reach.
     static let generousClock = ["--max-time", "30"]
-    /// A hang guard: far above any limit in play, below the harness's kill (60 s).
-    static let hangGuard: Double = 45
 
     static let budget = "exceeded the instruction budget of 10000000 instructions"
 
@@ -155,12 +154,9 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try CLI.write(hostile.source, named: "hostile.lua", in: directory)
-        let start = Date()
         let result = try run(["run", path] + hostile.arguments + Self.generousClock)
-        let seconds = Date().timeIntervalSince(start)
         #expect(!result.signalled, "died of a signal: \(result.stderr)")
         #expect(result.status == 1)
-        #expect(seconds < Self.hangGuard, "took \(seconds) s")
         let first = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
         #expect(first.hasPrefix(path + ":"), "first line: \(first)")
         #expect(first.contains(": " + hostile.message), "first line: \(first)")
@@ -194,9 +190,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try CLI.write("function transform(attributes)\n  while true do \(call) end\nend\n",
                                  named: "flood.lua", in: directory)
-        let start = Date()
         let result = try CLI.run(["run", path, "--offset", "0", "--items", "1"] + Self.generousClock, timeout: 60)
-        #expect(Date().timeIntervalSince(start) < Self.hangGuard)
         #expect(!result.signalled)
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
@@ -313,9 +307,7 @@ import Testing
         end
         """, named: "slow.lua", in: directory)
         let output = directory.appendingPathComponent("out.json").path
-        let start = Date()
         let result = try CLI.run(["run", path, "-o", output, "--max-run-time", "0.5"] + Self.generousClock, timeout: 60)
-        #expect(Date().timeIntervalSince(start) < Self.hangGuard)
         #expect(!result.signalled)
         #expect(result.status == 1, "\(result.stderr)")
         let first = result.stderr.split(separator: "\n").first.map(String.init) ?? ""

@@ -25,7 +25,9 @@ import Testing
     }
 
     static func run(_ source: String, offset: Double = 0, items: Int = 5) throws -> [LayoutAttributes] {
-        let effect = try LuaEffect(source: source, chunkName: "test.lua")
+        // No test here is about time: a minute per call keeps the time limit far from
+        // what a loaded machine under the sanitizers takes (10 001 item queries).
+        let effect = try LuaEffect(source: source, chunkName: "test.lua", limits: ScriptLimits(maxTime: 60))
         return try frame(effect, offset: offset, viewport: Size(width: 400, height: 600), items: items).shown
     }
 

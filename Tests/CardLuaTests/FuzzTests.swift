@@ -23,7 +23,6 @@ import Testing
         var failures = 0, limited = 0
         for index in 0..<Self.scriptCount {
             let source = generator.script()
-            let start = Date()
             var outcome = Safety.Outcome()
             do {
                 let effect = try LuaEffect(source: source, chunkName: "fuzz.lua", limits: limits)
@@ -34,9 +33,7 @@ import Testing
             } catch let error as ScriptError {
                 outcome.error = error
             }
-            let seconds = Date().timeIntervalSince(start)
             let context: Comment = "script \(index) (seed \(Self.seed)):\n\(source)"
-            #expect(seconds < 20, context)  // a hang guard, not a speed claim
             if let error = outcome.error {
                 failures += 1
                 #expect(Safety.isLocated(error.message, name: "fuzz.lua"), "\(error.message)\n\(context)")

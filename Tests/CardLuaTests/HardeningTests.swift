@@ -137,7 +137,6 @@ import Testing
         let outcome = Safety.run(source, limits: ScriptLimits(maxInstructions: 200_000, maxTime: 30))
         #expect(outcome.failure.kind == .limit)
         #expect(outcome.failure.message.contains("exceeded the instruction budget"), "\(outcome.failure.message)")
-        #expect(outcome.seconds < 20)  // a hang guard
     }
 
     // MARK: Messages are one clean, bounded line
@@ -186,7 +185,6 @@ import Testing
         #expect(outcome.failure.message.contains("exceeded the time limit of 0.3 s per call (all the items of the frame"), "\(outcome.failure.message)")
         #expect(outcome.failure.message.contains("t=0"), "\(outcome.failure.message)")
         #expect(outcome.failure.message.contains("offset 0"), "\(outcome.failure.message)")
-        #expect(outcome.seconds < 20)
     }
 
     @Test func aRunHasATotalTimeLimit() throws {

@@ -105,7 +105,6 @@ import Testing
         let outcome = Safety.run("\(call)\nfunction transform() end\n")
         #expect(outcome.failure.kind == .failed)
         #expect(outcome.failure.message == "hostile.lua:1: setmetatable: __gc metamethods are not allowed in cardlua scripts (a finalizer runs outside the limits)")
-        #expect(outcome.seconds < 20)  // a hang guard, not a speed claim
     }
 
     /// A __gc added after setmetatable never runs (Lua marks objects when the metatable
