@@ -55,8 +55,9 @@ params = {
   tilt = { value = 0.9, min = 0, max = 1, step = 0.05 },
   spacing = { value = 0.25, min = 0.05, max = 2, step = 0.05 },
   perspective = { value = -0.002, min = -0.01, max = 0, step = 0.0001 },   -- m34, −1/500
-  viewpointOffsetX = { value = 0, min = -300, max = 300, step = 5, label = "Viewpoint offset x" },  -- viewpointOffset.width
-  viewpointOffsetY = { value = 0, min = -300, max = 300, step = 5, label = "Viewpoint offset y" },  -- viewpointOffset.height
+  -- viewpointOffset.width and .height
+  viewpointOffsetX = { value = 0, min = -300, max = 300, step = 5, label = "Viewpoint offset x" },
+  viewpointOffsetY = { value = 0, min = -300, max = 300, step = 5, label = "Viewpoint offset y" },
   wrap = { value = 0, min = 0, max = 1, step = 1 },                         -- iCarouselOptionWrap
   showBackfaces = { value = true, label = "Show backfaces" },                -- iCarouselOptionShowBackfaces
   visibleItems = { value = 0, min = 0, max = 30, step = 1 },               -- 0: iCarousel's rule

@@ -118,9 +118,9 @@ do
         end
         if type(value) ~= "string" then fail(at .. "value must be one of the options (got " .. shown(value) .. ")") end
         if not seen[value] then
-          local names = {}
-          for i = 1, n do names[i] = options[i] end
-          fail(at .. "value " .. shown(value) .. " is not one of the options (" .. concat(names, ", ") .. ")")
+          local listed = {}
+          for i = 1, n do listed[i] = options[i] end
+          fail(at .. "value " .. shown(value) .. " is not one of the options (" .. concat(listed, ", ") .. ")")
         end
         p.kind, p.options, p.choices = "options", options, seen
       else
