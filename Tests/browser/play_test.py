@@ -194,6 +194,9 @@ def main():
             driver.get(play.url)
             s = wait_for(lambda s: s["contentOffset"] is not None)
             check("page loads at rest at 0", s["contentOffset"]["x"] == 0 and s["phase"] == "idle", str(s))
+            # One script, not a folder: no effect picker (a .row's display once overrode `hidden`).
+            picker_shown = driver.execute_script("return getComputedStyle(document.getElementById('pickerrow')).display")
+            check("a single script shows no effect picker", picker_shown == "none", picker_shown)
             n_cards = driver.execute_script("return document.querySelectorAll('.card').length")
             check("cards drawn with matrix3d", n_cards >= 2 and "matrix3d" in driver.execute_script(
                 "return document.querySelector('.card').style.transform"), "%d cards" % n_cards)
