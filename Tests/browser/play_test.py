@@ -689,7 +689,7 @@ def cards_checks(args, driver, check, tmp):
 def same_cards(drawn, run_frame):
     """Whether a frame the page drew (play's JSON: "o", and "c" cards [section, item, left,
     top, width, height, m11 … m44, alpha, zIndex, flags, …]) shows run's frame: the same
-    items in the same order, places, transforms, alpha (clamped as drawn), zIndex and
+    items in the same order, places, transforms, alpha and zIndex (clamped as drawn) and
     hidden. Returns the first difference, or None."""
     o = run_frame["contentOffset"]
     if drawn["o"] != [o["x"], o["y"]]:
@@ -712,7 +712,8 @@ def same_cards(drawn, run_frame):
             return "%s transform %s vs %s" % (name, c[6:22], i["transform3D"])
         if not close(c[22], min(max(i["alpha"], 0.0), 1.0)):
             return "%s alpha %s vs %s" % (name, c[22], i["alpha"])
-        if c[23] != i["zIndex"] or bool(c[24] & 1) != i["hidden"]:
+        # CSS holds z-indices to about ±2^31; the frames hold them to ±2e9 (FrameWire).
+        if c[23] != min(max(i["zIndex"], -2000000000), 2000000000) or bool(c[24] & 1) != i["hidden"]:
             return "%s zIndex/hidden %s %s vs %s %s" % (name, c[23], c[24] & 1, i["zIndex"], i["hidden"])
     return None
 

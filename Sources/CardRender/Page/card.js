@@ -25,6 +25,11 @@ var cardluaCard = (function () {
   function paint(el, a) {
     var s = el.style, rest = el.rest || {};
     if (!a && !el.painted) { return; }
+    // The same look as the last frame's: nothing to write (a rewrite would have the
+    // browser restyle the card, and a shadow or a blur is dear to draw again).
+    var key = a ? a.join(",") + "|" + (rest.fill || "") : "";
+    if (el.paintKey === key) { return; }
+    el.paintKey = key;
     el.painted = !!a;
     s.borderRadius = a ? a[0] + "px" : "";
     a = a || [0, 0, 0, 0, 0, null, null, 0];
@@ -38,15 +43,22 @@ var cardluaCard = (function () {
   }
 
   // Draws card `c` (its left at c[at]) on `el`; false when a flag says it is not drawn.
+  // Writes a style property only when its value changes: a card that only turns costs
+  // the browser one transform, not a restyle of everything it draws.
+  function set(el, name, value) {
+    var last = el.written || (el.written = {});
+    if (last[name] !== value) { last[name] = value; el.style[name] = value; }
+  }
+
   function draw(el, c, at) {
-    var s = el.style;
-    if (c[at + 22]) { s.display = "none"; return false; }
-    s.display = "";
-    s.left = c[at] + "px"; s.top = c[at + 1] + "px";
-    s.width = c[at + 2] + "px"; s.height = c[at + 3] + "px";
-    s.transform = "matrix3d(" + c.slice(at + 4, at + 20).join(",") + ")";
-    s.opacity = c[at + 20]; s.zIndex = c[at + 21];
-    s.fontSize = labelSize(c[at + 2], c[at + 3]) + "px";
+    // display is compared with the element's own: the pages hide unused cards directly.
+    if (c[at + 22]) { if (el.style.display !== "none") { el.style.display = "none"; } return false; }
+    if (el.style.display !== "") { el.style.display = ""; }
+    set(el, "left", c[at] + "px"); set(el, "top", c[at + 1] + "px");
+    set(el, "width", c[at + 2] + "px"); set(el, "height", c[at + 3] + "px");
+    set(el, "transform", "matrix3d(" + c.slice(at + 4, at + 20).join(",") + ")");
+    set(el, "opacity", String(c[at + 20])); set(el, "zIndex", String(c[at + 21]));
+    set(el, "fontSize", labelSize(c[at + 2], c[at + 3]) + "px");
     paint(el, c[at + 23]);
     return true;
   }
