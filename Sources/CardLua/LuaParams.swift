@@ -159,7 +159,13 @@ extension LuaEffect {
                 return nil
             }
         }
-        params = SourceIndex(source: source, chunkName: chunkName).paramOrder(read.map(\.name)).map { name in read.first { $0.name == name }! }
+        // Most scripts declare no params or one: no order to find, no parse of the source.
+        guard read.count > 1 else {
+            params = read
+            return
+        }
+        let byName = Dictionary(read.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        params = SourceIndex(source: source, chunkName: chunkName).paramOrder(read.map(\.name)).compactMap { byName[$0] }
     }
 
     /// Sets every tweakable to its declared value, then to `overrides` (later entries
