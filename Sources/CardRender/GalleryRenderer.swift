@@ -86,11 +86,11 @@ public enum GalleryRenderer {
     /// Every entry's data, encoded side by side on as many threads as there are cores
     /// (each entry's text depends on nothing but the entry), in the entries' order.
     static func entryJSONs(_ entries: [GalleryEntry], pictures: CardPictures?) -> [String] {
-        let texts = EncodedEntries(count: entries.count)
+        let texts = ConcurrentSlots<String>(count: entries.count)
         DispatchQueue.concurrentPerform(iterations: entries.count) { k in
-            texts.set(k, entryJSON(entries[k], pictures: pictures))
+            texts[k] = entryJSON(entries[k], pictures: pictures)
         }
-        return texts.all
+        return (0..<entries.count).map { texts[$0] ?? "" }
     }
 
     /// One entry's data: its names, and its demo in the preview's format
@@ -196,24 +196,4 @@ public enum GalleryRenderer {
         "page": Palette.page.hex, "caption": Palette.caption.hex, "background": Palette.background.hex,
         "viewportOutline": Palette.viewportOutline.hex, "label": Palette.label.hex,
     ])
-}
-
-/// The entries' texts as the threads that encode them finish, each slot written once.
-private final class EncodedEntries: @unchecked Sendable {
-    private let lock = NSLock()
-    private var texts: [String]
-
-    init(count: Int) { texts = Array(repeating: "", count: count) }
-
-    func set(_ k: Int, _ text: String) {
-        lock.lock()
-        texts[k] = text
-        lock.unlock()
-    }
-
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return texts
-    }
 }

@@ -31,7 +31,7 @@ enum GalleryCommand {
 
         // The demos run side by side, one Lua state each (states share nothing), on as
         // many threads as there are cores; the page lists them in the templates' order.
-        let demos = DemoResults(count: templates.count)
+        let demos = ConcurrentSlots<(Result<Timeline, CommandFailure>, seconds: Double)>(count: templates.count)
         let rate = fps
         DispatchQueue.concurrentPerform(iterations: templates.count) { index in
             let template = templates[index]
@@ -53,12 +53,12 @@ enum GalleryCommand {
             } catch {
                 result = .failure(CommandFailure("cardlua: \(template.name).lua: \(error)"))
             }
-            demos.set(index, result, seconds: Date().timeIntervalSince(started))
+            demos[index] = (result, Date().timeIntervalSince(started))
         }
         var entries: [GalleryEntry] = []
         var slowest: (name: String, seconds: Double) = ("", 0)
         for (index, template) in templates.enumerated() {
-            let (result, seconds) = demos.get(index)
+            let (result, seconds) = demos[index] ?? (.failure(CommandFailure("cardlua: the demo did not run")), 0)
             let timeline = try result.get()
             if seconds > slowest.seconds { slowest = (template.name, seconds) }
             entries.append(GalleryEntry(name: template.name, summary: template.summary,
@@ -97,25 +97,5 @@ enum GalleryCommand {
         }
         if chosen.isEmpty { throw UsageError("--only: name at least one effect", command: "gallery") }
         return chosen
-    }
-}
-
-/// The gallery's demos as they finish, from several threads.
-private final class DemoResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [(Result<Timeline, CommandFailure>, Double)?]
-
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ result: Result<Timeline, CommandFailure>, seconds: Double) {
-        lock.lock()
-        defer { lock.unlock() }
-        results[index] = (result, seconds)
-    }
-
-    func get(_ index: Int) -> (Result<Timeline, CommandFailure>, Double) {
-        lock.lock()
-        defer { lock.unlock() }
-        return results[index] ?? (.failure(CommandFailure("cardlua: the demo did not run")), 0)
     }
 }
