@@ -200,6 +200,20 @@ import Testing
         #expect(report.passed.contains("HandWrittenLolLayout"))
     }
 
+    /// The proof's port of lol.lua is the benchmark's (scripts/bench-export.d), not a
+    /// second copy, and the proof's deliberate mistakes really change it.
+    @Test func theHandWrittenPortIsTheBenchmarks() throws {
+        let benchmarks = try String(contentsOf: TestSupport.packageRoot
+            .appendingPathComponent("scripts/bench-export.d/HandWrittenLol.swift"), encoding: .utf8)
+        #expect(HandWrittenLayouts.lol == benchmarks)
+        #expect(benchmarks.contains("final class HandWrittenLolLayout: UICollectionViewFlowLayout"))
+        let cases = try Self.shared.get().cases
+        for name in ["FlippedHandWrittenLolLayout", "WarnedHandWrittenLolLayout"] {
+            let mutated = try #require(cases.first { $0.className == name }).swift
+            #expect(mutated.replacingOccurrences(of: name, with: "HandWrittenLolLayout") != benchmarks, "\(name)")
+        }
+    }
+
     /// A translation bug fails the comparison: the same port with one sign flipped is
     /// reported, naming a transform field.
     @Test func aFlippedSignIsReported() throws {

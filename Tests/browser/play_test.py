@@ -486,11 +486,13 @@ def main():
     return 1 if failed else 0
 
 
-PANEL_KINDS = """-- A number with a long label, an on/off and a one-of param.
+PANEL_KINDS = """-- A number with a long label, an on/off, a one-of param and a long camelCase name
+-- without a label (too wide for the label column: it must wrap at its humps).
 params = {
   zoom = { value = 2, min = 0, max = 5, step = 0.5, label = "Viewpoint offset of the zoomed card, in points" },
   wrap = { value = true },
   style = { value = "cover", options = { "cover", "flat", "stack" } },
+  bottomStackAlphaSpeedFactorWhileDragging = { value = 1, min = 0.5, max = 2 },
 }
 function prepare(layout)
   layout.scrollDirection = "horizontal"
@@ -498,11 +500,13 @@ function prepare(layout)
   layout.minimumLineSpacing = 10
 end
 function transform(attributes, layout)
-  attributes.alpha = params.wrap and 1 or 0.5
+  attributes.alpha = (params.wrap and 1 or 0.5) * math.min(1, params.bottomStackAlphaSpeedFactorWhileDragging)
   if params.style == "flat" then return CATransform3DIdentity end
   return CATransform3DMakeRotation(params.zoom * 0.1, 0, 1, 0)
 end
 """
+
+LONG_NAME = "bottomStackAlphaSpeedFactorWhileDragging"
 
 PANEL_NARROW = """function prepare(layout)
   layout.scrollDirection = "horizontal"
@@ -552,8 +556,20 @@ def panel_checks(args, driver, check, tmp):
             "return Array.prototype.map.call(document.querySelectorAll('#sliders .slider > label'), function (l) { "
             "var r = l.getBoundingClientRect(); return [l.textContent, l.scrollWidth <= l.clientWidth + 1, r.height]; })")
         check("labels are whole (the script's label, else the name), in the script's order",
-              [l[0] for l in labels] == ["Viewpoint offset of the zoomed card, in points", "wrap", "style"]
+              [l[0] for l in labels] == ["Viewpoint offset of the zoomed card, in points", "wrap", "style", LONG_NAME]
               and all(l[1] for l in labels) and labels[0][2] > labels[1][2], str(labels))
+        # Where the long name's lines break: the index of each character that starts a line.
+        name, breaks = driver.execute_script(
+            "var l = document.querySelector('#sliders .slider[data-name=' + arguments[0] + '] > label');"
+            "var walker = document.createTreeWalker(l, NodeFilter.SHOW_TEXT), range = document.createRange();"
+            "var breaks = [], top = null, k = 0, node;"
+            "while ((node = walker.nextNode())) { for (var i = 0; i < node.length; i++, k++) {"
+            "  range.setStart(node, i); range.setEnd(node, i + 1); var r = range.getClientRects()[0];"
+            "  if (top !== null && r.top > top + 1) { breaks.push(k); } top = r.top; } }"
+            "return [l.textContent, breaks];", LONG_NAME)
+        check("a long camelCase name wraps at its humps only, never mid-word",
+              name == LONG_NAME and len(breaks) >= 1
+              and all(name[k].isupper() and name[k - 1].islower() for k in breaks), "%r breaks at %s" % (name, breaks))
         toggle = driver.execute_script("var e = document.querySelector('#sliders input[data-name=wrap]'); "
                                        "return e ? [e.type, e.getAttribute('role'), e.checked] : null")
         check("an on/off param (value = true) is a toggle, on", toggle == ["checkbox", "switch", True], str(toggle))
@@ -576,7 +592,7 @@ def panel_checks(args, driver, check, tmp):
         check("a segment sets the option", value(s, "style") == "flat" and marked == ["flat"], "%s %s" % (s["params"], marked))
         line = driver.execute_script("return document.getElementById('paramsline').textContent")
         check("the panel's --param line has the new kinds' values",
-              line == "--param zoom=2 --param wrap=false --param style=flat", repr(line))
+              line == "--param zoom=2 --param wrap=false --param style=flat --param %s=1" % LONG_NAME, repr(line))
         driver.find_element("id", "copyparams").click()
         block = driver.execute_script("return document.getElementById('copyparams').dataset.copied")
         check("Copy params keeps the kinds, options and labels exactly", block == (
@@ -584,7 +600,8 @@ def panel_checks(args, driver, check, tmp):
             "  zoom = { value = 2, min = 0, max = 5, step = 0.5, label = \"Viewpoint offset of the zoomed card, in points\" },\n"
             "  wrap = { value = false },\n"
             "  style = { value = \"flat\", options = { \"cover\", \"flat\", \"stack\" } },\n"
-            "}\n"), repr(block))
+            "  %s = { value = 1, min = 0.5, max = 2 },\n"
+            "}\n" % LONG_NAME), repr(block))
         if args.panel_screenshot:
             driver.save_screenshot(args.panel_screenshot)
 

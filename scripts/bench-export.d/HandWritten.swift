@@ -1,9 +1,9 @@
 // The seeds' effects as a developer writes them by hand for UIKit, from the scripts'
-// formulas (scripts/lol.lua, card-scale.lua, photo-browser.lua; CardLayout's
-// SeedEffects.swift): UICollectionViewFlowLayout subclasses on UIKit's class-based
-// attributes, reading the collection view once per query, not per card (the best a
-// hand-written layout does, not a straw man). The benchmark's second twin: what the same
-// effect costs any UIKit layout, beside the struct twin that is given its visible rect.
+// formulas (scripts/lol.lua in HandWrittenLol.swift, card-scale.lua, photo-browser.lua;
+// CardLayout's SeedEffects.swift): UICollectionViewFlowLayout subclasses on UIKit's
+// class-based attributes, reading the collection view once per query, not per card (the
+// best a hand-written layout does, not a straw man). The benchmark's second twin: what
+// the same effect costs any UIKit layout, beside the struct twin given its visible rect.
 import UIKit
 
 /// A hand-written layout's effect on one query's attributes (copies), changed in place.
@@ -16,40 +16,9 @@ class HandWrittenLayout: UICollectionViewFlowLayout {
     override func shouldInvalidateLayout(forBoundsChange newBounds: CGRect) -> Bool { true }
 }
 
-/// The League of Legends picker: cards turn about y up to 35° at 200 points from the centre.
-final class HandWrittenLolLayout: HandWrittenLayout, HandWrittenEffect {
-    private static let activeDistance: CGFloat = 200
-    private static let rotation: CGFloat = 35 * .pi / 180
-
-    override func prepare() {
-        super.prepare()
-        guard let collectionView else { return }
-        let size = collectionView.bounds.size
-        itemSize = CGSize(width: 300 * size.width / 414, height: 500 * size.height / 736)
-        scrollDirection = .horizontal
-        sectionInset = UIEdgeInsets(top: 200, left: 50, bottom: 200, right: 50)
-        minimumLineSpacing = 0
-    }
-
-    override func layoutAttributesForElements(in rect: CGRect) -> [UICollectionViewLayoutAttributes]? {
-        let attributes = (super.layoutAttributesForElements(in: rect) ?? []).map { $0.copy() as! UICollectionViewLayoutAttributes }
-        applyEffect(to: attributes)
-        return attributes
-    }
-
-    func applyEffect(to attributes: [UICollectionViewLayoutAttributes]) {
-        guard let midX = collectionView?.bounds.midX else { return }
-        for card in attributes {
-            let distance = midX - card.center.x
-            let angle = abs(distance) < Self.activeDistance ? -Self.rotation * (distance / Self.activeDistance)
-                : distance > 0 ? -Self.rotation : Self.rotation
-            var t = CATransform3DIdentity
-            t.m34 = 1.0 / 600
-            card.transform3D = CATransform3DRotate(t, angle, 0, 1, 0)
-            card.zIndex = 1
-        }
-    }
-}
+/// The League of Legends picker: its own file (HandWrittenLol.swift), which the export
+/// proof compiles on its own too.
+extension HandWrittenLolLayout: HandWrittenEffect {}
 
 /// The card layout: each card scaled by |cos(distance / width · π/4)|.
 final class HandWrittenCardScaleLayout: HandWrittenLayout, HandWrittenEffect {

@@ -127,6 +127,33 @@
     lines.push("}");
     return lines.join("\n") + "\n";
   }
+  // A name's parts between its break opportunities: at each camelCase hump (aB, 2B),
+  // before an acronym's last capital (URLLoader: URL, Loader) and after a _ or -. A name
+  // wraps there, never inside a part (no regex lookbehind: older Safari lacks it).
+  function humps(name) {
+    var parts = [], start = 0;
+    for (var i = 1; i < name.length; i++) {
+      var a = name.charAt(i - 1), b = name.charAt(i), c = name.charAt(i + 1);
+      var upper = /[A-Z]/.test(b);
+      if ((upper && /[a-z0-9]/.test(a)) || (upper && /[A-Z]/.test(a) && /[a-z]/.test(c))
+          || (/[_-]/.test(a) && !/[_-]/.test(b))) {
+        parts.push(name.slice(start, i));
+        start = i;
+      }
+    }
+    parts.push(name.slice(start));
+    return parts;
+  }
+  // A control's label: the script's label as written (it wraps at its spaces), else the
+  // name with a <wbr> at each hump.
+  function labelText(element, p) {
+    element.textContent = "";
+    if (p.label) { element.textContent = p.label; return; }
+    humps(p.name).forEach(function (part, i) {
+      if (i) { element.appendChild(document.createElement("wbr")); }
+      element.appendChild(document.createTextNode(part));
+    });
+  }
   function setParam(name, value) {
     values[name] = value;
     paramsLine();
@@ -146,7 +173,7 @@
         var out = document.createElement("output"), input;
         row.className = "slider";
         row.dataset.name = p.name;
-        name.textContent = p.label || p.name;
+        labelText(name, p);
         name.title = "params." + p.name;
         if (p.kind === "options") {
           row.classList.add("options");

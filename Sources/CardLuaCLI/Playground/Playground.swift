@@ -118,14 +118,17 @@ final class Playground: @unchecked Sendable {
 
     /// On the server's loop thread: the page and the event stream are answered at once;
     /// everything else goes to the engine's thread and is answered from there (nil).
+    /// Every answer carries ``PlayHeaders``' fields.
     func route(_ request: HTTPRequest, engine: PlayEngineQueue, reply: HTTPReply) -> HTTPResponse? {
-        if let answer = lanAndCards(request) { return answer }
+        if let answer = lanAndCards(request) { return PlayHeaders.added(to: answer) }
         switch (request.path, request.method) {
-        case ("/", "GET"), ("/", "HEAD"): return lan?.remembering(.html(PlayPage.html), for: request) ?? .html(PlayPage.html)
-        case ("/events", "GET"): return .eventStream(initial: Array("retry: 500\n\n".utf8))
+        case ("/", "GET"), ("/", "HEAD"):
+            return PlayHeaders.added(to: lan?.remembering(.html(PlayPage.html), for: request) ?? .html(PlayPage.html))
+        case ("/events", "GET"): return PlayHeaders.added(to: .eventStream(initial: Array("retry: 500\n\n".utf8)))
         default: break
         }
-        engine.submit(key: Self.replaceKey(request), work: { self.handle(request) }, done: { reply.send($0) })
+        engine.submit(key: Self.replaceKey(request), work: { self.handle(request) },
+                      done: { reply.send(PlayHeaders.added(to: $0)) })
         return nil
     }
 

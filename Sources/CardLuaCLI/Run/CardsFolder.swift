@@ -109,6 +109,16 @@ struct CardsFolder {
     /// The pictures of `play`'s page: `/cards/0`, `/cards/1`, … (``response(to:)``).
     var served: CardPictures { CardPictures(urls: images.indices.map { "/cards/\($0)" })! }
 
+    /// The policy of an image answer. Drawn as a CSS background an SVG runs no script and
+    /// loads nothing; opened on its own at `/cards/N` it is a document in the page's
+    /// origin. So: `sandbox` without `allow-scripts` or `allow-same-origin` (no script, an
+    /// opaque origin: no cookie, no token, no engine); `script-src 'none'` (also implied by
+    /// `default-src 'none'`, said outright); nothing fetched from anywhere, not even this
+    /// server; only what an SVG exported by a design tool carries inside it: inline style,
+    /// and `data:` images and fonts.
+    static let imagePolicy = "default-src 'none'; script-src 'none'; img-src data:; font-src data:; "
+        + "style-src 'unsafe-inline'; sandbox"
+
     /// `GET /cards/N`: image N of the folder, with its content type; 404 for anything
     /// else (a name, a path, a number out of range, a file that is no longer a regular
     /// file of at most ``maxFileBytes``).
@@ -128,8 +138,7 @@ struct CardsFolder {
         var response = HTTPResponse.bytes(Array(data), contentType: image.contentType)
         response.headers.add("Cache-Control", "no-cache")
         response.headers.add("X-Content-Type-Options", "nosniff")
-        // An SVG opened on its own must not run script in the page's origin.
-        response.headers.add("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        response.headers.add("Content-Security-Policy", Self.imagePolicy)
         return response
     }
 
