@@ -13,8 +13,8 @@ private final class StripEffect: Effect {
         configuration.minimumLineSpacing = 0
         configuration.minimumInteritemSpacing = 0
     }
-    func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout, context: ScrollContext) throws {}
-    func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding, context: ScrollContext) throws {}
+    func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                              context: ScrollContext) throws -> Point {
         Point(x: answer(proposed.x), y: proposed.y)
     }

@@ -21,12 +21,12 @@ private final class CentreSnapEffect: Effect {
         configuration.minimumLineSpacing = 0
     }
 
-    func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
+    func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
                    context: ScrollContext) throws {
         for index in attributes.indices { attributes[index].zIndex = 1 }
     }
 
-    func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                              context: ScrollContext) throws -> Point {
         targetCalls += 1
         let item = ((proposed.x + 207 - 50 - cardWidth / 2) / cardWidth).rounded()
