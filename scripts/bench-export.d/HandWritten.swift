@@ -1,5 +1,5 @@
 // The seeds' effects as a developer writes them by hand for UIKit, from the scripts'
-// formulas (scripts/lol.lua, card-scale.lua, photo-browser.lua; CardLayout's
+// formulas (scripts/lol.lua, card-scale.lua, photo-browser.lua; the SeedTwins module's
 // SeedEffects.swift): UICollectionViewFlowLayout subclasses on UIKit's class-based
 // attributes, reading the collection view once per query, not per card (the best a
 // hand-written layout does, not a straw man). The benchmark's second twin: what the same

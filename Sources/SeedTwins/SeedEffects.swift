@@ -1,8 +1,10 @@
+import CardLayout
 import Foundation
 
 /// Native Swift twins of the three seed effects (`scripts/lol.lua`, `card-scale.lua`,
 /// `photo-browser.lua`), written straight from the seed articles. Tests compare the Lua
-/// ports against them, and the benchmark measures the Lua effect against them.
+/// ports against them, and the benchmark measures the Lua effect against them: a module
+/// of their own, used by those two only and kept out of the CardLayout library.
 public enum SeedEffects {}
 
 /// Seed 000, the League of Legends skin picker: cards turn about y with distance from
