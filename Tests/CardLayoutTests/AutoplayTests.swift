@@ -113,11 +113,6 @@ private final class StripEffect: Effect {
             scenario: "a", stepIndex: 0, kind: "autoplay", limit: ScenarioRunner.defaultMaxFrames))
         #expect(error(.autoplay(interval: 1, duration: 0)) == nil)
     }
-
-    @Test func recordedAsLua() {
-        #expect(ScenarioLuaFormatter.step(.autoplay(interval: 3, duration: 12)) == "{ autoplay = 3, duration = 12 }")
-        #expect(ScenarioLuaFormatter.step(.autoplay(interval: 0.5, duration: 2.25)) == "{ autoplay = 0.5, duration = 2.25 }")
-    }
 }
 
 /// Holds a fresh strip effect (a class, so a test can set its answer first).

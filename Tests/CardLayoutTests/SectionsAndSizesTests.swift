@@ -1,3 +1,4 @@
+import CardLua
 import Foundation
 import Testing
 @testable import CardLayout
