@@ -38,10 +38,13 @@ let package = Package(
         // A Lua 5.4 parser in pure Swift: the syntax tree `export` translates and `check`'s
         // static warnings read. Never imports Lua.
         .target(name: "LuaSyntax"),
+        // The seeds' native Swift twins: what `cardlua bench` measures the Lua ports against
+        // and SeedPortTests compares them with. Not part of any library product.
+        .target(name: "SeedTwins", dependencies: ["CardLayout"]),
         // A small loopback HTTP/1.1 server on POSIX sockets (for `cardlua play`). Never imports Lua.
         .target(name: "CardServe"),
         // The thin `cardlua` command (`new`'s templates: Templates/ and scripts/*.lua; `play`'s page: Play/).
-        .executableTarget(name: "CardLuaCLI", dependencies: ["CardLua", "CardRender", "CardLayout", "CardServe", "CardExport"],
+        .executableTarget(name: "CardLuaCLI", dependencies: ["CardLua", "CardRender", "CardLayout", "CardServe", "CardExport", "SeedTwins"],
                           exclude: ["Templates", "Play"], plugins: ["EmbedPlugin"]),
         // Build time only: text files (Lua, JS, CSS) into Swift string constants, so the
         // binary needs no files beside it. Each target lists its files in */embed.list.
@@ -50,8 +53,9 @@ let package = Package(
         // What the test targets share: the package root, temporary directories, running a
         // process (the built `cardlua`, luacheck, Chromium) with a hang guard.
         .target(name: "CardLuaTestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CardLayoutTests", dependencies: ["CardLayout", "CardLuaTestSupport"]),
-        .testTarget(name: "CardLuaTests", dependencies: ["CardLua", "CardLayout", "CardLuaTestSupport"]),
+        // CardLua for one session test that writes what it recorded as Lua (ScenarioLuaFormatter).
+        .testTarget(name: "CardLayoutTests", dependencies: ["CardLayout", "CardLua", "CardLuaTestSupport"]),
+        .testTarget(name: "CardLuaTests", dependencies: ["CardLua", "CardLayout", "SeedTwins", "CardLuaTestSupport"]),
         .testTarget(name: "CardRenderTests", dependencies: ["CardRender", "CardLayout", "CardLuaTestSupport"]),
         .testTarget(name: "CardServeTests", dependencies: ["CardServe"]),
         // Test only: the slice of UIKit and QuartzCore that exported layouts use, with the

@@ -31,6 +31,10 @@ public struct ScrollContext: Hashable, Sendable {
 ///
 /// Implemented by `LuaEffect` (a script) and by the native Swift twins of the seeds.
 /// Effects may hold state (a Lua state), so they are reference types.
+///
+/// Each callback is handed the base layout it reads (`layout`: what `super` answers in the
+/// subclass, ``FlowLayout`` in the simulator, a host's own layout in an app) for the length
+/// of the call: an effect keeps no reference to it.
 public protocol Effect: AnyObject {
     /// `prepare()`: adjusts the flow configuration for a viewport of `viewportSize`.
     /// Called on first layout and whenever the viewport size changes.
@@ -49,9 +53,9 @@ public protocol Effect: AnyObject {
                            numberOfItems: [Int]) throws -> FlowLayoutMetrics?
 
     /// Adjusts the base attributes of every item in the visible rect, in place
-    /// (`layoutAttributesForElements(in:)` after `super`). `attributes` is ordered by
+    /// (`layoutAttributesForElements(in:)` after `super`, which `layout` is). `attributes` is ordered by
     /// index path (when the layout wraps, by repetition first: an index path may come twice).
-    func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
+    func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
                    context: ScrollContext) throws
 
     /// The layout's own element query (an override of `layoutAttributesForElements(in:)`
@@ -59,12 +63,12 @@ public protocol Effect: AnyObject {
     /// rect `rect`, each starting attributes that ``transform(_:layout:context:)`` then
     /// adjusts; nil (the default, in EffectElements.swift) when the effect does not
     /// override it, and the frame shows the base attributes meeting the rect.
-    func layoutAttributesForElements(in rect: Rect, layout: FlowLayout,
+    func layoutAttributesForElements(in rect: Rect, layout: some BaseLayoutProviding,
                                      context: ScrollContext) throws -> [LayoutAttributes]?
 
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)`;
     /// velocity in points per millisecond.
-    func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                              context: ScrollContext) throws -> Point
 }
 

@@ -3,7 +3,7 @@
 
 extension Effect {
     /// Not overridden: the frame shows the base attributes meeting the visible rect.
-    public func layoutAttributesForElements(in rect: Rect, layout: FlowLayout,
+    public func layoutAttributesForElements(in rect: Rect, layout: some BaseLayoutProviding,
                                             context: ScrollContext) throws -> [LayoutAttributes]? {
         nil
     }

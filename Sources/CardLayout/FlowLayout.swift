@@ -582,6 +582,13 @@ public protocol BaseLayoutProviding {
     func baseLayoutAttributes(in rect: Rect, limit: Int) -> [LayoutAttributes]
 }
 
+extension BaseLayoutProviding {
+    /// Every base item whose frame meets `rect` (`super.layoutAttributesForElements(in:)`).
+    public func baseLayoutAttributes(in rect: Rect) -> [LayoutAttributes] {
+        baseLayoutAttributes(in: rect, limit: .max)
+    }
+}
+
 extension FlowLayout: BaseLayoutProviding {
     public func baseLayoutAttributes(in rect: Rect, limit: Int) -> [LayoutAttributes] {
         firstItems(in: rect, limit: limit).items

@@ -11,7 +11,7 @@ extension LuaEffect {
     /// Calls the script's `layoutAttributesForElements(rect, layout)`: the elements it
     /// returned (validated by the host: known items, none twice, at most
     /// ``LuaEffect/maxQueryItems``), in its order; nil when the script does not define it.
-    public func layoutAttributesForElements(in rect: Rect, layout: FlowLayout,
+    public func layoutAttributesForElements(in rect: Rect, layout: some BaseLayoutProviding,
                                             context: ScrollContext) throws -> [LayoutAttributes]? {
         try refuseReentry()
         guard definesElementQuery else { return nil }
@@ -20,10 +20,8 @@ extension LuaEffect {
         if keyNoteInterval > 0 { cardlua_set_check_mode(host, transformCalls % keyNoteInterval == 0 ? 1 : 0) }
         var count = 0
         var status = CARDLUA_OK
-        let elements: [LayoutAttributes]? = withUnsafePointer(to: layout) { lent in
-            query.layout = lent
-            defer { query.layout = nil }
-            return state.withUnsafeBufferPointer { st -> [LayoutAttributes]? in
+        let elements: [LayoutAttributes]? = query.lending(layout) {
+            state.withUnsafeBufferPointer { st -> [LayoutAttributes]? in
                 let records = cardlua_layout_elements(host, st.baseAddress, rect.origin.x, rect.origin.y,
                                                       rect.size.width, rect.size.height, &count, &status)
                 guard status == CARDLUA_OK else { return nil }
@@ -130,7 +128,7 @@ extension LayoutQuery {
     func lookUp(section: Int, item: Int, base: UnsafeMutablePointer<Double>?,
                 sections: UnsafeMutablePointer<Int>?, items: UnsafeMutablePointer<Int>?) -> Int32 {
         let lookup: (any ItemLayoutProviding)?
-        if let provider { lookup = provider as? any ItemLayoutProviding } else { lookup = layout?.pointee }
+        if let flow { lookup = flow.pointee } else { lookup = other as? any ItemLayoutProviding }
         guard let lookup else { return -1 }
         let count = lookup.numberOfSections
         sections?.pointee = count

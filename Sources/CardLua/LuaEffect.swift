@@ -127,16 +127,6 @@ public final class LuaEffect: Effect {
         }
     }
 
-    /// A host's own layout answering the script's `layout:layoutAttributesForElements(rect)`
-    /// (for instance the `super` attributes of a `UICollectionViewFlowLayout` subclass).
-    /// Nil (the default): the ``FlowLayout`` passed to each call answers. It must not
-    /// call back into this effect (such a call is refused, as from ``logSink``). Held strongly: a
-    /// layout that owns this effect and provides itself sets it back to nil when done.
-    public var baseLayout: (any BaseLayoutProviding)? {
-        get { query.provider }
-        set { query.provider = newValue }
-    }
-
     // MARK: Effect
 
     public func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {
@@ -167,7 +157,7 @@ public final class LuaEffect: Effect {
         configuration.alwaysBounceVertical = numbers[Int(CARDLUA_CFG_ALWAYS_BOUNCE_V)] != 0
     }
 
-    public func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
+    public func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
                           context: ScrollContext) throws {
         try refuseReentry()
         let count = attributes.count
@@ -191,11 +181,9 @@ public final class LuaEffect: Effect {
             cardlua_set_check_mode(host, transformCalls % keyNoteInterval == 0 ? 1 : 0)
             transformCalls += 1
         }
-        // The layout is lent to the query callback for the call (a pointer: no copy).
-        let status = withUnsafePointer(to: layout) { lent in
-            query.layout = lent
-            defer { query.layout = nil }
-            return output.withUnsafeMutableBufferPointer { out in
+        // The layout is lent to the query callbacks for the length of the call.
+        let status = query.lending(layout) {
+            output.withUnsafeMutableBufferPointer { out in
                 input.withUnsafeBufferPointer { inp in
                     state.withUnsafeBufferPointer { st in
                         guard fromStarts else {
@@ -233,15 +221,13 @@ public final class LuaEffect: Effect {
         }
     }
 
-    public func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    public func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                                     context: ScrollContext) throws -> Point {
         try refuseReentry()
         setState(context)
         var result = [proposed.x, proposed.y]
-        let status = withUnsafePointer(to: layout) { lent in
-            query.layout = lent
-            defer { query.layout = nil }
-            return result.withUnsafeMutableBufferPointer { out in
+        let status = query.lending(layout) {
+            result.withUnsafeMutableBufferPointer { out in
                 state.withUnsafeBufferPointer {
                     cardlua_target_content_offset(host, $0.baseAddress, proposed.x, proposed.y,
                                                   velocity.x, velocity.y, out.baseAddress)
@@ -355,12 +341,29 @@ private let logCallback: cardlua_log_fn = { context, line, length in
     log.sink?(text)
 }
 
-/// The layout that answers `layout:layoutAttributesForElements(rect)` during a call.
+/// The base layout that answers `layout:layoutAttributesForElements(rect)` (and
+/// `layout:layoutAttributesForItem`) during a call: the one the call was handed, lent for
+/// its length and never kept (the effect holds no layout between calls).
 final class LayoutQuery {
-    /// Valid only during the call that set it (withUnsafePointer).
-    var layout: UnsafePointer<FlowLayout>?
-    /// When set, answers instead of `layout`.
-    var provider: (any BaseLayoutProviding)?
+    /// The call's layout when it is a ``FlowLayout`` (the simulator's): read in place.
+    var flow: UnsafePointer<FlowLayout>?
+    /// The call's layout otherwise (a host's own).
+    var other: (any BaseLayoutProviding)?
+
+    /// Runs `body` with `layout` lent to the query callbacks.
+    func lending<R>(_ layout: some BaseLayoutProviding, _ body: () -> R) -> R {
+        if let flowLayout = layout as? FlowLayout {
+            // A pointer to the copy: no boxing per query, as the hot path wants (BENCHMARKS.md).
+            return withUnsafePointer(to: flowLayout) { lent in
+                flow = lent
+                defer { flow = nil }
+                return body()
+            }
+        }
+        other = layout
+        defer { other = nil }
+        return body()
+    }
 }
 
 /// Called from C (inside a protected Lua call): fills `buffer` with the base attributes
@@ -372,7 +375,7 @@ private let layoutQueryCallback: cardlua_query_fn = { context, x, y, width, heig
     var count = 0
     let stride = Int(CARDLUA_IN_STRIDE)
     let most = Int(CARDLUA_QUERY_MAX)
-    if let provider = query.provider {
+    if let provider = query.other {
         // The host's answer, bounded the same way: one past the maximum says "too many".
         for item in provider.baseLayoutAttributes(in: rect, limit: most + 1).prefix(most + 1) {
             if count < capacity, let buffer { writeBase(item, to: buffer + count * stride) }
@@ -380,7 +383,7 @@ private let layoutQueryCallback: cardlua_query_fn = { context, x, y, width, heig
         }
         return count
     }
-    guard let layout = query.layout else { return 0 }
+    guard let layout = query.flow else { return 0 }
     // Stops one past the maximum: the enumeration is bounded whatever the rect.
     try? layout.pointee.forEachItem(in: rect) { item in
         if count < capacity, let buffer { writeBase(item, to: buffer + count * stride) }

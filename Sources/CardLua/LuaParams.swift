@@ -132,32 +132,12 @@ extension LuaEffect {
     /// error at its line) and the global made a table of plain values. ``params`` is in
     /// the order the script declares them (``SourceIndex/paramOrder(_:)``).
     func readParams() throws(ScriptError) {
-        let text: String
+        let read: [ScriptParam]
         do {
-            text = try internalString("params")
+            read = try declaredParams()
         } catch where error.text.hasPrefix("params") {
             // The prelude's own complaint (no line of the script raised it): at the entry.
             throw error.at(line: SourceIndex(source: source).paramLine(forMessage: error.text))
-        }
-        let read: [ScriptParam] = text.split(separator: "\n").compactMap { line in
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard f.count >= 7 else { return nil }
-            let label = f[6].isEmpty ? nil : f[6]
-            switch f[1] {
-            case "number":
-                guard let value = Double(f[2]), let low = Double(f[3]), let high = Double(f[4]) else { return nil }
-                return ScriptParam(name: f[0], value: .number(value), defaultValue: .number(value), minimum: low,
-                                   maximum: high, step: Double(f[5]), label: label)
-            case "boolean":
-                let value = ParamSetting.boolean(f[2] == "true")
-                return ScriptParam(name: f[0], value: value, defaultValue: value, kind: .boolean, label: label)
-            case "options":
-                let value = ParamSetting.option(f[2])
-                return ScriptParam(name: f[0], value: value, defaultValue: value, kind: .options(Array(f[7...])),
-                                   label: label)
-            default:
-                return nil
-            }
         }
         // Most scripts declare no params or one: no order to find, no parse of the source.
         guard read.count > 1 else {
@@ -179,9 +159,8 @@ extension LuaEffect {
             if let index = values.firstIndex(where: { $0.name == name }) { values[index].value = value }
         }
         guard !values.isEmpty else { return }
-        let text = values.map { "\($0.name)\t\($0.value.description)" }.joined(separator: "\n")
         do {
-            _ = try internalString("setParams", argument: text)
+            try writeParams(values)
         } catch {
             // Only a limit reached earlier can stop this (the state is then unusable anyway).
             throw ParamOverrideError(name: overrides.first?.name ?? "", text: error.text)

@@ -4,8 +4,7 @@ import CardLayout
 extension LuaEffect {
     /// The names in the script's `scenarios` table, sorted.
     public func scenarioNames() throws(ScriptError) -> [String] {
-        let text = try internalString("scenarioNames")
-        return text.isEmpty ? [] : text.split(separator: "\n").map(String.init)
+        try internalStrings("scenarioNames")
     }
 
     /// The scenario `name` from the script's `scenarios` table; what the table leaves out

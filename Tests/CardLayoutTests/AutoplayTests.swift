@@ -13,8 +13,8 @@ private final class StripEffect: Effect {
         configuration.minimumLineSpacing = 0
         configuration.minimumInteritemSpacing = 0
     }
-    func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout, context: ScrollContext) throws {}
-    func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding, context: ScrollContext) throws {}
+    func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                              context: ScrollContext) throws -> Point {
         Point(x: answer(proposed.x), y: proposed.y)
     }
@@ -112,11 +112,6 @@ private final class StripEffect: Effect {
         #expect(error(.autoplay(interval: 1, duration: 1e12)) == .tooManyFrames(
             scenario: "a", stepIndex: 0, kind: "autoplay", limit: ScenarioRunner.defaultMaxFrames))
         #expect(error(.autoplay(interval: 1, duration: 0)) == nil)
-    }
-
-    @Test func recordedAsLua() {
-        #expect(ScenarioLuaFormatter.step(.autoplay(interval: 3, duration: 12)) == "{ autoplay = 3, duration = 12 }")
-        #expect(ScenarioLuaFormatter.step(.autoplay(interval: 0.5, duration: 2.25)) == "{ autoplay = 0.5, duration = 2.25 }")
     }
 }
 

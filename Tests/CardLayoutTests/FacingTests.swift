@@ -94,8 +94,8 @@ import Testing
             configuration.headerReferenceSize = Size(width: 0, height: header)
             configuration.footerReferenceSize = Size(width: 0, height: footer)
         }
-        func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout, context: ScrollContext) throws {}
-        func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+        func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding, context: ScrollContext) throws {}
+        func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                                  context: ScrollContext) throws -> Point { proposed }
     }
 

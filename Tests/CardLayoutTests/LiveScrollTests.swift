@@ -21,12 +21,12 @@ private final class CentreSnapEffect: Effect {
         configuration.minimumLineSpacing = 0
     }
 
-    func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
+    func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
                    context: ScrollContext) throws {
         for index in attributes.indices { attributes[index].zIndex = 1 }
     }
 
-    func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                              context: ScrollContext) throws -> Point {
         targetCalls += 1
         let item = ((proposed.x + 207 - 50 - cardWidth / 2) / cardWidth).rounded()
@@ -335,35 +335,5 @@ struct LiveScrollTests {
         #expect(throws: InteractiveScrollView.InputError.invalidFramesPerSecond(0)) {
             _ = try InteractiveScrollView(effect: CentreSnapEffect(), framesPerSecond: 0)
         }
-    }
-
-    @Test func luaFormatterWritesAScenariosBlock() {
-        let scenario = Scenario(name: "recorded", viewportSize: Size(width: 414, height: 736), numberOfItems: [12],
-                                framesPerSecond: 60, steps: [
-                                    .wait(duration: 0.5), .drag(by: 300, duration: 0.4, velocity: 1.2),
-                                    .jump(offset: -12.25), .scrollToItem(CardIndexPath(item: 7, section: 0), duration: 0.3),
-                                    .resize(Size(width: 736.5, height: 414)), .fling(velocity: 0.1 + 0.2),
-                                ])
-        let text = ScenarioLuaFormatter.scenariosBlock([scenario])
-        #expect(text == """
-            scenarios = {
-              recorded = {
-                viewport = "414x736",
-                items = 12,
-                fps = 60,
-                steps = {
-                  { wait = 0.5 },
-                  { drag = 300, duration = 0.4, velocity = 1.2 },
-                  { jump = -12.25 },
-                  { scrollToItem = 7, duration = 0.3 },
-                  { resize = { width = 736.5, height = 414 } },
-                  { fling = 0.30000000000000004 },
-                },
-              },
-            }
-
-            """)
-        #expect(ScenarioLuaFormatter.key("my scenario") == "[\"my scenario\"]")
-        #expect(ScenarioLuaFormatter.key("end") == "[\"end\"]")
     }
 }

@@ -26,7 +26,7 @@ private final class SnapEffect: Effect {
         configuration.decelerationRate = rate
     }
 
-    func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
+    func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
                    context: ScrollContext) throws {
         transformContexts.append(context)
         for index in attributes.indices {
@@ -36,13 +36,13 @@ private final class SnapEffect: Effect {
         }
     }
 
-    func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                              context: ScrollContext) throws -> Point {
         targetCalls.append((proposed, velocity, context))
-        let rect = Rect(origin: proposed, size: layout.viewportSize)
+        let rect = Rect(origin: proposed, size: context.bounds.size)
         let midX = rect.midX
         var adjustment = Double.greatestFiniteMagnitude
-        for attributes in layout.layoutAttributesForElements(in: rect)
+        for attributes in layout.baseLayoutAttributes(in: rect)
         where abs(attributes.center.x - midX) < abs(adjustment) {
             adjustment = attributes.center.x - midX
         }
@@ -63,10 +63,10 @@ private final class PassThroughEffect: Effect {
         configure(&configuration, viewportSize)
     }
 
-    func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
+    func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
                    context: ScrollContext) throws {}
 
-    func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                              context: ScrollContext) throws -> Point {
         targetAnswer?(proposed) ?? proposed
     }
@@ -76,9 +76,9 @@ private struct Boom: Error, Equatable {}
 
 private final class ThrowingEffect: Effect {
     func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {}
-    func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
+    func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
                    context: ScrollContext) throws { throw Boom() }
-    func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                              context: ScrollContext) throws -> Point { proposed }
 }
 

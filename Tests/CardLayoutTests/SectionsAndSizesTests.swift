@@ -1,3 +1,4 @@
+import CardLua
 import Foundation
 import Testing
 @testable import CardLayout
@@ -35,8 +36,8 @@ private final class MetricsEffect: Effect {
     }
     func flowLayoutMetrics(configuration: FlowLayoutConfiguration, viewportSize: Size,
                            numberOfItems: [Int]) throws -> FlowLayoutMetrics? { metrics }
-    func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout, context: ScrollContext) throws {}
-    func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding, context: ScrollContext) throws {}
+    func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                              context: ScrollContext) throws -> Point { proposed }
 }
 

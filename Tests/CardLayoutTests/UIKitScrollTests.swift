@@ -27,12 +27,12 @@ private final class Probe: Effect {
         configure(&configuration, viewportSize)
     }
 
-    func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
+    func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
                    context: ScrollContext) throws {
         contexts.append(context)
     }
 
-    func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                              context: ScrollContext) throws -> Point {
         targetCalls.append(proposed)
         return answer?(proposed) ?? proposed

@@ -31,9 +31,9 @@ private final class WrapEffect: Effect {
         configuration.wraps = true
     }
 
-    func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout, context: ScrollContext) throws {}
+    func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding, context: ScrollContext) throws {}
 
-    func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                              context: ScrollContext) throws -> Point {
         proposals.append(proposed.x)
         return Point(x: proposed.x + nudge, y: 0)

@@ -8,7 +8,8 @@ import Testing
 /// on Linux: prepare → elements in rect per frame → targetContentOffset → reload.
 @Suite struct EmbeddingTests {
     /// Stands in for the app's layout subclass: `super` is a FlowLayout built in
-    /// `prepare()`, and it answers the script's base-layout query (BaseLayoutProviding).
+    /// `prepare()`, and it answers the script's base-layout query (BaseLayoutProviding):
+    /// it hands itself to each call as the base layout.
     final class HostLayout: BaseLayoutProviding {
         var effect: LuaEffect
         let viewport: Size
@@ -20,7 +21,6 @@ import Testing
             self.effect = effect
             self.viewport = viewport
             self.items = items
-            effect.baseLayout = self
         }
 
         func baseLayoutAttributes(in rect: Rect, limit: Int) -> [LayoutAttributes] {
@@ -45,20 +45,18 @@ import Testing
         func elements(atOffset offset: Double) throws -> [LayoutAttributes] {
             let context = context(offset)
             var attributes = flow!.layoutAttributesForElements(in: context.bounds)
-            try effect.transform(&attributes, layout: flow!, context: context)
+            try effect.transform(&attributes, layout: self, context: context)
             return attributes
         }
 
         func targetContentOffset(proposed: Point, velocity: Point, currentOffset: Double) throws -> Point {
-            try effect.targetContentOffset(proposed: proposed, velocity: velocity, layout: flow!,
+            try effect.targetContentOffset(proposed: proposed, velocity: velocity, layout: self,
                                            context: context(currentOffset))
         }
 
         /// A hot reload: the new script replaces the old only if it loads.
         func reload(path: String) throws {
-            let fresh = try LuaEffect(path: path, limits: .interactive)
-            fresh.baseLayout = self
-            effect = fresh
+            effect = try LuaEffect(path: path, limits: .interactive)
             try prepare()
         }
     }
@@ -99,8 +97,6 @@ import Testing
 
         let host = HostLayout(effect: try LuaEffect(path: script.path, limits: .interactive),
                               viewport: Self.viewport, items: 20)
-        // The effect holds its base layout strongly: break the cycle when done.
-        defer { host.effect.baseLayout = nil }
         try host.prepare()
         try Self.checkFrames(host, activeDistance: 200)
 

@@ -104,11 +104,9 @@ import Testing
         try effect.prepare(&configuration, viewportSize: Self.viewport)
         let layout = FlowLayout(configuration: configuration, viewportSize: Self.viewport, numberOfItemsInSections: [3])
         let provider = Reentrant(effect: effect, layout: layout)
-        effect.baseLayout = provider
-        defer { effect.baseLayout = nil }
         let bounds = Rect(x: 0, y: 0, width: Self.viewport.width, height: Self.viewport.height)
         var attributes = layout.layoutAttributesForElements(in: bounds)
-        try effect.transform(&attributes, layout: layout,
+        try effect.transform(&attributes, layout: provider,
                              context: ScrollContext(bounds: bounds, contentSize: layout.collectionViewContentSize))
         #expect(attributes.map(\.zIndex) == [3, 3, 3])
         #expect(provider.answers.count >= 3)  // once per query, or twice (a buffer grows)

@@ -2,6 +2,7 @@ import CardLayout
 import CardLua
 import CardLuaTestSupport
 import Foundation
+import SeedTwins
 import Testing
 
 /// The Lua ports in scripts/ against their native Swift twins and the seeds' closed forms.

@@ -20,10 +20,10 @@ import Testing
             configuration.scrollDirection = .horizontal
             configuration.itemSize = Size(width: 100, height: 100)
         }
-        func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout, context: ScrollContext) throws {
+        func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding, context: ScrollContext) throws {
             transforms += 1
         }
-        func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+        func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                                  context: ScrollContext) throws -> Point { proposed }
     }
 

@@ -1,9 +1,10 @@
 // The seeds' effects as a developer writes them by hand for UIKit, from the scripts'
 // formulas (scripts/lol.lua in HandWrittenLol.swift, card-scale.lua, photo-browser.lua;
-// CardLayout's SeedEffects.swift): UICollectionViewFlowLayout subclasses on UIKit's
-// class-based attributes, reading the collection view once per query, not per card (the
-// best a hand-written layout does, not a straw man). The benchmark's second twin: what
-// the same effect costs any UIKit layout, beside the struct twin given its visible rect.
+// the SeedTwins module's SeedEffects.swift): UICollectionViewFlowLayout subclasses on
+// UIKit's class-based attributes, reading the collection view once per query, not per
+// card (the best a hand-written layout does, not a straw man). The benchmark's second
+// twin: what the same effect costs any UIKit layout, beside the struct twin given its
+// visible rect.
 import UIKit
 
 /// A hand-written layout's effect on one query's attributes (copies), changed in place.

@@ -301,4 +301,87 @@ int cardlua_item_sizes(cardlua_host *host, const double *state, const long *coun
 int cardlua_section_metrics(cardlua_host *host, const double *state, const char *name, long sections,
                             double *out);
 
+// MARK: - Records from the prelude (records.c)
+
+// What the prelude's internals hand the host as Lua tables, read field by field in C
+// (under lua_pcall) into C records: Swift reads named fields, never splits a string.
+// Each result is one block from malloc holding the records and their strings; the caller
+// frees it with cardlua_free_records (NULL on error: the status says why).
+
+/// A key a script wrote on `attributes` that the contract does not know (check mode),
+/// with the number of the item it was first written for.
+typedef struct {
+    const char *key;
+    long item;
+} cardlua_key_note;
+
+/// A list of records and how many.
+typedef struct {
+    long count;
+    const cardlua_key_note *notes;
+} cardlua_key_notes;
+
+/// The keys noted on `attributes` so far, in the order first written (the prelude's
+/// I.attributeNotes).
+cardlua_key_notes *cardlua_attribute_notes(cardlua_host *host, int *status);
+
+/// A list of strings and how many.
+typedef struct {
+    long count;
+    const char *const *items;
+} cardlua_strings;
+
+/// Calls the prelude's internal `name` (no argument), which returns a list of strings:
+/// "layoutNotes" (the unknown keys set on the layout, as written: "layout.itemsize"),
+/// "scenarioNames" (the script's scenarios, sorted).
+cardlua_strings *cardlua_internal_strings(cardlua_host *host, const char *name, int *status);
+
+/// The kinds of a tweakable (cardlua_param.kind).
+#define CARDLUA_PARAM_NUMBER 0
+#define CARDLUA_PARAM_BOOLEAN 1
+#define CARDLUA_PARAM_OPTIONS 2
+
+/// One tweakable the script declares in `params`, checked by the prelude.
+typedef struct {
+    const char *name;
+    int kind;                /* CARDLUA_PARAM_* */
+    double value;            /* number: the declared value; boolean: 1 (true) or 0 */
+    double minimum;          /* number only */
+    double maximum;          /* number only */
+    int has_step;            /* number only: whether `step` is given... */
+    double step;             /* ...and its value */
+    const char *option;      /* options: the declared value */
+    const char *label;       /* NULL when the script gives none */
+    long option_count;       /* options: the strings it may take, in order */
+    const char *const *options;
+} cardlua_param;
+
+/// A list of tweakables and how many.
+typedef struct {
+    long count;
+    const cardlua_param *params;
+} cardlua_params;
+
+/// Checks the script's `params` declarations (an error names the bad entry) and makes the
+/// global a table of plain values; returns the declarations sorted by name (the prelude's
+/// I.params). None declared: count 0.
+cardlua_params *cardlua_read_params(cardlua_host *host, int *status);
+
+/// One override for cardlua_set_params: a number (a whole one below 1e15 in magnitude
+/// becomes a Lua integer), a boolean (number 1 or 0) or an option.
+typedef struct {
+    const char *name;
+    int kind;                /* CARDLUA_PARAM_* */
+    double number;           /* number and boolean */
+    const char *option;      /* options */
+} cardlua_param_setting;
+
+/// Sets tweakables (the prelude's I.setParams): each name to its value, in order. A name
+/// the script does not declare, or a value its declaration does not take, is an error.
+int cardlua_set_params(cardlua_host *host, const cardlua_param_setting *settings, long count);
+
+/// Frees a block returned by cardlua_attribute_notes, cardlua_internal_strings or
+/// cardlua_read_params (NULL: nothing).
+void cardlua_free_records(void *block);
+
 #endif

@@ -24,7 +24,7 @@ final class CheckSession {
     private var diagnostics: [Diagnostic] = []
     /// Each problem recorded, by its key: its index in ``diagnostics``.
     private var seenErrors: [String: Int] = [:]
-    private var attributeKeys: [(key: String, item: String)] = []
+    private var attributeKeys: [AttributeKeyNote] = []
     private var layoutKeys: [String] = []
     private var alpha: AlphaFinding?
 
@@ -351,13 +351,13 @@ final class CheckSession {
     /// Collects the keys noted by the current state so far.
     private func harvestNotes() {
         guard let effect else { return }
-        if let text = try? effect.internalString("attributeNotes") {
-            for entry in KeyNotes.attributeKeys(text) where !attributeKeys.contains(where: { $0.key == entry.key }) {
+        if let notes = try? effect.attributeKeyNotes() {
+            for entry in notes where !attributeKeys.contains(where: { $0.key == entry.key }) {
                 attributeKeys.append(entry)
             }
         }
-        if let text = try? effect.internalString("layoutNotes") {
-            for path in KeyNotes.layoutKeys(text) where !layoutKeys.contains(path) { layoutKeys.append(path) }
+        if let paths = try? effect.layoutKeyNotes() {
+            for path in paths where !layoutKeys.contains(path) { layoutKeys.append(path) }
         }
     }
 }

@@ -1,25 +1,19 @@
-/// The unknown keys a state noted, read and worded (shared by `check` and `run`).
+/// A key a script wrote on `attributes` that the contract does not know (noted in check
+/// mode), and the number of the item it was first written for.
+struct AttributeKeyNote: Equatable {
+    var key: String
+    var item: Int
+}
+
+/// The unknown keys a state noted, worded (shared by `check` and `run`).
 enum KeyNotes {
-    /// "key<TAB>item" lines → (key, item).
-    static func attributeKeys(_ text: String) -> [(key: String, item: String)] {
-        text.split(separator: "\n").compactMap { entry in
-            let fields = entry.split(separator: "\t", maxSplits: 1).map(String.init)
-            guard let key = fields.first else { return nil }
-            return (key, fields.count > 1 ? fields[1] : "?")
-        }
-    }
-
-    /// One "layout.itemsize" per line.
-    static func layoutKeys(_ text: String) -> [String] {
-        text.split(separator: "\n").map(String.init)
-    }
-
     /// One warning per unknown key, at the line that assigns it (else the callback's).
-    static func unknownKeyWarnings(attributeKeys: [(key: String, item: String)], layoutKeys: [String],
+    static func unknownKeyWarnings(attributeKeys: [AttributeKeyNote], layoutKeys: [String],
                                    index: SourceIndex) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        for (key, item) in attributeKeys {
-            var message = "attributes.\(key) is not a field of attributes; cardlua ignores it (first written for item \(item))"
+        for note in attributeKeys {
+            let key = note.key
+            var message = "attributes.\(key) is not a field of attributes; cardlua ignores it (first written for item \(note.item))"
             if let guess = Suggest.closest(to: key, in: Suggest.attributeKeys) { message += " — did you mean \(guess)?" }
             let line = index.assignment(to: key) ?? index.definition(of: "transform")
             found.append(Diagnostic(line: line, message: message, severity: .warning))

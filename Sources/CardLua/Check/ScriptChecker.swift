@@ -56,8 +56,8 @@ package struct ScriptChecker {
     package static func warnings(after effect: LuaEffect, path: String) -> [Diagnostic] {
         let source = effect.source  // the text that ran (the file may have changed since)
         let index = SourceIndex(source: source, chunkName: path)
-        let attributeKeys = (try? effect.internalString("attributeNotes")).map(KeyNotes.attributeKeys) ?? []
-        let layoutKeys = (try? effect.internalString("layoutNotes")).map(KeyNotes.layoutKeys) ?? []
+        let attributeKeys = (try? effect.attributeKeyNotes()) ?? []
+        let layoutKeys = (try? effect.layoutKeyNotes()) ?? []
         let found = misspelledGlobals(index)
             + KeyNotes.unknownKeyWarnings(attributeKeys: attributeKeys, layoutKeys: layoutKeys, index: index)
             + droppedResults(index)

@@ -1,6 +1,7 @@
 import CardLayout
 import CardLua
 import Foundation
+import SeedTwins
 
 /// `cardlua bench SCRIPT… [options]`: what an effect costs, side by side in one run
 /// (BENCHMARKS.md). For each script: the per-item cost of its `transform` through
@@ -576,7 +577,7 @@ enum BenchCommand {
 /// Keeps a value alive so that the optimizer cannot drop the work that made it.
 @inline(never) func consume<T>(_ value: T) { withExtendedLifetime(value) {} }
 
-/// The seeds' native Swift twins (`CardLayout.SeedEffects`), by script name.
+/// The seeds' native Swift twins (the SeedTwins module), by script name.
 enum SeedTwin: String {
     case lol
     case cardScale = "card-scale"

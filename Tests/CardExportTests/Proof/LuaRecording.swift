@@ -53,18 +53,18 @@ final class RecordingEffect: Effect {
         try inner.flowLayoutMetrics(configuration: configuration, viewportSize: viewportSize, numberOfItems: numberOfItems)
     }
 
-    func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout, context: ScrollContext) throws {
+    func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding, context: ScrollContext) throws {
         try inner.transform(&attributes, layout: layout, context: context)
         record.events.append(.frame(bounds: context.bounds))
         record.answers.append(.frame(attributes))
     }
 
-    func layoutAttributesForElements(in rect: Rect, layout: FlowLayout,
+    func layoutAttributesForElements(in rect: Rect, layout: some BaseLayoutProviding,
                                      context: ScrollContext) throws -> [LayoutAttributes]? {
         try inner.layoutAttributesForElements(in: rect, layout: layout, context: context)
     }
 
-    func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                              context: ScrollContext) throws -> Point {
         let target = try inner.targetContentOffset(proposed: proposed, velocity: velocity, layout: layout, context: context)
         record.events.append(.release(bounds: context.bounds, proposed: proposed, velocity: velocity))

@@ -59,7 +59,13 @@ enum SwiftCompiler {
         for target in ["UIKit", "CardLayout"] {
             let directory = bin.appendingPathComponent("\(target).build")
             let names = (try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? []
-            let found = names.filter { $0.hasSuffix(".o") }.sorted().map { directory.appendingPathComponent($0).path }
+            // Only the objects of the target's current sources (SwiftPM lists them in
+            // `sources`): an incremental build leaves the object of a file that moved to
+            // another target, which would be linked twice or against symbols that changed.
+            let current = (try? String(contentsOf: directory.appendingPathComponent("sources"), encoding: .utf8))
+                .map { Set($0.split(separator: "\n").map { (String($0) as NSString).lastPathComponent + ".o" }) }
+            let found = names.filter { $0.hasSuffix(".o") && current?.contains($0) != false }.sorted()
+                .map { directory.appendingPathComponent($0).path }
             guard !found.isEmpty else { throw Failure.missing("no object files in \(directory.path)") }
             objects += found
         }

@@ -13,11 +13,11 @@ function I.noteAttributeKey(key, item)
   end
 end
 
--- "key<TAB>item" lines for the keys noted so far.
+-- The keys noted so far, as records { key = …, item = … } (read by records.c).
 function I.attributeNotes()
   local out = {}
-  for i, k in ipairs(attributeOrder) do out[i] = k .. "\t" .. tostring(attributeNotes[k]) end
-  return concat(out, "\n")
+  for i, k in ipairs(attributeOrder) do out[i] = { key = k, item = attributeNotes[k] } end
+  return out
 end
 
 local LAYOUT_KEYS = {
@@ -34,8 +34,8 @@ local COLLECTION_VIEW_KEYS = {
   alwaysBounceVertical = true,
 }
 
--- The keys on the layout (and its collectionView) the contract does not know, one per
--- line as written: "layout.itemsize", "layout.collectionView.pagingEnabled".
+-- The keys on the layout (and its collectionView) the contract does not know, a sorted
+-- list as written: "layout.itemsize", "layout.collectionView.pagingEnabled".
 function I.layoutNotes()
   local out = {}
   for k in next, layout do
@@ -48,7 +48,7 @@ function I.layoutNotes()
     end
   end
   sort(out)
-  return concat(out, "\n")
+  return out
 end
 
 return I

@@ -68,13 +68,13 @@ do
     end
   end
 
-  -- The declarations, checked, as lines sorted by name (the host orders them as the
-  -- script does): "name\tkind\tvalue\tmin\tmax\tstep\tlabel[\toption…]", kind "number",
-  -- "boolean" or "options"; min, max and step empty where they do not apply, label empty
-  -- when not given. "" when the script declares none.
+  -- The declarations, checked, as records sorted by name (the host orders them as the
+  -- script does; records.c reads them): { name, kind = "number" | "boolean" | "options",
+  -- value, label?, and min, max, step? (a number) or options (one of) }. An empty list
+  -- when the script declares none.
   function I.params()
     local declared = rawget(G, "params")
-    if declared == nil then return "" end
+    if declared == nil then return {} end
     if type(declared) ~= "table" then
       fail("params must be a table like { rotate = { value = 35, min = 0, max = 90 } } (got a " .. type(declared) .. ")")
     end
@@ -144,40 +144,29 @@ do
     end
     sort(list, function (a, b) return a.name < b.name end)
     numbers, choices = {}, {}
-    local out = {}
-    for i, p in ipairs(list) do
+    for _, p in ipairs(list) do
       numbers[p.name] = p.value
-      local line
-      if p.kind == "number" then
-        line = sformat("%s\tnumber\t%.17g\t%.17g\t%.17g\t%s\t%s", p.name, p.value, p.min, p.max,
-          p.step and sformat("%.17g", p.step) or "", p.label or "")
-      elseif p.kind == "boolean" then
-        line = sformat("%s\tboolean\t%s\t\t\t\t%s", p.name, tostring(p.value), p.label or "")
-      else
-        choices[p.name] = p.choices
-        line = sformat("%s\toptions\t%s\t\t\t\t%s\t%s", p.name, p.value, p.label or "", concat(p.options, "\t"))
-      end
-      out[i] = line
+      if p.kind == "options" then choices[p.name] = p.choices end
     end
     rawset(G, "params", numbers)
-    return concat(out, "\n")
+    return list
   end
 
-  -- The host's overrides, "name\tvalue" lines: a number in a form tonumber reads exactly,
-  -- true or false, or one of the options.
-  function I.setParams(text)
+  -- The host's overrides, records { name = …, value = … } in order (records.c makes them):
+  -- a finite number, true or false, or one of the options, as the declaration takes.
+  function I.setParams(settings)
     if numbers == nil then fail("params: the script declares no tweakables") end
-    for name, value in gmatch(text or "", "([^\t\n]+)\t([^\n]+)") do
+    for _, setting in ipairs(settings) do
+      local name, value = setting.name, setting.value
       local old, v = numbers[name], nil
       if type(old) == "number" then
-        v = tonumber(value)
-        if not isnumber(v) then v = nil end
+        if isnumber(value) then v = value end
       elseif type(old) == "boolean" then
-        if value == "true" then v = true elseif value == "false" then v = false end
+        if type(value) == "boolean" then v = value end
       elseif type(old) == "string" and choices[name][value] then
         v = value
       end
-      if v == nil then fail("params." .. name .. ": cannot be set to " .. value) end
+      if v == nil then fail("params." .. name .. ": cannot be set to " .. tostring(value)) end
       numbers[name] = v
     end
     -- the same table stays the global (a script that replaced it gets it back)

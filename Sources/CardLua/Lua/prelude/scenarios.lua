@@ -48,10 +48,11 @@ function I.sectionCounts(items, where)
   return counts
 end
 
+-- The names in the script's `scenarios` table, a sorted list (read by records.c).
 function I.scenarioNames()
   local s = rawget(G, "scenarios")
-  if type(s) ~= "table" then return "" end
-  return concat(names(s), "\n")
+  if type(s) ~= "table" then return {} end
+  return names(s)
 end
 
 -- A scenario as numbers: viewport w, h, items, fps, step count, then per step a kind

@@ -1,7 +1,9 @@
+import CardLayout
 import Foundation
 
 /// Writes scenarios as the Lua a script defines them with (`scenarios = { … }`), e.g. to
-/// save what ``InteractiveScrollView`` recorded into the effect's file:
+/// save what `InteractiveScrollView` recorded into the effect's file; the writer of what
+/// LuaScenarios.swift reads back (`LuaEffect.scenario(named:defaults:)`):
 ///
 /// ```lua
 /// scenarios = {
@@ -72,16 +74,10 @@ public enum ScenarioLuaFormatter {
         }
     }
 
-    /// A number Lua reads back exactly: whole numbers as integers, others in Swift's
-    /// shortest round-trip form (`0.1`, `1e-05`), which Lua's `tonumber` rounds back to
-    /// the same `Double`.
+    /// A number Lua reads back exactly (``ParamSetting/text(_:)``: whole numbers as
+    /// integers, others in Swift's shortest round-trip form).
     public static func number(_ value: Double) -> String {
-        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
-            return String(Int64(value))
-        }
-        if value.isNaN { return "0/0" }
-        if value.isInfinite { return value > 0 ? "math.huge" : "-math.huge" }
-        return "\(value)"
+        ParamSetting.text(value)
     }
 
     /// `"WxH"` for whole sizes, `{ width = W, height = H }` otherwise.

@@ -1,8 +1,10 @@
+import CardLayout
 import Foundation
 
 /// Native Swift twins of the three seed effects (`scripts/lol.lua`, `card-scale.lua`,
 /// `photo-browser.lua`), written straight from the seed articles. Tests compare the Lua
-/// ports against them, and the benchmark measures the Lua effect against them.
+/// ports against them, and the benchmark measures the Lua effect against them: a module
+/// of their own, used by those two only and kept out of the CardLayout library.
 public enum SeedEffects {}
 
 /// Seed 000, the League of Legends skin picker: cards turn about y with distance from
@@ -21,7 +23,7 @@ public final class LeagueOfLegendsEffect: Effect {
         configuration.minimumLineSpacing = 0
     }
 
-    public func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
+    public func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
                           context: ScrollContext) throws {
         for i in attributes.indices {
             attributes[i].transform3D = Self.transform3D(distance: context.bounds.midX - attributes[i].center.x)
@@ -39,13 +41,13 @@ public final class LeagueOfLegendsEffect: Effect {
         return t.rotated(by: distance > 0 ? -rotation : rotation, x: 0, y: 1, z: 0)
     }
 
-    public func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    public func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                                     context: ScrollContext) throws -> Point {
         let width = context.bounds.width
         let horizontalCenter = proposed.x + width / 2
         let targetRect = Rect(x: proposed.x, y: 0, width: width, height: context.bounds.height)
         var adjustment = Double(Float.greatestFiniteMagnitude)  // MAXFLOAT
-        for item in layout.layoutAttributesForElements(in: targetRect)
+        for item in layout.baseLayoutAttributes(in: targetRect)
         where abs(item.center.x - horizontalCenter) < abs(adjustment) {
             adjustment = item.center.x - horizontalCenter
         }
@@ -67,7 +69,7 @@ public final class CardScaleEffect: Effect {
         configuration.itemSize = Size(width: cellWidth, height: viewportSize.height * 0.75)
     }
 
-    public func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
+    public func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
                           context: ScrollContext) throws {
         let centerX = context.contentOffset.x + context.bounds.width / 2
         for i in attributes.indices {
@@ -81,7 +83,7 @@ public final class CardScaleEffect: Effect {
         abs(cos(distance / width * (Double.pi / 4)))
     }
 
-    public func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    public func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                                     context: ScrollContext) throws -> Point {
         proposed
     }
@@ -105,7 +107,7 @@ public final class PhotoBrowserEffect: Effect {
         configuration.minimumLineSpacing = 20
     }
 
-    public func transform(_ attributes: inout [LayoutAttributes], layout: FlowLayout,
+    public func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
                           context: ScrollContext) throws {
         for i in attributes.indices {
             let offset = abs(attributes[i].center.x - context.contentOffset.x - context.bounds.width * 0.5)
@@ -119,13 +121,13 @@ public final class PhotoBrowserEffect: Effect {
         1 - distance / (width * 0.5) * 0.3
     }
 
-    public func targetContentOffset(proposed: Point, velocity: Point, layout: FlowLayout,
+    public func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                                     context: ScrollContext) throws -> Point {
         var target = proposed  // super's answer
         let width = context.bounds.width
         let rect = Rect(x: target.x, y: 0, width: width, height: context.bounds.height)
         var minOffset = Double(Float.greatestFiniteMagnitude)
-        for item in layout.layoutAttributesForElements(in: rect) {
+        for item in layout.baseLayoutAttributes(in: rect) {
             let offset = item.center.x - target.x - width * 0.5
             if abs(offset) < abs(minOffset) { minOffset = offset }
         }
