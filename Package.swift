@@ -53,8 +53,7 @@ let package = Package(
         // What the test targets share: the package root, temporary directories, running a
         // process (the built `cardlua`, luacheck, Chromium) with a hang guard.
         .target(name: "CardLuaTestSupport", path: "Tests/TestSupport"),
-        // CardLua for one session test that writes what it recorded as Lua (ScenarioLuaFormatter).
-        .testTarget(name: "CardLayoutTests", dependencies: ["CardLayout", "CardLua", "CardLuaTestSupport"]),
+        .testTarget(name: "CardLayoutTests", dependencies: ["CardLayout", "CardLuaTestSupport"]),
         .testTarget(name: "CardLuaTests", dependencies: ["CardLua", "CardLayout", "SeedTwins", "CardLuaTestSupport"]),
         .testTarget(name: "CardRenderTests", dependencies: ["CardRender", "CardLayout", "CardLuaTestSupport"]),
         .testTarget(name: "CardServeTests", dependencies: ["CardServe"]),

@@ -35,6 +35,16 @@ import Testing
         #expect(ScenarioLuaFormatter.key("end") == "[\"end\"]")
     }
 
+    /// A right-to-left recording of two sections (as SectionsAndSizesTests records one)
+    /// keeps both in its Lua.
+    @Test func aRightToLeftRecordingOfTwoSectionsSaysSo() {
+        var scenario = Scenario(name: "recorded", viewportSize: Size(width: 414, height: 736), numberOfItems: [1, 2],
+                                framesPerSecond: 60, steps: [.wait(duration: 0.5)])
+        scenario.layoutDirection = .rightToLeft
+        let lua = ScenarioLuaFormatter.table(scenario)
+        #expect(lua.contains("items = { 1, 2 },\n") && lua.contains("rtl = true,\n"), "\(lua)")
+    }
+
     @Test func recordedAsLua() {
         #expect(ScenarioLuaFormatter.step(.autoplay(interval: 3, duration: 12)) == "{ autoplay = 3, duration = 12 }")
         #expect(ScenarioLuaFormatter.step(.autoplay(interval: 0.5, duration: 2.25)) == "{ autoplay = 0.5, duration = 2.25 }")
