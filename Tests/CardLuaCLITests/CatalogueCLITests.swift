@@ -52,9 +52,12 @@ import Testing
     /// (``CLI/runInProcess(_:)``, the entry main.swift calls): four launches of `cardlua`
     /// per effect were most of this suite's time; ``aPortWorksEndToEndAsAProcess(_:)``
     /// keeps the launched path covered.
+    /// The drawings are of the demo at 10 frames a second, not `run`'s 60: whether a port
+    /// draws does not depend on how often, and this is the suite's largest piece of work
+    /// (51 demos, twice each) under the test command's sanitizers.
     @Test(arguments: names)
     func everyEffectWorksEndToEnd(_ name: String) throws {
-        try expectEffectWorks(name) { arguments, _ in CLI.runInProcess(arguments) }
+        try expectEffectWorks(name, drawing: ["--fps", "10"]) { arguments, _ in CLI.runInProcess(arguments) }
     }
 
     /// The same steps through the launched `cardlua`, run in the folder with relative
@@ -65,9 +68,10 @@ import Testing
         try expectEffectWorks(name, relative: true) { arguments, directory in try CLI.run(arguments, directory: directory) }
     }
 
-    /// `new --from name`, then `check`, then `run` as SVG and HTML, through `run` (given
-    /// the arguments and the folder that `relative` paths are relative to).
-    private func expectEffectWorks(_ name: String, relative: Bool = false,
+    /// `new --from name`, then `check`, then `run` as SVG and HTML (with `options`),
+    /// through `run` (given the arguments and the folder that `relative` paths are
+    /// relative to).
+    private func expectEffectWorks(_ name: String, relative: Bool = false, drawing options: [String] = [],
                                    _ run: ([String], URL) throws -> CLI.Result) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -85,7 +89,7 @@ import Testing
         let check = try run(["check", script], directory)
         #expect(check.status == 0, "\(name): \(check.stdout)\(check.stderr)")
         for format in ["svg", "html"] {
-            let result = try run(["run", script, "--format", format, "-o", path("out.\(format)")], directory)
+            let result = try run(["run", script, "--format", format, "-o", path("out.\(format)")] + options, directory)
             #expect(result.status == 0, "\(name) as \(format): \(result.stderr)")
             let out = try String(contentsOf: directory.appendingPathComponent("out.\(format)"), encoding: .utf8)
             #expect(out.contains(format == "svg" ? "</svg>" : "</html>"))

@@ -14,6 +14,7 @@ selenium, Chromium or chromedriver is missing (the caller reports a skip).
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -42,7 +43,14 @@ EXPECTED_JS = """
 """
 
 
+
+def stop_on_sigterm():
+    """SIGTERM (the test command stopping) ends the run through its `finally` blocks,
+    which close Chromium and the cardlua server, instead of leaving them behind."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+
 def main():
+    stop_on_sigterm()
     parser = argparse.ArgumentParser()
     parser.add_argument("--cardlua", default=os.path.join(ROOT, ".build", "debug", "cardlua"))
     parser.add_argument("--screenshot", help="save a screenshot of the open preview there")

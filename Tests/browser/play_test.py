@@ -83,7 +83,14 @@ class Play:
             return -1
 
 
+
+def stop_on_sigterm():
+    """SIGTERM (the test command stopping) ends the run through its `finally` blocks,
+    which close Chromium and the cardlua server, instead of leaving them behind."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+
 def main():
+    stop_on_sigterm()
     parser = argparse.ArgumentParser()
     parser.add_argument("--cardlua", default=os.path.join(ROOT, ".build", "debug", "cardlua"))
     parser.add_argument("--screenshot", help="save a screenshot of the page mid-drag there")

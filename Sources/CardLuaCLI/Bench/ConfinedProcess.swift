@@ -124,20 +124,26 @@ enum ConfinedProcess {
             _ = setrlimit(resource, &bound)
         }
         #endif
-        // Under AddressSanitizer (the test command's second run) this wrapper is itself
-        // instrumented, and the sanitizer's reservations fail under an address-space limit
-        // before exec gets to run: there the limit is left out, and the harness's own Lua
-        // heap limit is what bounds the script's memory.
-        if dlsym(nil, "__asan_init") == nil { limit(RLIMIT_AS, memory) }
         limit(RLIMIT_CPU, cpu, hard: cpu + 1)
         limit(RLIMIT_CORE, 0)
         limit(RLIMIT_FSIZE, 16 << 20)
         signal(SIGPIPE, SIG_DFL)
+        // Everything exec and its failure need is made before the address-space limit:
+        // under AddressSanitizer (the test command's build) this wrapper is instrumented,
+        // and its allocator maps fresh memory for any allocation, which the limit would
+        // refuse. Between the limit and exec nothing allocates, so the limit holds in
+        // every build; the new program starts with it.
         let program = arguments[3]
         let argv: [UnsafeMutablePointer<CChar>?] = Array(arguments[3...]).map { strdup($0) } + [nil]
-        execv(program, argv)
-        let message = "cardlua: cannot run \(Echo.safe(program)): \(String(cString: strerror(errno)))\n"
-        _ = message.withCString { write(2, $0, strlen($0)) }
+        // Not `program`: a Swift string passed as a C string may be copied.
+        guard let path = argv[0] else { _exit(127) }
+        let failure = Array("cardlua: cannot run \(Echo.safe(program)): ".utf8)
+        limit(RLIMIT_AS, memory)
+        execv(path, argv)
+        let reason = strerror(errno)
+        failure.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+        if let reason { _ = write(2, reason, strlen(reason)) }
+        _ = write(2, "\n", 1)
         _exit(127)
     }
 
