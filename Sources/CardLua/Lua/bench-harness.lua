@@ -12,9 +12,10 @@
 --
 -- cardlua starts `lua5.4 -E -e BOOT` and writes everything on standard input (no file
 -- is left anywhere); BOOT calls this chunk with: the settings ("iterations repeats
--- budget memory"), the prelude's text, the script's name, its text, the data chunk
--- (`return { prepareState = {…}, state = {…}, items = {…} }`).
-local settings, preludeSource, scriptName, scriptSource, dataSource = ...
+-- budget memory"), the prelude's text, the Lua reference's (Sources/CardLua/Lua/reference:
+-- what stands in for the C functions the prelude installs), the script's name, its text,
+-- the data chunk (`return { prepareState = {…}, state = {…}, items = {…} }`).
+local settings, preludeSource, referenceSource, scriptName, scriptSource, dataSource = ...
 
 -- What the harness keeps for itself, before the script's world is made.
 local clock, stdout, stderr, exit = os.clock, io.stdout, io.stderr, os.exit
@@ -108,10 +109,13 @@ local function run(chunk, name, env, ...)
   return f(...)
 end
 
+local reference = run(referenceSource, "=cardlua reference", S)
 local native = {
   query = function() return {} end,
   attributesIndex = function() return nil end,
   attributesNewindex = rawset,
+  transformMath = reference.transformMath,
+  geometryMakers = reference.geometryMakers,
 }
 local I = run(preludeSource, "=cardlua prelude", S, native)
 local data = run(dataSource, "=bench data", {})

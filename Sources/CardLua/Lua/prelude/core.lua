@@ -16,7 +16,7 @@ local api = {}        -- the public API, in order, for `cardlua types`
 local classes = {}    -- LuaCATS class definitions, in order
 
 local function define(name, signature, doc, value)
-  api[#api + 1] = { name = name, signature = signature, doc = doc }
+  api[#api + 1] = { name = name, signature = signature, doc = doc, defined = true }
   G[name] = value
 end
 
@@ -133,3 +133,23 @@ local function argError(fn, params, kinds, ...)
   error(expected .. "; got more arguments", 3)
 end
 
+
+-- Defines the functions a C installer returns (transform_math.c, geometry_native.c), in
+-- the order its array part lists them, each with the signature its row gives: the
+-- parameters with their kinds' types, and its result. A row without parameters is a
+-- value _G's __index makes: listed, not set.
+local KIND_TYPES = { n = "number", T = "CATransform3D", A = "CGAffineTransform", R = "CGRect", P = "CGPoint", S = "CGSize" }
+local function defineAll(functions)
+  for _, row in ipairs(functions) do
+    if row.params == nil then
+      api[#api + 1] = { name = row.name, signature = row.returns, doc = row.doc }
+    else
+      local parts, i = {}, 0
+      for name in gmatch(row.params, "[%w_]+") do
+        i = i + 1
+        parts[i] = name .. ": " .. KIND_TYPES[ssub(row.kinds, i, i)]
+      end
+      define(row.name, "fun(" .. concat(parts, ", ") .. "): " .. tostring(row.returns), row.doc, functions[row.name])
+    end
+  end
+end
