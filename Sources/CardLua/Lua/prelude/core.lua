@@ -7,7 +7,7 @@ local native = ...
 local G = _G
 local type, rawget, rawset, setmetatable, error, tostring, pairs, ipairs =
   type, rawget, rawset, setmetatable, error, tostring, pairs, ipairs
-local sqrt, cos, sin, abs, huge, floor = math.sqrt, math.cos, math.sin, math.abs, math.huge, math.floor
+local abs, floor = math.abs, math.floor
 local concat, sort = table.concat, table.sort
 local tonumber, smatch, gmatch, ssub, select = tonumber, string.match, string.gmatch, string.sub, select
 

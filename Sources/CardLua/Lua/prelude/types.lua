@@ -105,9 +105,9 @@ I.api = api
 -- (Check/Suggest.swift): the functions and constants `define` sets first, then the
 -- values _G's __index makes, each in the order of definition.
 function I.globalNames()
-  local names = {}
-  for _, e in ipairs(api) do if e.defined then names[#names + 1] = e.name end end
-  for _, e in ipairs(api) do if not e.defined then names[#names + 1] = e.name end end
-  return concat(names, "\n")
+  local listed = {}
+  for _, e in ipairs(api) do if e.defined then listed[#listed + 1] = e.name end end
+  for _, e in ipairs(api) do if not e.defined then listed[#listed + 1] = e.name end end
+  return concat(listed, "\n")
 end
 
