@@ -1,7 +1,7 @@
 // The geometry constructors in C: CGPointMake, CGSizeMake, CGRectMake and
-// UIEdgeInsetsMake, the same values as the prelude's Lua definitions (geometry.lua) in
-// the same tables with the same metatables, and the same messages for bad arguments
-// (through the prelude's argError). A script that builds one value per item — a
+// UIEdgeInsetsMake, the same values as their Lua reference (Sources/CardLua/Lua/reference/
+// geometry.lua) in the same tables with the prelude's metatables, and the same messages
+// for bad arguments (through the prelude's argError). A script that builds one value per item — a
 // `sizeForItem` over a million items above all — spends most of its time here, and a C
 // function saves the Lua call frame and the three type tests. See README.md here.
 #include "CLuaShims.h"

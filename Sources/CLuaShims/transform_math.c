@@ -1,11 +1,10 @@
 // CATransform3D and CGAffineTransform math in C (BENCHMARKS.md: interpreted in Lua it was
-// most of an effect's cost). The prelude's Lua versions (transform3d.lua, affine.lua) stay
-// the reference: these functions compute the same values with the same operations in the
-// same order (so the same bits), keep Lua's number subtypes (an integer times an integer
-// is an integer, as in Lua) and report bad arguments through the prelude's own argError
-// (so the same messages at the same line). The prelude installs them (transform_native.lua)
-// when native.transformMath is there; the stock interpreter of `cardlua bench` runs the Lua
-// ones.
+// most of an effect's cost). Their Lua reference (Sources/CardLua/Lua/reference/) computes
+// the same values with the same operations in the same order (so the same bits): these
+// keep Lua's number subtypes (an integer times an integer is an integer, as in Lua) and
+// report bad arguments through the prelude's own argError (so the same messages at the
+// same line). The prelude defines the globals from FUNCTIONS below (transforms.lua); the
+// stock interpreter of `cardlua bench --stock` is given the reference's instead.
 //
 // The values: where the Lua versions build a table of 16 (or 6) fields, these build a
 // full userdata holding the fields and their subtypes (tvalue below; BENCHMARKS.md: a
@@ -456,7 +455,7 @@ static int identity3(lua_State *L) {
 }
 
 /// CATransform3DRotate(t, angle, x, y, z) and t:rotate: rotation · t, as rotator() in
-/// transform3d.lua (the principal axes with the zero terms left out, the general axis
+/// reference/transform3d.lua (the principal axes with the zero terms left out, the general axis
 /// normalised unless it is a unit one; a zero or infinite axis: a copy).
 static int rotate3(lua_State *L) {
     lua_settop(L, 6);  // absent arguments read as nil; extra ones are ignored (as in Lua)
@@ -1328,7 +1327,7 @@ static void fill_metatable(lua_State *L, int mt, int result, const char *prefix,
 /// rows in order (cardlua__list_api), which the prelude defines the globals from. Makes
 /// the values' two metatables (in the registry as "CATransform3D" and
 /// "CGAffineTransform", for the read-back). Called once, by the prelude
-/// (transform_native.lua).
+/// (transforms.lua).
 int cardlua__transform_math(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checktype(L, 2, LUA_TFUNCTION);
