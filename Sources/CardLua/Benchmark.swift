@@ -54,7 +54,8 @@ package enum Benchmark {
     }
 
     /// The Lua prelude the scripts run on, as text: the stock-interpreter harness loads
-    /// it so that both sides run the same transform math.
+    /// it (with ``referenceSource`` in place of the C functions) so that both sides run
+    /// the same API.
     package static var preludeSource: String { CardLua.preludeSource }
 
     /// The Lua reference of the C functions the prelude installs (the transform math and

@@ -1,6 +1,8 @@
 -- cardlua bench --stock: the Lua floor. The same prelude and the same script's transform
 -- as cardlua runs, called from a plain Lua loop in the stock interpreter: no lazy
--- attributes, no validation, no C boundary per item.
+-- attributes, no validation, no C boundary per item. Where cardlua's prelude installs C
+-- functions (the transform math, the geometry constructors), this one installs their Lua
+-- reference (Sources/CardLua/Lua/reference/).
 --
 -- The script is someone else's code, so it runs in the same sandbox as `cardlua run`:
 -- the globals are the allowlist of Sources/CLuaShims/sandbox.c (no io, os, debug,

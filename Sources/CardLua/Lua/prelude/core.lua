@@ -1,8 +1,9 @@
 -- cardlua prelude: the script API of docs/script-api.md, written in Lua so that nothing a
--- script calls is a Swift frame. Loaded once per state, before the script, as text.
--- It receives the native (C) functions it needs and returns the host's internals.
--- Every public name is registered with `define`, from which `cardlua types` writes the
--- LuaCATS definitions: the two cannot drift.
+-- script calls is a Swift frame. Compiled at build time (embed.list's preludeChunk) and
+-- loaded once per state, before the script. It receives the native (C) functions it
+-- needs and returns the host's internals. Every public name is registered with `define`
+-- (the C functions from the rows of C's own table: defineAll), from which `cardlua types`
+-- writes the LuaCATS definitions: the two cannot drift.
 local native = ...
 local G = _G
 local type, rawget, rawset, setmetatable, error, tostring, pairs, ipairs =
