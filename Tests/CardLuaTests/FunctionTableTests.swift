@@ -3,8 +3,9 @@ import CardLuaTestSupport
 import Foundation
 import Testing
 
-/// One owner per script function: C's tables (transform_math.c, geometry_native.c) name
-/// the transform math and the geometry constructors with their parameters and kinds, the
+/// One owner per script function: C's tables (transform_math.c, geometry_native.c,
+/// elements.c) name the transform math, the geometry constructors and IndexPath with
+/// their parameters and kinds, the
 /// prelude defines the globals from them, and the Lua reference
 /// (Sources/CardLua/Lua/reference/) lists the same.
 @Suite struct FunctionTableTests {
@@ -21,10 +22,10 @@ import Testing
         #expect(ours == stock, "C's rows:\n\(ours)\nthe reference's:\n\(stock)")
         // The rows are the API of docs/script-api.md, as written there.
         for row in ["CGRectMake(x, y, width, height) nnnn", "CATransform3DRotate(t, angle, x, y, z) Tnnnn",
-                    "CGPointApplyAffineTransform(p, t) PA", "CATransform3DIdentity() "] {
+                    "CGPointApplyAffineTransform(p, t) PA", "CATransform3DIdentity() ", "IndexPath(item, section) nn"] {
             #expect(ours.split(separator: "\n").contains(Substring(row)), "\(row)")
         }
-        #expect(ours.split(separator: "\n").count == 4 + 1 + 27 + 1)  // rows, then each table's names
+        #expect(ours.split(separator: "\n").count == 4 + 1 + 27 + 1 + 1 + 1)  // rows, then each table's names
     }
 
     /// The prelude does not name a function C's table names (no Lua copy, no second list),
@@ -35,9 +36,13 @@ import Testing
         let names = rows.split(separator: "\n").compactMap { line in
             line.firstIndex(of: "(").map { String(line[..<$0]) }
         }
-        #expect(names.count == 4 + 27)
+        #expect(names.count == 4 + 27 + 1)
         for name in names {
-            #expect(!Benchmark.preludeSource.contains("\"\(name)\""), "the prelude names \(name)")
+            #expect(!Benchmark.preludeSource.contains("define(\"\(name)\""), "the prelude defines \(name)")
+            // (IndexPath is also the name of its metatable.)
+            if name != "IndexPath" {
+                #expect(!Benchmark.preludeSource.contains("\"\(name)\""), "the prelude names \(name)")
+            }
         }
         let types = try LuaEffect.typeDefinitions()
         #expect(types.contains("---@param angle number\n---@param x number\n---@param y number\n---@param z number\n"

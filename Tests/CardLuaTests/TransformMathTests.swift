@@ -127,10 +127,11 @@ import Testing
         let prelude = try TestSupport.write(Benchmark.preludeSource, named: "prelude.lua", in: directory)
         let reference = try TestSupport.write(Benchmark.referenceSource, named: "reference.lua", in: directory)
         return """
-        local reference = assert(loadfile(\(luaString(reference)), "t"))()
-        local I = assert(loadfile(\(luaString(prelude)), "t"))({
-          query = function() return {} end, attributesIndex = function() end, attributesNewindex = rawset,
-          transformMath = reference.transformMath, geometryMakers = reference.geometryMakers })
+        local native = { query = function() return {} end, attributesIndex = function() end, attributesNewindex = rawset }
+        local reference = assert(loadfile(\(luaString(reference)), "t"))(native)
+        native.transformMath, native.geometryMakers = reference.transformMath, reference.geometryMakers
+        native.elementMakers, native.elementNewindex = reference.elementMakers, reference.elementNewindex
+        local I = assert(loadfile(\(luaString(prelude)), "t"))(native)
         """
     }
 

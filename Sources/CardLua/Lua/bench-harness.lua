@@ -111,14 +111,14 @@ local function run(chunk, name, env, ...)
   return f(...)
 end
 
-local reference = run(referenceSource, "=cardlua reference", S)
 local native = {
   query = function() return {} end,
   attributesIndex = function() return nil end,
   attributesNewindex = rawset,
-  transformMath = reference.transformMath,
-  geometryMakers = reference.geometryMakers,
 }
+local reference = run(referenceSource, "=cardlua reference", S, native)
+native.transformMath, native.geometryMakers = reference.transformMath, reference.geometryMakers
+native.elementMakers, native.elementNewindex = reference.elementMakers, reference.elementNewindex
 local I = run(preludeSource, "=cardlua prelude", S, native)
 local data = run(dataSource, "=bench data", {})
 local prepareState, state, flat = data.prepareState, data.state, data.items

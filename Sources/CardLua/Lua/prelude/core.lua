@@ -137,8 +137,8 @@ end
 
 -- Defines the functions a C installer returns (transform_math.c, geometry_native.c), in
 -- the order its array part lists them, each with the signature its row gives: the
--- parameters with their kinds' types, and its result. A row without parameters is a
--- value _G's __index makes: listed, not set.
+-- parameters with their kinds' types, and its result (or the row's own signature). A row
+-- without parameters is a value _G's __index makes: listed, not set.
 local KIND_TYPES = { n = "number", T = "CATransform3D", A = "CGAffineTransform", R = "CGRect", P = "CGPoint", S = "CGSize" }
 local function defineAll(functions)
   for _, row in ipairs(functions) do
@@ -150,7 +150,8 @@ local function defineAll(functions)
         i = i + 1
         parts[i] = name .. ": " .. KIND_TYPES[ssub(row.kinds, i, i)]
       end
-      define(row.name, "fun(" .. concat(parts, ", ") .. "): " .. tostring(row.returns), row.doc, functions[row.name])
+      define(row.name, row.signature or "fun(" .. concat(parts, ", ") .. "): " .. tostring(row.returns), row.doc,
+        functions[row.name])
     end
   end
 end

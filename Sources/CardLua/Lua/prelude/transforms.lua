@@ -110,18 +110,3 @@ setmetatable(G, { __index = transforms.globalsIndex })
 api[#api + 1] = { name = "CGRectZero", signature = "CGRect", doc = "A fresh zero rect." }
 api[#api + 1] = { name = "CGPointZero", signature = "CGPoint", doc = "A fresh zero point." }
 api[#api + 1] = { name = "CGSizeZero", signature = "CGSize", doc = "A fresh zero size." }
-
--- What the two installers gave, for the test that holds C's table and the Lua reference
--- equal (FunctionTableTests): each row, "name(params) kinds", then every name the result
--- has, sorted.
-function I.functionRows()
-  local lines = {}
-  for _, functions in ipairs({ geometryMakers, transforms }) do
-    local names = {}
-    for _, row in ipairs(functions) do lines[#lines + 1] = row.name .. "(" .. (row.params or "") .. ") " .. (row.kinds or "") end
-    for name in pairs(functions) do if type(name) == "string" then names[#names + 1] = name end end
-    sort(names)
-    lines[#lines + 1] = concat(names, " ")
-  end
-  return concat(lines, "\n")
-end

@@ -111,3 +111,17 @@ function I.globalNames()
   return concat(listed, "\n")
 end
 
+-- What the C installers gave, for the test that holds C's table and the Lua reference
+-- equal (FunctionTableTests): each row, "name(params) kinds", then every name the result
+-- has, sorted.
+function I.functionRows()
+  local lines = {}
+  for _, functions in ipairs({ geometryMakers, transforms, elementMakers }) do
+    local keys = {}
+    for _, row in ipairs(functions) do lines[#lines + 1] = row.name .. "(" .. (row.params or "") .. ") " .. (row.kinds or "") end
+    for name in pairs(functions) do if type(name) == "string" then keys[#keys + 1] = name end end
+    sort(keys)
+    lines[#lines + 1] = concat(keys, " ")
+  end
+  return concat(lines, "\n")
+end

@@ -32,4 +32,5 @@ local function geometryMakers(point, size, rect, insets, errorFunction)
   return makers
 end
 
-return { transformMath = transformMath, geometryMakers = geometryMakers }
+return { transformMath = transformMath, geometryMakers = geometryMakers, elementMakers = elementMakers,
+  elementNewindex = elementNewindex }

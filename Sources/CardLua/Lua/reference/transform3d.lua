@@ -5,10 +5,13 @@
 -- and `cardlua bench --stock` runs it in the stock interpreter, which has no C. The files
 -- of this folder are one chunk (embed.list, referenceSource) that returns the two
 -- installers, taking and giving what the C ones do: transformMath(Point, argError,
--- globalsIndex) and geometryMakers(Point, Size, Rect, Insets, argError). Each result lists
--- the API's rows ({ name, params, kinds }) in its array part, as C's lists them.
-local type, setmetatable, tostring, pairs = type, setmetatable, tostring, pairs
-local sqrt, cos, sin, abs, huge = math.sqrt, math.cos, math.sin, math.abs, math.huge
+-- globalsIndex), geometryMakers(Point, Size, Rect, Insets, argError), elementMakers(…)
+-- and elementNewindex. Each result lists the API's rows ({ name, params, kinds }) in its
+-- array part, as C's lists them. The chunk's argument gives the host's query(x, y, w, h)
+-- and item(section, item) (the stock interpreter's stand-ins).
+local host = ...
+local type, setmetatable, tostring, pairs, error, rawset = type, setmetatable, tostring, pairs, error, rawset
+local sqrt, cos, sin, abs, huge, floor, tointeger = math.sqrt, math.cos, math.sin, math.abs, math.huge, math.floor, math.tointeger
 local concat = table.concat
 
 local argError, Point  -- the prelude's, given to the installers
