@@ -36,6 +36,8 @@ struct EmbedPlugin: BuildToolPlugin {
             guard let first = words.first, !first.hasPrefix("#") else { return [] }
             let continued = line.first == " " || line.first == "\t"
             return words.dropFirst(continued ? 0 : 1).flatMap { word -> [URL] in
+                // `luac:NAME` is another entry's value compiled, not a file.
+                if word.hasPrefix("luac:") { return [] }
                 let url = root.appendingPathComponent(String(word))
                 guard word.hasSuffix("/") else { return [url] }
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []

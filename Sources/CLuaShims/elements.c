@@ -350,8 +350,10 @@ static int query_attributes(lua_State *L) {
 
 /// native.elementMakers(IndexPathMT, BaseAttributes, Point, Size, Rect, argError) → a
 /// table of IndexPath, itemAttributes, queryAttributes, layoutAttributesForItem and
-/// baseGeometry (closures over the six).
-/// Called once, by the prelude (elements.lua).
+/// baseGeometry (closures over the six); its array part lists IndexPath's row for the
+/// prelude to define (cardlua__list_api, with its signature: integers, the section
+/// optional). Called once, by the prelude (layout.lua). Their Lua reference:
+/// Sources/CardLua/Lua/reference/elements.lua.
 int cardlua__element_makers(lua_State *L) {
     for (int k = 1; k <= 5; k++) luaL_checktype(L, k, LUA_TTABLE);
     luaL_checktype(L, 6, LUA_TFUNCTION);
@@ -361,17 +363,23 @@ int cardlua__element_makers(lua_State *L) {
         {"layoutAttributesForItem", layout_attributes_for_item}, {"baseGeometry", base_geometry},
     };
     int count = (int)(sizeof MAKERS / sizeof MAKERS[0]);
-    lua_createtable(L, 0, count);
+    lua_createtable(L, 1, count);
     for (int i = 0; i < count; i++) {
         for (int k = 1; k <= EM_COUNT; k++) lua_pushvalue(L, k);
         lua_pushcclosure(L, MAKERS[i].f, EM_COUNT);
         lua_setfield(L, -2, MAKERS[i].name);
     }
+    cardlua__list_api(L, lua_gettop(L), "IndexPath", "item, section", "nn", "IndexPath",
+                      "An item's index path (`IndexPath(item:section:)`), 0-based; section defaults to 0.");
+    lua_rawgeti(L, -1, 1);
+    lua_pushliteral(L, "fun(item: integer, section: integer?): IndexPath");
+    lua_setfield(L, -2, "signature");
+    lua_pop(L, 1);
     return 1;
 }
 
 /// The __newindex of the tables the layout hands out (the prelude's BaseAttributes;
-/// elements.lua has the same rule in Lua for the stock interpreter): `transform` and
+/// reference/elements.lua has the same rule in Lua for the stock interpreter): `transform` and
 /// `transform3D` replace each other, `isHidden` is `hidden`, everything is stored raw. In
 /// C because an element query sets several absent keys per card (shadowOpacity,
 /// isDoubleSided, …), each a metamethod call.

@@ -1,7 +1,7 @@
 // The geometry constructors in C: CGPointMake, CGSizeMake, CGRectMake and
-// UIEdgeInsetsMake, the same values as the prelude's Lua definitions (geometry.lua) in
-// the same tables with the same metatables, and the same messages for bad arguments
-// (through the prelude's argError). A script that builds one value per item — a
+// UIEdgeInsetsMake, the same values as their Lua reference (Sources/CardLua/Lua/reference/
+// geometry.lua) in the same tables with the prelude's metatables, and the same messages
+// for bad arguments (through the prelude's argError). A script that builds one value per item — a
 // `sizeForItem` over a million items above all — spends most of its time here, and a C
 // function saves the Lua call frame and the three type tests. See README.md here.
 #include "CLuaShims.h"
@@ -48,30 +48,39 @@ static int make(lua_State *L, int count) {
 static int make2(lua_State *L) { return make(L, 2); }
 static int make4(lua_State *L) { return make(L, 4); }
 
-/// One constructor: its name, the metatable argument it uses, its parameters and keys.
+/// One constructor: its name, the metatable argument it uses, its parameters, keys,
+/// result and doc: the one list of them (the prelude defines the globals from it; the Lua
+/// reference, Sources/CardLua/Lua/reference/geometry.lua, is held equal by a test).
 static const struct {
     const char *name;
     int metatable;  /* the argument index of its metatable */
     const char *params;
     const char *kinds;
     const char *keys[4];
+    const char *returns;
+    const char *doc;
 } MAKERS[] = {
-    {"CGPointMake", 1, "x, y", "nn", {"x", "y"}},
-    {"CGSizeMake", 2, "width, height", "nn", {"width", "height"}},
-    {"CGRectMake", 3, "x, y, width, height", "nnnn", {"x", "y", "width", "height"}},
-    {"UIEdgeInsetsMake", 4, "top, left, bottom, right", "nnnn", {"top", "left", "bottom", "right"}},
+    {"CGPointMake", 1, "x, y", "nn", {"x", "y"}, "CGPoint", "A point."},
+    {"CGSizeMake", 2, "width, height", "nn", {"width", "height"}, "CGSize", "A size."},
+    {"CGRectMake", 3, "x, y, width, height", "nnnn", {"x", "y", "width", "height"}, "CGRect", "A rectangle."},
+    {"UIEdgeInsetsMake", 4, "top, left, bottom, right", "nnnn", {"top", "left", "bottom", "right"}, "UIEdgeInsets",
+     "Insets from each edge."},
 };
 
 /// native.geometryMakers(Point, Size, Rect, Insets, argError) → a table of the four C
-/// constructors by name. Called once, by the prelude (geometry_native.lua).
+/// constructors by name, its array part their rows in order (cardlua__list_api). Called
+/// once, by the prelude (geometry.lua).
 int cardlua__geometry_makers(lua_State *L) {
     for (int k = 1; k <= 4; k++) luaL_checktype(L, k, LUA_TTABLE);
     luaL_checktype(L, 5, LUA_TFUNCTION);
     lua_settop(L, 5);
     luaL_checkstack(L, UV_KEY1 + 8, "geometryMakers");
     size_t n = sizeof MAKERS / sizeof MAKERS[0];
-    lua_createtable(L, 0, (int)n);
+    lua_createtable(L, (int)n, (int)n);
+    int result = lua_gettop(L);
     for (size_t i = 0; i < n; i++) {
+        cardlua__list_api(L, result, MAKERS[i].name, MAKERS[i].params, MAKERS[i].kinds, MAKERS[i].returns,
+                          MAKERS[i].doc);
         int count = MAKERS[i].kinds[2] ? 4 : 2;  /* "nn" or "nnnn" */
         lua_pushvalue(L, MAKERS[i].metatable);
         lua_pushvalue(L, 5);

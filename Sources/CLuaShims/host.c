@@ -127,8 +127,9 @@ static int body_setup(lua_State *L, cardlua_call *c) {
     cardlua__install_sandbox(L);
     lua_settop(L, 0);
 
-    // The prelude gets the native functions it needs and returns its internals.
-    if (luaL_loadbufferx(L, prelude, prelude_length, PRELUDE_CHUNKNAME, "t") != LUA_OK)
+    // The prelude gets the native functions it needs and returns its internals. It comes
+    // compiled (embed.list's preludeChunk: no process parses it); scripts stay text only.
+    if (luaL_loadbufferx(L, prelude, prelude_length, PRELUDE_CHUNKNAME, "b") != LUA_OK)
         return lua_error(L);
     lua_createtable(L, 0, 9);
     lua_pushcfunction(L, cardlua__native_query);

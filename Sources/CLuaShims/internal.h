@@ -401,6 +401,8 @@ CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
 /* limits.c */ CARDLUA_INTERNAL long long cardlua__monotonic_ns(void);
 /* limits.c */ CARDLUA_INTERNAL void cardlua__reset_budget(cardlua_host *h);
 /* transform_math.c */ CARDLUA_INTERNAL int cardlua__transform_math(lua_State *L);
+/* transform_math.c */ CARDLUA_INTERNAL void cardlua__list_api(lua_State *L, int result, const char *name,
+    const char *params, const char *kinds, const char *returns, const char *doc);
 /* transform_math.c */ CARDLUA_INTERNAL int cardlua__transform_value(lua_State *L, int idx, double *m);
 /* geometry_native.c */ CARDLUA_INTERNAL int cardlua__geometry_makers(lua_State *L);
 

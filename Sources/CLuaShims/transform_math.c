@@ -1,11 +1,10 @@
 // CATransform3D and CGAffineTransform math in C (BENCHMARKS.md: interpreted in Lua it was
-// most of an effect's cost). The prelude's Lua versions (transform3d.lua, affine.lua) stay
-// the reference: these functions compute the same values with the same operations in the
-// same order (so the same bits), keep Lua's number subtypes (an integer times an integer
-// is an integer, as in Lua) and report bad arguments through the prelude's own argError
-// (so the same messages at the same line). The prelude installs them (transform_native.lua)
-// when native.transformMath is there; the stock interpreter of `cardlua bench` runs the Lua
-// ones.
+// most of an effect's cost). Their Lua reference (Sources/CardLua/Lua/reference/) computes
+// the same values with the same operations in the same order (so the same bits): these
+// keep Lua's number subtypes (an integer times an integer is an integer, as in Lua) and
+// report bad arguments through the prelude's own argError (so the same messages at the
+// same line). The prelude defines the globals from FUNCTIONS below (transforms.lua); the
+// stock interpreter of `cardlua bench --stock` is given the reference's instead.
 //
 // The values: where the Lua versions build a table of 16 (or 6) fields, these build a
 // full userdata holding the fields and their subtypes (tvalue below; BENCHMARKS.md: a
@@ -456,7 +455,7 @@ static int identity3(lua_State *L) {
 }
 
 /// CATransform3DRotate(t, angle, x, y, z) and t:rotate: rotation · t, as rotator() in
-/// transform3d.lua (the principal axes with the zero terms left out, the general axis
+/// reference/transform3d.lua (the principal axes with the zero terms left out, the general axis
 /// normalised unless it is a unit one; a zero or infinite axis: a copy).
 static int rotate3(lua_State *L) {
     lua_settop(L, 6);  // absent arguments read as nil; extra ones are ignored (as in Lua)
@@ -1173,58 +1172,93 @@ static int value_pairs(lua_State *L) {
 
 typedef struct {
     const char *name;    /* the key in the table cardlua__transform_math returns */
-    lua_CFunction f;
+    lua_CFunction f;     /* NULL: a value _G's __index makes (globals_index) */
     const char *params;  /* argError's parameters ("" when unused) */
     const char *kinds;
+    const char *returns; /* the API's: its result's type (a value's own type) */
+    const char *doc;     /* the API's: its line in `cardlua types`; NULL: not a global */
 } math_function;
 
 /// Every function, by the name the prelude installs it under ("T3:rotate" is the
 /// CATransform3D method `rotate`, "A:rotate" the CGAffineTransform one). The message
-/// name is the key, or "t:rotate" for a method.
+/// name is the key, or "t:rotate" for a method. The rows with a doc are the script API,
+/// in the order `cardlua types` lists it: the one list of their names, parameters and
+/// kinds (the prelude defines the globals from it; Sources/CardLua/Lua/reference/ is the
+/// Lua reference, and TransformMathTests holds the two lists equal).
 static const math_function FUNCTIONS[] = {
-    {"CATransform3DMakeTranslation", make_translation3, "tx, ty, tz", "nnn"},
-    {"CATransform3DMakeScale", make_scale3, "sx, sy, sz", "nnn"},
-    {"CATransform3DMakeRotation", make_rotation3, "angle, x, y, z", "nnnn"},
-    {"CATransform3DRotate", rotate3, "t, angle, x, y, z", "Tnnnn"},
-    {"CATransform3DScale", scale3, "t, sx, sy, sz", "Tnnn"},
-    {"CATransform3DTranslate", translate3, "t, tx, ty, tz", "Tnnn"},
-    {"CATransform3DConcat", concat3, "a, b", "TT"},
-    {"CATransform3DInvert", invert3, "t", "T"},
-    {"CATransform3DIsIdentity", is_identity3, "t", "T"},
-    {"CATransform3DEqualToTransform", equal3, "a, b", "TT"},
-    {"CATransform3DMakeAffineTransform", make_affine3, "t", "A"},
-    {"CATransform3DGetAffineTransform", get_affine3, "t", "T"},
-    {"CATransform3DIsAffine", is_affine3, "t", "T"},
-    {"T3:rotate", rotate3, "self, angle, x, y, z", "Tnnnn"},
-    {"T3:scale", scale3, "self, sx, sy, sz", "Tnnn"},
-    {"T3:translate", translate3, "self, tx, ty, tz", "Tnnn"},
-    {"T3:concat", concat3, "self, other", "TT"},
-    {"T3:invert", invert3, "t", "T"},
-    {"T3:isIdentity", is_identity3_method, "self", "T"},
-    {"T3:__eq", eq3_metamethod, "", ""},
-    {"identity3D", identity3, "", ""},
-    {"t3", make_value3, "", ""},
-    {"affine", make_value_affine, "", ""},
-    {"CGAffineTransformMake", make_affine, "a, b, c, d, tx, ty", "nnnnnn"},
-    {"CGAffineTransformMakeScale", make_scale_affine, "sx, sy", "nn"},
-    {"CGAffineTransformMakeRotation", make_rotation_affine, "angle", "n"},
-    {"CGAffineTransformMakeTranslation", make_translation_affine, "tx, ty", "nn"},
-    {"CGAffineTransformScale", scale_affine, "t, sx, sy", "Ann"},
-    {"CGAffineTransformRotate", rotate_affine, "t, angle", "An"},
-    {"CGAffineTransformTranslate", translate_affine, "t, tx, ty", "Ann"},
-    {"CGAffineTransformConcat", concat_affine_fn, "t1, t2", "AA"},
-    {"CGAffineTransformInvert", invert_affine, "t", "A"},
-    {"CGAffineTransformIsIdentity", is_identity_affine, "t", "A"},
-    {"CGAffineTransformEqualToTransform", equal_affine, "a, b", "AA"},
-    {"CGPointApplyAffineTransform", apply_affine, "p, t", "PA"},
-    {"A:scale", scale_affine, "self, sx, sy", "Ann"},
-    {"A:rotate", rotate_affine, "self, angle", "An"},
-    {"A:translate", translate_affine, "self, tx, ty", "Ann"},
-    {"A:concat", concat_affine_fn, "self, other", "AA"},
-    {"A:invert", invert_affine, "t", "A"},
-    {"A:isIdentity", is_identity_affine_method, "self", "A"},
-    {"A:__eq", eq_affine_metamethod, "", ""},
+    {"CATransform3DIdentity", NULL, "", "", "CATransform3D",
+     "The identity transform: a fresh value each time it is read, so changing it changes nothing else."},
+    {"CATransform3DMakeTranslation", make_translation3, "tx, ty, tz", "nnn", "CATransform3D", "A translation."},
+    {"CATransform3DMakeScale", make_scale3, "sx, sy, sz", "nnn", "CATransform3D", "A scale."},
+    {"CATransform3DMakeRotation", make_rotation3, "angle, x, y, z", "nnnn", "CATransform3D",
+     "A rotation by angle radians about the axis (x, y, z); a zero axis gives the identity."},
+    {"CATransform3DRotate", rotate3, "t, angle, x, y, z", "Tnnnn", "CATransform3D",
+     "t with a rotation applied first (rotation \xC2\xB7 t)."},
+    {"CATransform3DScale", scale3, "t, sx, sy, sz", "Tnnn", "CATransform3D", "t with a scale applied first (scale \xC2\xB7 t)."},
+    {"CATransform3DTranslate", translate3, "t, tx, ty, tz", "Tnnn", "CATransform3D",
+     "t with a translation applied first (translation \xC2\xB7 t)."},
+    {"CATransform3DConcat", concat3, "a, b", "TT", "CATransform3D", "a \xC2\xB7 b: a applies first."},
+    {"CATransform3DInvert", invert3, "t", "T", "CATransform3D", "The inverse; a singular t is returned unchanged."},
+    {"CATransform3DIsIdentity", is_identity3, "t", "T", "boolean", "Whether t is the identity."},
+    {"CATransform3DEqualToTransform", equal3, "a, b", "TT", "boolean", "Whether a and b are equal."},
+    {"CGAffineTransformIdentity", NULL, "", "", "CGAffineTransform", "The identity: a fresh value each time it is read."},
+    {"CGAffineTransformMake", make_affine, "a, b, c, d, tx, ty", "nnnnnn", "CGAffineTransform",
+     "An affine transform from its six numbers."},
+    {"CGAffineTransformMakeScale", make_scale_affine, "sx, sy", "nn", "CGAffineTransform", "A scale."},
+    {"CGAffineTransformMakeRotation", make_rotation_affine, "angle", "n", "CGAffineTransform",
+     "A rotation by angle radians (clockwise on screen for a positive angle)."},
+    {"CGAffineTransformMakeTranslation", make_translation_affine, "tx, ty", "nn", "CGAffineTransform", "A translation."},
+    {"CGAffineTransformScale", scale_affine, "t, sx, sy", "Ann", "CGAffineTransform", "t with a scale applied first."},
+    {"CGAffineTransformRotate", rotate_affine, "t, angle", "An", "CGAffineTransform", "t with a rotation applied first."},
+    {"CGAffineTransformTranslate", translate_affine, "t, tx, ty", "Ann", "CGAffineTransform",
+     "t with a translation applied first."},
+    {"CGAffineTransformConcat", concat_affine_fn, "t1, t2", "AA", "CGAffineTransform", "t1 \xC2\xB7 t2: t1 applies first."},
+    {"CGAffineTransformInvert", invert_affine, "t", "A", "CGAffineTransform", "The inverse; a singular t is returned unchanged."},
+    {"CGAffineTransformIsIdentity", is_identity_affine, "t", "A", "boolean", "Whether t is the identity."},
+    {"CGAffineTransformEqualToTransform", equal_affine, "a, b", "AA", "boolean", "Whether a and b are equal."},
+    {"CGPointApplyAffineTransform", apply_affine, "p, t", "PA", "CGPoint", "The point transformed."},
+    {"CATransform3DMakeAffineTransform", make_affine3, "t", "A", "CATransform3D", "The affine transform as a 3D one."},
+    {"CATransform3DGetAffineTransform", get_affine3, "t", "T", "CGAffineTransform", "The affine part of a 3D transform."},
+    {"CATransform3DIsAffine", is_affine3, "t", "T", "boolean", "Whether t has no 3D part."},
+    {"T3:rotate", rotate3, "self, angle, x, y, z", "Tnnnn", NULL, NULL},
+    {"T3:scale", scale3, "self, sx, sy, sz", "Tnnn", NULL, NULL},
+    {"T3:translate", translate3, "self, tx, ty, tz", "Tnnn", NULL, NULL},
+    {"T3:concat", concat3, "self, other", "TT", NULL, NULL},
+    {"T3:invert", invert3, "t", "T", NULL, NULL},
+    {"T3:isIdentity", is_identity3_method, "self", "T", NULL, NULL},
+    {"T3:__eq", eq3_metamethod, "", "", NULL, NULL},
+    {"A:scale", scale_affine, "self, sx, sy", "Ann", NULL, NULL},
+    {"A:rotate", rotate_affine, "self, angle", "An", NULL, NULL},
+    {"A:translate", translate_affine, "self, tx, ty", "Ann", NULL, NULL},
+    {"A:concat", concat_affine_fn, "self, other", "AA", NULL, NULL},
+    {"A:invert", invert_affine, "t", "A", NULL, NULL},
+    {"A:isIdentity", is_identity_affine_method, "self", "A", NULL, NULL},
+    {"A:__eq", eq_affine_metamethod, "", "", NULL, NULL},
+    {"identity3D", identity3, "", "", NULL, NULL},
+    {"t3", make_value3, "", "", NULL, NULL},
+    {"affine", make_value_affine, "", "", NULL, NULL},
 };
+
+/// Appends the API's row `m` to the array part of the table at `result`: { name =,
+/// params =, kinds =, returns =, doc = } (a value: no params or kinds). Shared with
+/// geometry_native.c.
+void cardlua__list_api(lua_State *L, int result, const char *name, const char *params, const char *kinds,
+                       const char *returns, const char *doc) {
+    lua_createtable(L, 0, 5);
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "name");
+    if (params != NULL) {
+        lua_pushstring(L, params);
+        lua_setfield(L, -2, "params");
+        lua_pushstring(L, kinds);
+        lua_setfield(L, -2, "kinds");
+    }
+    lua_pushstring(L, returns);
+    lua_setfield(L, -2, "returns");
+    lua_pushstring(L, doc);
+    lua_setfield(L, -2, "doc");
+    lua_rawseti(L, result, (lua_Integer)lua_rawlen(L, result) + 1);
+}
 
 /// Pushes the shared upvalues (UV_T3 … UV_KY) from cardlua__transform_math's stack (its
 /// arguments, then the two metatables at 4 and 5).
@@ -1289,9 +1323,11 @@ static void fill_metatable(lua_State *L, int mt, int result, const char *prefix,
 /// native.transformMath(Point, argError, globalsIndex) → a table of the C functions by
 /// name (FUNCTIONS: the API's, the methods, the prelude's constructors t3, affine and
 /// identity3D), plus "globalsIndex": _G's __index, which makes the two identities here
-/// and hands any other name to the given Lua function. Makes the values' two metatables
-/// (in the registry as "CATransform3D" and "CGAffineTransform", for the read-back).
-/// Called once, by the prelude (transform_native.lua).
+/// and hands any other name to the given Lua function; its array part lists the API's
+/// rows in order (cardlua__list_api), which the prelude defines the globals from. Makes
+/// the values' two metatables (in the registry as "CATransform3D" and
+/// "CGAffineTransform", for the read-back). Called once, by the prelude
+/// (transforms.lua).
 int cardlua__transform_math(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checktype(L, 2, LUA_TFUNCTION);
@@ -1304,10 +1340,12 @@ int cardlua__transform_math(lua_State *L) {
     h->transform_mt[0] = lua_topointer(L, 4);
     h->transform_mt[1] = lua_topointer(L, 5);
     size_t n = sizeof FUNCTIONS / sizeof FUNCTIONS[0];
-    lua_createtable(L, 0, (int)n + 1);
+    lua_createtable(L, 32, (int)n + 1);
     int result = lua_gettop(L);
     for (size_t i = 0; i < n; i++) {
         const math_function *m = &FUNCTIONS[i];
+        if (m->doc != NULL) cardlua__list_api(L, result, m->name, m->f ? m->params : NULL, m->kinds, m->returns, m->doc);
+        if (m->f == NULL) continue;
         push_shared(L);
         const char *colon = strchr(m->name, ':');
         if (colon) lua_pushfstring(L, "t%s", colon); else lua_pushstring(L, m->name);

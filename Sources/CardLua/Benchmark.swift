@@ -54,12 +54,20 @@ package enum Benchmark {
     }
 
     /// The Lua prelude the scripts run on, as text: the stock-interpreter harness loads
-    /// it so that both sides run the same transform math.
+    /// it (with ``referenceSource`` in place of the C functions) so that both sides run
+    /// the same API.
     package static var preludeSource: String { CardLua.preludeSource }
+
+    /// The Lua reference of the C functions the prelude installs (the transform math and
+    /// the geometry constructors: Sources/CardLua/Lua/reference/), as text: one chunk that
+    /// returns `{ transformMath = …, geometryMakers = … }`, the installers the stock
+    /// interpreter is given in their place. cardlua itself never runs it.
+    package static var referenceSource: String { CardLua.referenceSource }
 
     /// The stock-interpreter harness (run with `lua5.4 -E -e BOOT`, `cardlua bench
     /// --stock`). It receives the settings (iterations per repeat, repeats, the instruction
-    /// budget, the memory limit), the prelude's text, the script's name and text, and a
+    /// budget, the memory limit), the prelude's text, the reference's (``referenceSource``),
+    /// the script's name and text, and a
     /// data chunk (`return { prepareState = {…}, state = {…}, items = {…} }`: the arguments
     /// of the prelude's `I.setState` for `prepare` and for `transform`, and the items flat,
     /// `CARDLUA_IN_STRIDE` numbers each).

@@ -44,6 +44,10 @@ public final class LuaEffect: Effect {
     /// use (LuaParams.swift); empty when it declares none.
     public internal(set) var params: [ScriptParam] = []
 
+    /// The prelude as every state loads it: compiled at build time (embed.list's
+    /// preludeChunk), decoded once per process.
+    private static let prelude: [UInt8] = Array(Data(base64Encoded: preludeChunk) ?? Data())
+
     /// Loads `source` into a fresh sandboxed state and runs it once.
     public init(source: String, chunkName: String, limits: ScriptLimits = ScriptLimits()) throws(ScriptError) {
         self.chunkName = chunkName
@@ -53,9 +57,11 @@ public final class LuaEffect: Effect {
         let size = source.utf8.count
         if size > ScriptFile.maxBytes { throw ScriptFile.tooLong(path: chunkName, bytes: size) }
         var failure: UnsafePointer<CChar>?
-        let opened = preludeSource.withCString { prelude in
-            cardlua_open(prelude, strlen(prelude), max(limits.maxMemory, 0),
-                         Int64(max(limits.maxInstructions, 1)), &failure)
+        let opened = Self.prelude.withUnsafeBufferPointer { prelude in
+            prelude.withMemoryRebound(to: CChar.self) { chunk in
+                cardlua_open(chunk.baseAddress, chunk.count, max(limits.maxMemory, 0),
+                             Int64(max(limits.maxInstructions, 1)), &failure)
+            }
         }
         guard let opened else {
             let why = failure.map { String(cString: $0) } ?? "could not create a Lua state"

@@ -5,8 +5,8 @@ import Foundation
 import Testing
 
 /// The transform math and the geometry constructors in C (Sources/CLuaShims/transform_math.c,
-/// geometry_native.c) against the prelude's Lua
-/// versions, which stay the reference (the stock interpreter runs them): the same values
+/// geometry_native.c) against their Lua reference (Sources/CardLua/Lua/reference/, which
+/// the stock interpreter runs in their place): the same values
 /// (bit for bit, with the same integer or float subtypes; a NaN's sign bit aside; cardlua's
 /// are userdata, the reference's tables, compared field by field), the same argument
 /// messages; and no crash on hostile arguments (wrong types, NaN, missing fields, tables
@@ -28,11 +28,8 @@ import Testing
 
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let prelude = try TestSupport.write(Benchmark.preludeSource, named: "prelude.lua", in: directory)
-        let stock = try FuzzTests.runStockLua("""
-        assert(loadfile(\(Self.luaString(prelude)), "t"))({
-          query = function() return {} end, attributesIndex = function() end, attributesNewindex = rawset })
-        """ + "\n" + program + "\nlocal digest, count = run()\nprint(digest, count % 1000)\n")
+        let stock = try FuzzTests.runStockLua(try Self.stockPrelude(in: directory)
+            + "\n" + program + "\nlocal digest, count = run()\nprint(digest, count % 1000)\n")
         let parts = stock.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         #expect(parts.count == 2, "stock lua5.4 printed: \(stock)")
         if let ours, parts.count == 2 {
@@ -121,6 +118,21 @@ import Testing
         let outcome = Safety.run("function transform(attributes, layout)\n\(body)\nend\n")
         #expect(outcome.error == nil, "\(outcome.error?.message ?? "")", sourceLocation: sourceLocation)
         #expect(outcome.items.first?.alpha == 1, sourceLocation: sourceLocation)
+    }
+
+    /// Lua for the stock interpreter that loads the prelude as `cardlua bench --stock`
+    /// does: with the Lua reference's installers in place of the C ones; `I` is the
+    /// prelude's internals. (The files are written into `directory`.)
+    static func stockPrelude(in directory: URL) throws -> String {
+        let prelude = try TestSupport.write(Benchmark.preludeSource, named: "prelude.lua", in: directory)
+        let reference = try TestSupport.write(Benchmark.referenceSource, named: "reference.lua", in: directory)
+        return """
+        local native = { query = function() return {} end, attributesIndex = function() end, attributesNewindex = rawset }
+        local reference = assert(loadfile(\(luaString(reference)), "t"))(native)
+        native.transformMath, native.geometryMakers = reference.transformMath, reference.geometryMakers
+        native.elementMakers, native.elementNewindex = reference.elementMakers, reference.elementNewindex
+        local I = assert(loadfile(\(luaString(prelude)), "t"))(native)
+        """
     }
 
     static func luaString(_ text: String) -> String {

@@ -107,8 +107,10 @@ const char *cardlua_attribute_key(int index, int *writable);
 typedef long (*cardlua_query_fn)(void *context, double x, double y, double width,
                                  double height, double *buffer, long capacity);
 
-/// A fresh sandboxed state with the prelude loaded. NULL when out of memory or when the
-/// prelude fails (a bug): then *message_out, if given, receives a static description.
+/// A fresh sandboxed state with the prelude loaded: `prelude` is the compiled chunk
+/// (lua_dump of the prelude's text, as embed-text makes it). NULL when out of memory or
+/// when the prelude fails (a bug): then *message_out, if given, receives a static
+/// description.
 cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t memory_limit,
                            long long instruction_budget, const char **message_out);
 void cardlua_close(cardlua_host *host);

@@ -62,19 +62,12 @@ package enum Suggest {
         return d[a.count][b.count]
     }
 
-    /// Every global name a script finds defined: the prelude's API (read from its source,
-    /// where each is registered with `define` or listed in `api`) and the sandbox's base
+    /// Every global name a script finds defined: the prelude's API (as a fresh state lists
+    /// it: the C functions it installs are named only in C's table) and the sandbox's base
     /// library.
     static let globalNames: [String] = {
-        var names: [String] = []
-        for marker in ["define(\"", "{ name = \""] {
-            var rest = Substring(preludeSource)
-            while let found = rest.range(of: marker) {
-                rest = rest[found.upperBound...]
-                let name = rest.prefix(while: { $0.isLetter || $0.isNumber || $0 == "_" })
-                if !name.isEmpty, !names.contains(String(name)) { names.append(String(name)) }
-            }
-        }
+        let listed = (try? LuaEffect(source: "", chunkName: "names").internalString("globalNames")) ?? ""
+        let names = listed.split(separator: "\n").map(String.init)
         return names + ["assert", "error", "ipairs", "next", "pairs", "pcall", "print", "rawequal", "rawget",
                         "rawlen", "rawset", "select", "setmetatable", "getmetatable", "tonumber", "tostring",
                         "type", "xpcall", "warn", "string", "table", "math", "utf8", "coroutine"]

@@ -1,6 +1,8 @@
 -- cardlua bench --stock: the Lua floor. The same prelude and the same script's transform
 -- as cardlua runs, called from a plain Lua loop in the stock interpreter: no lazy
--- attributes, no validation, no C boundary per item.
+-- attributes, no validation, no C boundary per item. Where cardlua's prelude installs C
+-- functions (the transform math, the geometry constructors), this one installs their Lua
+-- reference (Sources/CardLua/Lua/reference/).
 --
 -- The script is someone else's code, so it runs in the same sandbox as `cardlua run`:
 -- the globals are the allowlist of Sources/CLuaShims/sandbox.c (no io, os, debug,
@@ -12,9 +14,10 @@
 --
 -- cardlua starts `lua5.4 -E -e BOOT` and writes everything on standard input (no file
 -- is left anywhere); BOOT calls this chunk with: the settings ("iterations repeats
--- budget memory"), the prelude's text, the script's name, its text, the data chunk
--- (`return { prepareState = {…}, state = {…}, items = {…} }`).
-local settings, preludeSource, scriptName, scriptSource, dataSource = ...
+-- budget memory"), the prelude's text, the Lua reference's (Sources/CardLua/Lua/reference:
+-- what stands in for the C functions the prelude installs), the script's name, its text,
+-- the data chunk (`return { prepareState = {…}, state = {…}, items = {…} }`).
+local settings, preludeSource, referenceSource, scriptName, scriptSource, dataSource = ...
 
 -- What the harness keeps for itself, before the script's world is made.
 local clock, stdout, stderr, exit = os.clock, io.stdout, io.stderr, os.exit
@@ -113,6 +116,9 @@ local native = {
   attributesIndex = function() return nil end,
   attributesNewindex = rawset,
 }
+local reference = run(referenceSource, "=cardlua reference", S, native)
+native.transformMath, native.geometryMakers = reference.transformMath, reference.geometryMakers
+native.elementMakers, native.elementNewindex = reference.elementMakers, reference.elementNewindex
 local I = run(preludeSource, "=cardlua prelude", S, native)
 local data = run(dataSource, "=bench data", {})
 local prepareState, state, flat = data.prepareState, data.state, data.items

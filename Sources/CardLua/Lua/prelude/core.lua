@@ -1,13 +1,14 @@
 -- cardlua prelude: the script API of docs/script-api.md, written in Lua so that nothing a
--- script calls is a Swift frame. Loaded once per state, before the script, as text.
--- It receives the native (C) functions it needs and returns the host's internals.
--- Every public name is registered with `define`, from which `cardlua types` writes the
--- LuaCATS definitions: the two cannot drift.
+-- script calls is a Swift frame. Compiled at build time (embed.list's preludeChunk) and
+-- loaded once per state, before the script. It receives the native (C) functions it
+-- needs and returns the host's internals. Every public name is registered with `define`
+-- (the C functions from the rows of C's own table: defineAll), from which `cardlua types`
+-- writes the LuaCATS definitions: the two cannot drift.
 local native = ...
 local G = _G
 local type, rawget, rawset, setmetatable, error, tostring, pairs, ipairs =
   type, rawget, rawset, setmetatable, error, tostring, pairs, ipairs
-local sqrt, cos, sin, abs, huge, floor = math.sqrt, math.cos, math.sin, math.abs, math.huge, math.floor
+local abs, floor = math.abs, math.floor
 local concat, sort = table.concat, table.sort
 local tonumber, smatch, gmatch, ssub, select = tonumber, string.match, string.gmatch, string.sub, select
 
@@ -16,7 +17,7 @@ local api = {}        -- the public API, in order, for `cardlua types`
 local classes = {}    -- LuaCATS class definitions, in order
 
 local function define(name, signature, doc, value)
-  api[#api + 1] = { name = name, signature = signature, doc = doc }
+  api[#api + 1] = { name = name, signature = signature, doc = doc, defined = true }
   G[name] = value
 end
 
@@ -133,3 +134,24 @@ local function argError(fn, params, kinds, ...)
   error(expected .. "; got more arguments", 3)
 end
 
+
+-- Defines the functions a C installer returns (transform_math.c, geometry_native.c), in
+-- the order its array part lists them, each with the signature its row gives: the
+-- parameters with their kinds' types, and its result (or the row's own signature). A row
+-- without parameters is a value _G's __index makes: listed, not set.
+local KIND_TYPES = { n = "number", T = "CATransform3D", A = "CGAffineTransform", R = "CGRect", P = "CGPoint", S = "CGSize" }
+local function defineAll(functions)
+  for _, row in ipairs(functions) do
+    if row.params == nil then
+      api[#api + 1] = { name = row.name, signature = row.returns, doc = row.doc }
+    else
+      local parts, i = {}, 0
+      for name in gmatch(row.params, "[%w_]+") do
+        i = i + 1
+        parts[i] = name .. ": " .. KIND_TYPES[ssub(row.kinds, i, i)]
+      end
+      define(row.name, row.signature or "fun(" .. concat(parts, ", ") .. "): " .. tostring(row.returns), row.doc,
+        functions[row.name])
+    end
+  end
+end

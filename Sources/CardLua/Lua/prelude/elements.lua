@@ -3,31 +3,18 @@
 -- frame shows (elements.c reads them back with the checks `transform` gets);
 -- layout:layoutAttributesForItem(indexPath) finds any item, on screen or not.
 
-local tointeger = math.tointeger
-
 IndexPathMT.__tostring = function(p) return "[" .. tostring(p.section) .. ", " .. tostring(p.item) .. "]" end
 -- Index paths compare by value, as Swift's do.
 IndexPathMT.__eq = function(a, b) return a.section == b.section and a.item == b.item end
 
-define("IndexPath", "fun(item: integer, section: integer?): IndexPath",
-  "An item's index path (`IndexPath(item:section:)`), 0-based; section defaults to 0.",
-  function(item, section, extra)
-    if type(item) ~= "number" or (section ~= nil and type(section) ~= "number") or extra ~= nil then
-      argError("IndexPath", "item, section", "nn", item, section == nil and 0 or section, extra)
-    end
-    local i, s = tointeger(item), tointeger(section or 0)
-    if i == nil or s == nil then
-      error("IndexPath: expected whole numbers (item " .. tostring(item) .. ", section " .. tostring(section or 0) .. ")", 2)
-    end
-    return setmetatable({ section = s, item = i, row = i }, IndexPathMT)
-  end)
+defineAll(elementMakers)  -- IndexPath
 
 -- The tables the layout hands out (layoutAttributesForElements, layoutAttributesForItem)
 -- behave like `attributes` in transform: `transform` and `transform3D` replace each other,
 -- `isHidden` is `hidden`, and the keys not set read their defaults.
 local ATTRIBUTE_DEFAULTS = { isDoubleSided = true, cornerRadius = 0, shadowOpacity = 0, shadowRadius = 3, blurRadius = 0 }
 local GEOMETRY, GEOMETRY_KEYS = { center = true, size = true, frame = true }, { "center", "size", "frame" }
-local baseGeometry   -- C, where the host makes the tables: their geometry on first read
+local baseGeometry = elementMakers.baseGeometry  -- their geometry on first read
 BaseAttributes.__index = function(a, k)
   if GEOMETRY[k] and baseGeometry then
     return baseGeometry(a, k)
@@ -62,68 +49,14 @@ BaseAttributes.__pairs = function(a)
   end
   return next, a, nil
 end
--- The same rule in C (elements.c) where the host has it: an element query sets several
--- absent keys per card.
-BaseAttributes.__newindex = native.elementNewindex or function(a, k, v)
-  if k == "transform" then rawset(a, "transform3D", nil)
-  elseif k == "transform3D" then rawset(a, "transform", nil)
-  elseif k == "isHidden" then k = "hidden" end
-  rawset(a, k, v)
-end
+-- `transform` and `transform3D` replace each other, `isHidden` is `hidden`: in C
+-- (elements.c), since an element query sets several absent keys per card.
+BaseAttributes.__newindex = native.elementNewindex
 
--- An item's base attributes, or nil, the number of sections, the items in the section
--- (-1: no such section), or nil, -1 when the host cannot look items up.
-local function lookUpItem(s, it)
-  local cx, cy, iw, ih = native.item(s, it)
-  if cx == nil then return nil, cy, iw end
-  return setmetatable({
-    indexPath = setmetatable({ section = s, item = it, row = it }, IndexPathMT),
-    center = point(cx, cy), size = size(iw, ih), frame = rect(cx - iw / 2, cy - ih / 2, iw, ih),
-    alpha = 1, zIndex = 0, hidden = false,   -- transform3D: the identity, made when first read
-  }, BaseAttributes)
-end
-
--- Where the host has them, C builds these tables (elements.c: the same keys, values and
--- metatables, no Lua call frame; an element query makes several per card; center, size
--- and frame made when first read, through baseGeometry), and IndexPath.
-local elementMakers = native.elementMakers and
-  native.elementMakers(IndexPathMT, BaseAttributes, Point, Size, Rect, argError)
-if elementMakers then
-  lookUpItem, baseElements = elementMakers.itemAttributes, elementMakers.queryAttributes
-  G.IndexPath = elementMakers.IndexPath
-  baseGeometry = elementMakers.baseGeometry
-end
-
--- layout:layoutAttributesForItem(indexPath): any item's base attributes, on screen or not.
-function LayoutMethods.layoutAttributesForItem(_, indexPath, extra)
-  if type(indexPath) ~= "table" or extra ~= nil then
-    error("layoutAttributesForItem: expected an IndexPath (IndexPath(item, section)), got " ..
-      (extra ~= nil and "more arguments" or indexPath == nil and "nothing" or "a " .. type(indexPath)), 2)
-  end
-  local s, it = indexPath.section, indexPath.item
-  if s == nil then s = 0 end
-  if it == nil then it = indexPath.row end
-  local si = type(s) == "number" and tointeger(s) or nil
-  local ii = type(it) == "number" and tointeger(it) or nil
-  if si == nil or ii == nil then
-    error("layoutAttributesForItem: the index path needs whole numbers (section " .. tostring(s) ..
-      ", item " .. tostring(it) .. ")", 2)
-  end
-  local found, sections, items = lookUpItem(si, ii)
-  if found == nil then
-    if sections < 0 then error("layoutAttributesForItem: the host layout cannot look up single items", 2) end
-    if items < 0 then
-      error("layoutAttributesForItem: no item " .. ii .. " in section " .. si .. ": the layout has " ..
-        sections .. (sections == 1 and " section" or " sections"), 2)
-    end
-    error("layoutAttributesForItem: no item " .. ii .. " in section " .. si .. " (it has " .. items ..
-      (items == 1 and " item)" or " items)"), 2)
-  end
-  return found
-end
--- The same in C where the host has it (elements.c: the same checks, messages and lines),
--- without the Lua call frame: an element query asks for one item per card.
-if elementMakers then LayoutMethods.layoutAttributesForItem = elementMakers.layoutAttributesForItem end
+-- layout:layoutAttributesForItem(indexPath): any item's base attributes, on screen or
+-- not, C's (elements.c), without the Lua call frame: an element query asks for one item
+-- per card.
+LayoutMethods.layoutAttributesForItem = elementMakers.layoutAttributesForItem
 LayoutMethods.layoutAttributesForItemAtIndexPath = LayoutMethods.layoutAttributesForItem
 
 -- For the attributes proxy (attributes.c): a start's transform, a shadow offset; for the

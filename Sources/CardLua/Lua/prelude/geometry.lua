@@ -108,27 +108,11 @@ class([[
 ---@field item integer
 ---@field row integer same as item]])
 
-define("CGPointMake", "fun(x: number, y: number): CGPoint", "A point.", function(x, y, extra)
-  if type(x) ~= "number" or type(y) ~= "number" or extra ~= nil then argError("CGPointMake", "x, y", "nn", x, y, extra) end
-  return setmetatable({ x = x, y = y }, Point)
-end)
-define("CGSizeMake", "fun(width: number, height: number): CGSize", "A size.", function(w, h, extra)
-  if type(w) ~= "number" or type(h) ~= "number" or extra ~= nil then argError("CGSizeMake", "width, height", "nn", w, h, extra) end
-  return setmetatable({ width = w, height = h }, Size)
-end)
-define("CGRectMake", "fun(x: number, y: number, width: number, height: number): CGRect", "A rectangle.", function(x, y, w, h, extra)
-  if type(x) ~= "number" or type(y) ~= "number" or type(w) ~= "number" or type(h) ~= "number" or extra ~= nil then
-    argError("CGRectMake", "x, y, width, height", "nnnn", x, y, w, h, extra)
-  end
-  return setmetatable({ x = x, y = y, width = w, height = h }, Rect)
-end)
-define("UIEdgeInsetsMake", "fun(top: number, left: number, bottom: number, right: number): UIEdgeInsets",
-  "Insets from each edge.", function(t, l, b, r, extra)
-    if type(t) ~= "number" or type(l) ~= "number" or type(b) ~= "number" or type(r) ~= "number" or extra ~= nil then
-      argError("UIEdgeInsetsMake", "top, left, bottom, right", "nnnn", t, l, b, r, extra)
-    end
-    return setmetatable({ top = t, left = l, bottom = b, right = r }, Insets)
-  end)
+-- The constructors are C's (Sources/CLuaShims/geometry_native.c): the same tables with
+-- these metatables, without the Lua call frame (a `sizeForItem` builds one CGSize per
+-- item).
+local geometryMakers = native.geometryMakers(Point, Size, Rect, Insets, argError)
+defineAll(geometryMakers)
 define("CGRectGetMinX", "fun(r: CGRect): number", "The rect's smallest x.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMinX", "r", "R", r, extra) end return r.x end)
 define("CGRectGetMidX", "fun(r: CGRect): number", "The rect's centre x.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMidX", "r", "R", r, extra) end return r.x + r.width / 2 end)
 define("CGRectGetMaxX", "fun(r: CGRect): number", "The rect's largest x.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMaxX", "r", "R", r, extra) end return r.x + r.width end)

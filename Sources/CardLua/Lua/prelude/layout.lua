@@ -7,22 +7,12 @@ LayoutMT.__index = LayoutMethods
 local BaseAttributes = { __name = "UICollectionViewLayoutAttributes" }
 local direction = "vertical"
 
--- The base attributes of the items that meet a rect, as tables; elements.lua puts the C
--- version (the same tables) in its place where the host has it.
-local function baseElements(x, y, w, h)
-  local flat = native.query(x, y, w, h)
-  local out = {}
-  for i = 0, #flat // 6 - 1 do
-    local s, it, cx, cy, iw, ih = flat[i * 6 + 1], flat[i * 6 + 2], flat[i * 6 + 3], flat[i * 6 + 4], flat[i * 6 + 5], flat[i * 6 + 6]
-    s, it = floor(s), floor(it)
-    out[i + 1] = setmetatable({
-      indexPath = setmetatable({ section = s, item = it, row = it }, IndexPathMT),
-      center = point(cx, cy), size = size(iw, ih), frame = rect(cx - iw / 2, cy - ih / 2, iw, ih),
-      alpha = 1, zIndex = 0, hidden = false,   -- transform3D: made when first read (elements.lua)
-    }, BaseAttributes)
-  end
-  return out
-end
+-- The tables the layout hands out are C's (elements.c: the same keys, values and
+-- metatables, no Lua call frame; an element query makes several per card; center, size
+-- and frame made when first read, through baseGeometry), and IndexPath (elements.lua).
+-- baseElements: the base attributes of the items that meet a rect.
+local elementMakers = native.elementMakers(IndexPathMT, BaseAttributes, Point, Size, Rect, argError)
+local baseElements = elementMakers.queryAttributes
 
 -- layout:layoutAttributesForElements(rect): the base, untransformed attributes that
 -- meet rect (what `super` returns in the seeds), ordered by section then item.

@@ -101,3 +101,27 @@ end
 -- The names a script may set as globals or fields; `cardlua check` uses these.
 I.api = api
 
+-- The API's global names, one a line, for the did-you-mean of a call of a nil global
+-- (Check/Suggest.swift): the functions and constants `define` sets first, then the
+-- values _G's __index makes, each in the order of definition.
+function I.globalNames()
+  local listed = {}
+  for _, e in ipairs(api) do if e.defined then listed[#listed + 1] = e.name end end
+  for _, e in ipairs(api) do if not e.defined then listed[#listed + 1] = e.name end end
+  return concat(listed, "\n")
+end
+
+-- What the C installers gave, for the test that holds C's table and the Lua reference
+-- equal (FunctionTableTests): each row, "name(params) kinds", then every name the result
+-- has, sorted.
+function I.functionRows()
+  local lines = {}
+  for _, functions in ipairs({ geometryMakers, transforms, elementMakers }) do
+    local keys = {}
+    for _, row in ipairs(functions) do lines[#lines + 1] = row.name .. "(" .. (row.params or "") .. ") " .. (row.kinds or "") end
+    for name in pairs(functions) do if type(name) == "string" then keys[#keys + 1] = name end end
+    sort(keys)
+    lines[#lines + 1] = concat(keys, " ")
+  end
+  return concat(lines, "\n")
+end
