@@ -77,8 +77,9 @@ int main(int argc, char **argv) {
     cardlua_set_item_query(h, item, NULL);
     if (cardlua_load_script(h, script, scriptLength, "@script.lua") != CARDLUA_OK) return fail(h, "load");
     int status = 0;
-    cardlua_call_internal_string(h, "params", "", &status);
+    cardlua_params *params = cardlua_read_params(h, &status);  // as LuaEffect does after loading
     if (status != CARDLUA_OK) return fail(h, "params");
+    cardlua_free_records(params);
     long counts[1] = {PAGES};
     if (cardlua_set_item_counts(h, counts, 1) != CARDLUA_OK) return fail(h, "counts");
     double config[64];
