@@ -133,7 +133,7 @@ static int body_setup(lua_State *L, cardlua_call *c) {
     lua_createtable(L, 0, 9);
     lua_pushcfunction(L, cardlua__native_query);
     lua_setfield(L, -2, "query");
-    lua_pushcfunction(L, cardlua__attributes_index);
+    cardlua__push_attributes_index(L);  // a closure: the keys it writes as upvalues
     lua_setfield(L, -2, "attributesIndex");
     lua_pushcfunction(L, cardlua__attributes_newindex);
     lua_setfield(L, -2, "attributesNewindex");

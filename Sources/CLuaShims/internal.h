@@ -224,7 +224,6 @@ struct cardlua_host {
     // Made on first use (the per-frame and per-item hot path, BENCHMARKS.md): registry
     // references to the attributes pool tables (center, frame, size, indexPath), to the
     // keys the per-item code reads, and more.
-    int ref_pool[4];
     int ref_keys;
     // The metatables of the transform values (transform_math.c; anchored in the registry
     // for the state's life): the read-back recognises a value by pointer.
@@ -362,6 +361,7 @@ CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
 /* elements.c */ CARDLUA_INTERNAL int cardlua__element_makers(lua_State *L);
 /* attributes.c */ CARDLUA_INTERNAL void cardlua__apply_state(lua_State *L, cardlua_host *h);
 /* attributes.c */ CARDLUA_INTERNAL int cardlua__attributes_index(lua_State *L);
+/* attributes.c */ CARDLUA_INTERNAL void cardlua__push_attributes_index(lua_State *L);
 /* attributes.c */ CARDLUA_INTERNAL int cardlua__attributes_newindex(lua_State *L);
 /* attributes.c */ CARDLUA_INTERNAL int cardlua__native_query(lua_State *L);
 /// The items meeting the rect at arguments 1…4 (x, y, width, height), enumerated by the
