@@ -156,6 +156,10 @@ static inline int all_in_range(const double *v, int n) {
 /// after a group of fields.
 static double field_number(lua_State *L, int table, const hot_slots *s, int key, const char *what) {
     int t = cardlua__get_key(L, table, s, key);
+    if (t == LUA_TNUMBER) {  // the common case, with all_in_range's one test
+        double v = lua_tonumberx(L, -1, NULL);
+        if (all_in_range(&v, 1)) return v;
+    }
     if (t != LUA_TNUMBER)
         luaL_error(L, "%s.%s is %s, expected a number", what, cardlua__slot_keys[key],
                    t == LUA_TNIL ? "missing" : luaL_typename(L, -1));
@@ -514,6 +518,9 @@ static void check_written(lua_State *L, const char *k, size_t n) {
     }
 }
 
+// The __newindex's upvalues (cardlua__push_attributes_newindex): the keys it writes.
+enum { UPN_TRANSFORM = 1, UPN_TRANSFORM3D, UPN_HIDDEN, UPN_COUNT = UPN_HIDDEN };
+
 /// attributes.<key> = value for a key not present: `transform` and `transform3D`
 /// replace each other (the later assignment wins, as in UIKit); `isHidden` is `hidden`.
 int cardlua__attributes_newindex(lua_State *L) {
@@ -522,11 +529,11 @@ int cardlua__attributes_newindex(lua_State *L) {
         const char *k = lua_tolstring(L, 2, &n);
         check_written(L, k, n);
         if (n == 9 && memcmp(k, "transform", 9) == 0) {
-            lua_pushliteral(L, "transform3D"); lua_pushnil(L); lua_rawset(L, 1);
+            lua_pushvalue(L, lua_upvalueindex(UPN_TRANSFORM3D)); lua_pushnil(L); lua_rawset(L, 1);
         } else if (n == 11 && memcmp(k, "transform3D", 11) == 0) {
-            lua_pushliteral(L, "transform"); lua_pushnil(L); lua_rawset(L, 1);
+            lua_pushvalue(L, lua_upvalueindex(UPN_TRANSFORM)); lua_pushnil(L); lua_rawset(L, 1);
         } else if (n == 8 && memcmp(k, "isHidden", 8) == 0) {
-            lua_pushstring(L, "hidden");
+            lua_pushvalue(L, lua_upvalueindex(UPN_HIDDEN));
             lua_pushvalue(L, 3);
             lua_rawset(L, 1);
             return 0;
@@ -542,6 +549,14 @@ void cardlua__push_attributes_index(lua_State *L) {
     for (int i = 0; i < UP_POOL - 1; i++) lua_pushstring(L, PROXY_KEYS[i]);
     for (int i = 0; i < 4; i++) lua_pushnil(L);  // the pool's tables, on first use
     lua_pushcclosure(L, cardlua__attributes_index, UP_COUNT - 1);
+}
+
+/// Pushes the attributes proxy's __newindex (cardlua__attributes_newindex with its upvalues).
+void cardlua__push_attributes_newindex(lua_State *L) {
+    lua_pushliteral(L, "transform");
+    lua_pushliteral(L, "transform3D");
+    lua_pushliteral(L, "hidden");
+    lua_pushcclosure(L, cardlua__attributes_newindex, UPN_COUNT);
 }
 
 static void clear_table(lua_State *L, int table) {

@@ -135,7 +135,7 @@ static int body_setup(lua_State *L, cardlua_call *c) {
     lua_setfield(L, -2, "query");
     cardlua__push_attributes_index(L);  // a closure: the keys it writes as upvalues
     lua_setfield(L, -2, "attributesIndex");
-    lua_pushcfunction(L, cardlua__attributes_newindex);
+    cardlua__push_attributes_newindex(L);
     lua_setfield(L, -2, "attributesNewindex");
     lua_pushcfunction(L, cardlua__native_item);  // layout:layoutAttributesForItem (elements.c)
     lua_setfield(L, -2, "item");

@@ -363,6 +363,7 @@ CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
 /* attributes.c */ CARDLUA_INTERNAL int cardlua__attributes_index(lua_State *L);
 /* attributes.c */ CARDLUA_INTERNAL void cardlua__push_attributes_index(lua_State *L);
 /* attributes.c */ CARDLUA_INTERNAL int cardlua__attributes_newindex(lua_State *L);
+/* attributes.c */ CARDLUA_INTERNAL void cardlua__push_attributes_newindex(lua_State *L);
 /* attributes.c */ CARDLUA_INTERNAL int cardlua__native_query(lua_State *L);
 /// The items meeting the rect at arguments 1…4 (x, y, width, height), enumerated by the
 /// host into h->query_buffer (CARDLUA_IN_STRIDE numbers each), charged; returns how many.
