@@ -194,8 +194,10 @@ static int base_for_path(lua_State *L, cardlua_host *h, int t, double b[4]) {
 /// makes the identity when it is first read: most element queries assign their own).
 static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer item, const double b[4]) {
     cardlua__charge(L, ELEMENT_FEE);
-    lua_createtable(L, 0, 8);
-    note_base(L, host_of(L), lua_topointer(L, -1), b);
+    cardlua_host *h = host_of(L);
+    // Room for the four keys below and the most the script set on such a table so far.
+    lua_createtable(L, 0, h->element_keys > 8 ? h->element_keys : 8);
+    note_base(L, h, lua_topointer(L, -1), b);
     push_index_path(L, section, item);
     lua_setfield(L, -2, "indexPath");
     lua_pushinteger(L, 1);
@@ -504,7 +506,13 @@ static int read_elements(lua_State *L) {
         }
         // A layout's table left without its center, size or frame: the geometry it was
         // made with (the same as the item's unless the script changed its indexPath).
-        if (layouts) find_base(h, lua_topointer(L, E), b + 2);
+        if (layouts) {
+            find_base(h, lua_topointer(L, E), b + 2);
+            // Its size for the tables made next: the contract's keys it holds and indexPath.
+            int keys = 1;
+            for (unsigned p = present; p != 0; p &= p - 1) keys++;
+            if (keys > h->element_keys) h->element_keys = keys;
+        }
         double *record = h->elements + (i - 1) * CARDLUA_ELEMENT_STRIDE;
         record[0] = (double)section;
         record[1] = (double)item;

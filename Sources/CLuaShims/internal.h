@@ -270,6 +270,10 @@ struct cardlua_host {
     long base_capacity;
     long base_count;
     unsigned base_generation;
+    // The most keys a returned layout table has held (elements.c, push_item_attributes):
+    // the next ones are made that large, so that a query that sets many keys on each card
+    // does not grow every table once. 0 until a query's list has been read back.
+    int element_keys;
 };
 
 /// One entry of host->bases.
