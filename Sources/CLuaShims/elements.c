@@ -64,19 +64,33 @@ enum {
     EM_SIZE,           /* CGSize's */
     EM_RECT,           /* CGRect's */
     EM_ARG_ERROR,      /* the prelude's argError(fn, params, kinds, ...) */
-    EM_COUNT = EM_ARG_ERROR
+    EM_ARGUMENTS = EM_ARG_ERROR,
+    /* the keys the makers write, as strings: a copy of an upvalue is cheaper than a
+       look-up of C text in the string table (lua_setfield) for every key of every card */
+    EM_K_SECTION, EM_K_ITEM, EM_K_ROW, EM_K_INDEX_PATH, EM_K_ALPHA, EM_K_ZINDEX, EM_K_HIDDEN,
+    EM_K_X, EM_K_Y, EM_K_WIDTH, EM_K_HEIGHT,
+    EM_COUNT = EM_K_HEIGHT
 };
+/// The key strings of upvalues EM_K_SECTION… in order.
+static const char *const EM_KEYS[EM_COUNT - EM_ARGUMENTS] = {"section", "item", "row", "indexPath", "alpha", "zIndex",
+                                                             "hidden", "x", "y", "width", "height"};
+
+/// Pushes the key in upvalue `key`, for a lua_rawset(L, -3) once its value is pushed: the
+/// makers' tables are fresh and have no metatable yet, so that is lua_setfield's effect.
+static inline void push_key(lua_State *L, int key) { lua_pushvalue(L, lua_upvalueindex(key)); }
 
 /// Gives the table on top the metatable in upvalue `mt`: the prelude's metatables, which
 /// a script can reach, so with setmetatable's rule (cardlua__set_checked_metatable).
 static void set_metatable(lua_State *L, int mt) { cardlua__set_checked_metatable(L, lua_upvalueindex(mt)); }
 
-/// Pushes a table of `count` numbers under the given keys, with the metatable in upvalue `mt`.
-static void push_value(lua_State *L, int mt, int count, const char *const keys[], const lua_Number v[]) {
+/// Pushes a table of `count` numbers under the keys in upvalues `keys` (EM_K_…), with the
+/// metatable in upvalue `mt`.
+static void push_value(lua_State *L, int mt, int count, const int keys[], const lua_Number v[]) {
     lua_createtable(L, 0, count);
     for (int k = 0; k < count; k++) {
+        push_key(L, keys[k]);
         lua_pushnumber(L, v[k]);
-        lua_setfield(L, -2, keys[k]);
+        lua_rawset(L, -3);
     }
     set_metatable(L, mt);
 }
@@ -84,12 +98,15 @@ static void push_value(lua_State *L, int mt, int count, const char *const keys[]
 /// Pushes an IndexPath: { section, item, row = item } with its metatable.
 static void push_index_path(lua_State *L, lua_Integer section, lua_Integer item) {
     lua_createtable(L, 0, 3);
+    push_key(L, EM_K_SECTION);
     lua_pushinteger(L, section);
-    lua_setfield(L, -2, "section");
+    lua_rawset(L, -3);
+    push_key(L, EM_K_ITEM);
     lua_pushinteger(L, item);
-    lua_setfield(L, -2, "item");
+    lua_rawset(L, -3);
+    push_key(L, EM_K_ROW);
     lua_pushinteger(L, item);
-    lua_setfield(L, -2, "row");
+    lua_rawset(L, -3);
     set_metatable(L, EM_INDEX_PATH);
 }
 
@@ -198,14 +215,18 @@ static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer 
     // Room for the four keys below and the most the script set on such a table so far.
     lua_createtable(L, 0, h->element_keys > 8 ? h->element_keys : 8);
     note_base(L, h, lua_topointer(L, -1), b);
+    push_key(L, EM_K_INDEX_PATH);
     push_index_path(L, section, item);
-    lua_setfield(L, -2, "indexPath");
+    lua_rawset(L, -3);
+    push_key(L, EM_K_ALPHA);
     lua_pushinteger(L, 1);
-    lua_setfield(L, -2, "alpha");
+    lua_rawset(L, -3);
+    push_key(L, EM_K_ZINDEX);
     lua_pushinteger(L, 0);
-    lua_setfield(L, -2, "zIndex");
+    lua_rawset(L, -3);
+    push_key(L, EM_K_HIDDEN);
     lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "hidden");
+    lua_rawset(L, -3);
     set_metatable(L, EM_ATTRIBUTES);
 }
 
@@ -213,9 +234,9 @@ static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer 
 /// made now from its base geometry and kept in it (so that `a.center.x = …` sticks);
 /// nil for another key, or when the layout has no such item. BaseAttributes' __index.
 static int base_geometry(lua_State *L) {
-    static const char *const POINT_KEYS[2] = {"x", "y"};
-    static const char *const SIZE_KEYS[2] = {"width", "height"};
-    static const char *const RECT_KEYS[4] = {"x", "y", "width", "height"};
+    static const int POINT_KEYS[2] = {EM_K_X, EM_K_Y};
+    static const int SIZE_KEYS[2] = {EM_K_WIDTH, EM_K_HEIGHT};
+    static const int RECT_KEYS[4] = {EM_K_X, EM_K_Y, EM_K_WIDTH, EM_K_HEIGHT};
     luaL_checktype(L, 1, LUA_TTABLE);  // reachable through getmetatable: any arguments
     size_t n = 0;
     const char *k = lua_tolstring(L, 2, &n);
@@ -365,7 +386,8 @@ int cardlua__element_makers(lua_State *L) {
     int count = (int)(sizeof MAKERS / sizeof MAKERS[0]);
     lua_createtable(L, 0, count);
     for (int i = 0; i < count; i++) {
-        for (int k = 1; k <= EM_COUNT; k++) lua_pushvalue(L, k);
+        for (int k = 1; k <= EM_ARGUMENTS; k++) lua_pushvalue(L, k);
+        for (int k = 0; k < EM_COUNT - EM_ARGUMENTS; k++) lua_pushstring(L, EM_KEYS[k]);
         lua_pushcclosure(L, MAKERS[i].f, EM_COUNT);
         lua_setfield(L, -2, MAKERS[i].name);
     }
