@@ -403,18 +403,28 @@ int cardlua__element_newindex(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);  // reachable through getmetatable: any arguments
     lua_settop(L, 3);
     if (lua_type(L, 2) == LUA_TSTRING) {
-        const char *k = lua_tostring(L, 2);
-        if (strcmp(k, "transform") == 0 || strcmp(k, "transform3D") == 0) {
-            lua_pushstring(L, k[9] == '3' ? "transform" : "transform3D");  // the other one
+        size_t n = 0;
+        const char *k = lua_tolstring(L, 2, &n);
+        if ((n == 9 && memcmp(k, "transform", 9) == 0) || (n == 11 && memcmp(k, "transform3D", 11) == 0)) {
+            lua_pushvalue(L, lua_upvalueindex(n == 11 ? 1 : 2));  // the other one
             lua_pushnil(L);
             lua_rawset(L, 1);
-        } else if (strcmp(k, "isHidden") == 0) {
-            lua_pushliteral(L, "hidden");
+        } else if (n == 8 && memcmp(k, "isHidden", 8) == 0) {
+            lua_pushvalue(L, lua_upvalueindex(3));
             lua_replace(L, 2);
         }
     }
     lua_rawset(L, 1);
     return 0;
+}
+
+/// Pushes the layout tables' __newindex (cardlua__element_newindex with the keys it
+/// writes as upvalues: "transform", "transform3D", "hidden").
+void cardlua__push_element_newindex(lua_State *L) {
+    lua_pushliteral(L, "transform");
+    lua_pushliteral(L, "transform3D");
+    lua_pushliteral(L, "hidden");
+    lua_pushcclosure(L, cardlua__element_newindex, 3);
 }
 
 /// A whole number at the top of the stack for indexPath.<name> of element i (popped).

@@ -139,7 +139,7 @@ static int body_setup(lua_State *L, cardlua_call *c) {
     lua_setfield(L, -2, "attributesNewindex");
     lua_pushcfunction(L, cardlua__native_item);  // layout:layoutAttributesForItem (elements.c)
     lua_setfield(L, -2, "item");
-    lua_pushcfunction(L, cardlua__element_newindex);  // the layout's attribute tables' __newindex (elements.c)
+    cardlua__push_element_newindex(L);  // the layout's attribute tables' __newindex (elements.c)
     lua_setfield(L, -2, "elementNewindex");
     lua_pushcfunction(L, cardlua__element_makers);  // IndexPath and the layout's attribute tables in C (elements.c)
     lua_setfield(L, -2, "elementMakers");

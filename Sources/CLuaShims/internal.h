@@ -362,6 +362,7 @@ CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
 /* attributes.c */ CARDLUA_INTERNAL void cardlua__note_return_line(lua_State *L, cardlua_host *h);
 /* elements.c */ CARDLUA_INTERNAL int cardlua__native_item(lua_State *L);
 /* elements.c */ CARDLUA_INTERNAL int cardlua__element_newindex(lua_State *L);
+/* elements.c */ CARDLUA_INTERNAL void cardlua__push_element_newindex(lua_State *L);
 /* elements.c */ CARDLUA_INTERNAL int cardlua__element_makers(lua_State *L);
 /* attributes.c */ CARDLUA_INTERNAL void cardlua__apply_state(lua_State *L, cardlua_host *h);
 /* attributes.c */ CARDLUA_INTERNAL int cardlua__attributes_index(lua_State *L);
