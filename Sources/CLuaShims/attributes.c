@@ -73,7 +73,7 @@ int cardlua__push_callback(lua_State *L, cardlua_host *h, const char *name) {
     return 0;
 }
 
-/// The attributes pool tables, in the order of host->ref_pool.
+/// The attributes pool tables (the prelude's I.pool), in the order of the proxy's upvalues.
 static const char *const POOL_NAMES[4] = {"center", "frame", "size", "indexPath"};
 
 // MARK: - What a transform call left in `attributes` (the per-item hot path, BENCHMARKS.md)
@@ -144,10 +144,22 @@ static double checked_number(lua_State *L, double v, int key, const char *what) 
     return v;
 }
 
+/// Whether every one of the n numbers is finite and within MAX_MAGNITUDE (what
+/// checked_number accepts), without a call per number: the hot path's test.
+static inline int all_in_range(const double *v, int n) {
+    int ok = 1;
+    for (int k = 0; k < n; k++) ok &= (v[k] <= MAX_MAGNITUDE) & (v[k] >= -MAX_MAGNITUDE);
+    return ok;
+}
+
 /// t[key] as a finite number. The value is left on the stack: callers reset the top once
 /// after a group of fields.
 static double field_number(lua_State *L, int table, const hot_slots *s, int key, const char *what) {
     int t = cardlua__get_key(L, table, s, key);
+    if (t == LUA_TNUMBER) {  // the common case, with all_in_range's one test
+        double v = lua_tonumberx(L, -1, NULL);
+        if (all_in_range(&v, 1)) return v;
+    }
     if (t != LUA_TNUMBER)
         luaL_error(L, "%s.%s is %s, expected a number", what, cardlua__slot_keys[key],
                    t == LUA_TNIL ? "missing" : luaL_typename(L, -1));
@@ -162,11 +174,16 @@ static int read_transform(lua_State *L, int index, const hot_slots *s, const cha
     double f[16];
     int n = cardlua__transform_value(L, index, f);
     if (n == 16) {
-        for (int k = 0; k < 16; k++) m[k] = checked_number(L, f[k], K_M11 + k, what);
+        // One test for all 16 (NaN fails every comparison); checked_number only to word
+        // the error of a bad one.
+        if (!all_in_range(f, 16))
+            for (int k = 0; k < 16; k++) checked_number(L, f[k], K_M11 + k, what);
+        memcpy(m, f, sizeof f);
         return 1;
     }
     if (n == 6) {
-        for (int k = 0; k < 6; k++) checked_number(L, f[k], K_A + k, what);
+        if (!all_in_range(f, 6))
+            for (int k = 0; k < 6; k++) checked_number(L, f[k], K_A + k, what);
         for (int k = 0; k < 16; k++) m[k] = (k % 5 == 0) ? 1 : 0;
         m[0] = f[0]; m[1] = f[1]; m[4] = f[2]; m[5] = f[3]; m[12] = f[4]; m[13] = f[5];
         return 1;
@@ -254,6 +271,25 @@ static int index_extra(lua_State *L, cardlua_host *h, const char *k) {
     return 0;
 }
 
+// The proxy's upvalues (cardlua__push_attributes_proxy): the field names it writes into
+// the nested tables, then those tables themselves, fetched from the pool on first use:
+// an upvalue is a copy, where a key pushed from C text is a string-table look-up and a
+// pool table a registry read.
+enum { UP_X = 1, UP_Y, UP_WIDTH, UP_HEIGHT, UP_SECTION, UP_ITEM, UP_ROW, UP_POOL, UP_COUNT = UP_POOL + 4 };
+static const char *const PROXY_KEYS[UP_POOL - 1] = {"x", "y", "width", "height", "section", "item", "row"};
+
+/// t[upvalue key] = v, raw (t an absolute index).
+static void set_up_number(lua_State *L, int t, int key, double v) {
+    lua_pushvalue(L, lua_upvalueindex(key));
+    lua_pushnumber(L, v);
+    lua_rawset(L, t);
+}
+static void set_up_integer(lua_State *L, int t, int key, lua_Integer v) {
+    lua_pushvalue(L, lua_upvalueindex(key));
+    lua_pushinteger(L, v);
+    lua_rawset(L, t);
+}
+
 /// attributes.<key> for a key not yet set in this call: the base value. Nested tables
 /// (center, frame, size, indexPath) come from a pool and are cached in the table so
 /// that in-place edits (`attributes.center.x = …`) are seen afterwards.
@@ -269,28 +305,29 @@ int cardlua__attributes_index(lua_State *L) {
     else if (n == 4 && memcmp(k, "size", 4) == 0) pool = 2;
     else if (n == 9 && memcmp(k, "indexPath", 9) == 0) pool = 3;
     if (pool >= 0) {
-        if (h->ref_pool[pool] > 0) {
-            lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_pool[pool]);
-        } else {
+        if (lua_type(L, lua_upvalueindex(UP_POOL + pool)) != LUA_TTABLE) {
             cardlua__push_internal(L, h, "pool");
-            lua_getfield(L, -1, k);
+            lua_getfield(L, -1, POOL_NAMES[pool]);
+            lua_copy(L, -1, lua_upvalueindex(UP_POOL + pool));
+            lua_settop(L, 2);
         }
+        lua_pushvalue(L, lua_upvalueindex(UP_POOL + pool));
         int t = lua_gettop(L);
-        if (k[0] == 'c') {
-            raw_set_number(L, t, "x", b[2]);
-            raw_set_number(L, t, "y", b[3]);
-        } else if (k[0] == 'f') {
-            raw_set_number(L, t, "x", b[2] - b[4] / 2);
-            raw_set_number(L, t, "y", b[3] - b[5] / 2);
-            raw_set_number(L, t, "width", b[4]);
-            raw_set_number(L, t, "height", b[5]);
-        } else if (k[0] == 's') {
-            raw_set_number(L, t, "width", b[4]);
-            raw_set_number(L, t, "height", b[5]);
+        if (pool == 0) {
+            set_up_number(L, t, UP_X, b[2]);
+            set_up_number(L, t, UP_Y, b[3]);
+        } else if (pool == 1) {
+            set_up_number(L, t, UP_X, b[2] - b[4] / 2);
+            set_up_number(L, t, UP_Y, b[3] - b[5] / 2);
+            set_up_number(L, t, UP_WIDTH, b[4]);
+            set_up_number(L, t, UP_HEIGHT, b[5]);
+        } else if (pool == 2) {
+            set_up_number(L, t, UP_WIDTH, b[4]);
+            set_up_number(L, t, UP_HEIGHT, b[5]);
         } else {
-            lua_pushstring(L, "section"); lua_pushinteger(L, (lua_Integer)b[0]); lua_rawset(L, t);
-            lua_pushstring(L, "item"); lua_pushinteger(L, (lua_Integer)b[1]); lua_rawset(L, t);
-            lua_pushstring(L, "row"); lua_pushinteger(L, (lua_Integer)b[1]); lua_rawset(L, t);
+            set_up_integer(L, t, UP_SECTION, (lua_Integer)b[0]);
+            set_up_integer(L, t, UP_ITEM, (lua_Integer)b[1]);
+            set_up_integer(L, t, UP_ROW, (lua_Integer)b[1]);
         }
         lua_pushvalue(L, 2);
         lua_pushvalue(L, t);
@@ -481,6 +518,9 @@ static void check_written(lua_State *L, const char *k, size_t n) {
     }
 }
 
+// The __newindex's upvalues (cardlua__push_attributes_newindex): the keys it writes.
+enum { UPN_TRANSFORM = 1, UPN_TRANSFORM3D, UPN_HIDDEN, UPN_COUNT = UPN_HIDDEN };
+
 /// attributes.<key> = value for a key not present: `transform` and `transform3D`
 /// replace each other (the later assignment wins, as in UIKit); `isHidden` is `hidden`.
 int cardlua__attributes_newindex(lua_State *L) {
@@ -489,11 +529,11 @@ int cardlua__attributes_newindex(lua_State *L) {
         const char *k = lua_tolstring(L, 2, &n);
         check_written(L, k, n);
         if (n == 9 && memcmp(k, "transform", 9) == 0) {
-            lua_pushliteral(L, "transform3D"); lua_pushnil(L); lua_rawset(L, 1);
+            lua_pushvalue(L, lua_upvalueindex(UPN_TRANSFORM3D)); lua_pushnil(L); lua_rawset(L, 1);
         } else if (n == 11 && memcmp(k, "transform3D", 11) == 0) {
-            lua_pushliteral(L, "transform"); lua_pushnil(L); lua_rawset(L, 1);
+            lua_pushvalue(L, lua_upvalueindex(UPN_TRANSFORM)); lua_pushnil(L); lua_rawset(L, 1);
         } else if (n == 8 && memcmp(k, "isHidden", 8) == 0) {
-            lua_pushstring(L, "hidden");
+            lua_pushvalue(L, lua_upvalueindex(UPN_HIDDEN));
             lua_pushvalue(L, 3);
             lua_rawset(L, 1);
             return 0;
@@ -502,6 +542,21 @@ int cardlua__attributes_newindex(lua_State *L) {
     lua_settop(L, 3);
     lua_rawset(L, 1);
     return 0;
+}
+
+/// Pushes the attributes proxy's __index (cardlua__attributes_index with its upvalues).
+void cardlua__push_attributes_index(lua_State *L) {
+    for (int i = 0; i < UP_POOL - 1; i++) lua_pushstring(L, PROXY_KEYS[i]);
+    for (int i = 0; i < 4; i++) lua_pushnil(L);  // the pool's tables, on first use
+    lua_pushcclosure(L, cardlua__attributes_index, UP_COUNT - 1);
+}
+
+/// Pushes the attributes proxy's __newindex (cardlua__attributes_newindex with its upvalues).
+void cardlua__push_attributes_newindex(lua_State *L) {
+    lua_pushliteral(L, "transform");
+    lua_pushliteral(L, "transform3D");
+    lua_pushliteral(L, "hidden");
+    lua_pushcclosure(L, cardlua__attributes_newindex, UPN_COUNT);
 }
 
 static void clear_table(lua_State *L, int table) {
@@ -814,17 +869,6 @@ int cardlua__native_query(lua_State *L) {
     return 1;
 }
 
-/// Registry references to the attributes pool tables, made once.
-static void ensure_pools(lua_State *L, cardlua_host *h) {
-    if (h->ref_pool[3] > 0) return;
-    cardlua__push_internal(L, h, "pool");
-    for (int k = 0; k < 4; k++) {
-        lua_getfield(L, -1, POOL_NAMES[k]);
-        h->ref_pool[k] = luaL_ref(L, LUA_REGISTRYINDEX);
-    }
-    lua_pop(L, 1);
-}
-
 static int body_transform(lua_State *L, cardlua_call *c) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
@@ -837,7 +881,6 @@ static int body_transform(lua_State *L, cardlua_call *c) {
     int A = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
     int Lo = lua_gettop(L);
-    ensure_pools(L, h);
     hot_slots s;
     cardlua__push_slots(L, h, &s);
     int base = lua_gettop(L);

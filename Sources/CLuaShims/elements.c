@@ -64,19 +64,33 @@ enum {
     EM_SIZE,           /* CGSize's */
     EM_RECT,           /* CGRect's */
     EM_ARG_ERROR,      /* the prelude's argError(fn, params, kinds, ...) */
-    EM_COUNT = EM_ARG_ERROR
+    EM_ARGUMENTS = EM_ARG_ERROR,
+    /* the keys the makers write, as strings: a copy of an upvalue is cheaper than a
+       look-up of C text in the string table (lua_setfield) for every key of every card */
+    EM_K_SECTION, EM_K_ITEM, EM_K_ROW, EM_K_INDEX_PATH, EM_K_ALPHA, EM_K_ZINDEX, EM_K_HIDDEN,
+    EM_K_X, EM_K_Y, EM_K_WIDTH, EM_K_HEIGHT,
+    EM_COUNT = EM_K_HEIGHT
 };
+/// The key strings of upvalues EM_K_SECTION… in order.
+static const char *const EM_KEYS[EM_COUNT - EM_ARGUMENTS] = {"section", "item", "row", "indexPath", "alpha", "zIndex",
+                                                             "hidden", "x", "y", "width", "height"};
+
+/// Pushes the key in upvalue `key`, for a lua_rawset(L, -3) once its value is pushed: the
+/// makers' tables are fresh and have no metatable yet, so that is lua_setfield's effect.
+static inline void push_key(lua_State *L, int key) { lua_pushvalue(L, lua_upvalueindex(key)); }
 
 /// Gives the table on top the metatable in upvalue `mt`: the prelude's metatables, which
 /// a script can reach, so with setmetatable's rule (cardlua__set_checked_metatable).
 static void set_metatable(lua_State *L, int mt) { cardlua__set_checked_metatable(L, lua_upvalueindex(mt)); }
 
-/// Pushes a table of `count` numbers under the given keys, with the metatable in upvalue `mt`.
-static void push_value(lua_State *L, int mt, int count, const char *const keys[], const lua_Number v[]) {
+/// Pushes a table of `count` numbers under the keys in upvalues `keys` (EM_K_…), with the
+/// metatable in upvalue `mt`.
+static void push_value(lua_State *L, int mt, int count, const int keys[], const lua_Number v[]) {
     lua_createtable(L, 0, count);
     for (int k = 0; k < count; k++) {
+        push_key(L, keys[k]);
         lua_pushnumber(L, v[k]);
-        lua_setfield(L, -2, keys[k]);
+        lua_rawset(L, -3);
     }
     set_metatable(L, mt);
 }
@@ -84,12 +98,15 @@ static void push_value(lua_State *L, int mt, int count, const char *const keys[]
 /// Pushes an IndexPath: { section, item, row = item } with its metatable.
 static void push_index_path(lua_State *L, lua_Integer section, lua_Integer item) {
     lua_createtable(L, 0, 3);
+    push_key(L, EM_K_SECTION);
     lua_pushinteger(L, section);
-    lua_setfield(L, -2, "section");
+    lua_rawset(L, -3);
+    push_key(L, EM_K_ITEM);
     lua_pushinteger(L, item);
-    lua_setfield(L, -2, "item");
+    lua_rawset(L, -3);
+    push_key(L, EM_K_ROW);
     lua_pushinteger(L, item);
-    lua_setfield(L, -2, "row");
+    lua_rawset(L, -3);
     set_metatable(L, EM_INDEX_PATH);
 }
 
@@ -194,16 +211,22 @@ static int base_for_path(lua_State *L, cardlua_host *h, int t, double b[4]) {
 /// makes the identity when it is first read: most element queries assign their own).
 static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer item, const double b[4]) {
     cardlua__charge(L, ELEMENT_FEE);
-    lua_createtable(L, 0, 8);
-    note_base(L, host_of(L), lua_topointer(L, -1), b);
+    cardlua_host *h = host_of(L);
+    // Room for the four keys below and the most the script set on such a table so far.
+    lua_createtable(L, 0, h->element_keys > 8 ? h->element_keys : 8);
+    note_base(L, h, lua_topointer(L, -1), b);
+    push_key(L, EM_K_INDEX_PATH);
     push_index_path(L, section, item);
-    lua_setfield(L, -2, "indexPath");
+    lua_rawset(L, -3);
+    push_key(L, EM_K_ALPHA);
     lua_pushinteger(L, 1);
-    lua_setfield(L, -2, "alpha");
+    lua_rawset(L, -3);
+    push_key(L, EM_K_ZINDEX);
     lua_pushinteger(L, 0);
-    lua_setfield(L, -2, "zIndex");
+    lua_rawset(L, -3);
+    push_key(L, EM_K_HIDDEN);
     lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "hidden");
+    lua_rawset(L, -3);
     set_metatable(L, EM_ATTRIBUTES);
 }
 
@@ -211,9 +234,9 @@ static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer 
 /// made now from its base geometry and kept in it (so that `a.center.x = …` sticks);
 /// nil for another key, or when the layout has no such item. BaseAttributes' __index.
 static int base_geometry(lua_State *L) {
-    static const char *const POINT_KEYS[2] = {"x", "y"};
-    static const char *const SIZE_KEYS[2] = {"width", "height"};
-    static const char *const RECT_KEYS[4] = {"x", "y", "width", "height"};
+    static const int POINT_KEYS[2] = {EM_K_X, EM_K_Y};
+    static const int SIZE_KEYS[2] = {EM_K_WIDTH, EM_K_HEIGHT};
+    static const int RECT_KEYS[4] = {EM_K_X, EM_K_Y, EM_K_WIDTH, EM_K_HEIGHT};
     luaL_checktype(L, 1, LUA_TTABLE);  // reachable through getmetatable: any arguments
     size_t n = 0;
     const char *k = lua_tolstring(L, 2, &n);
@@ -365,7 +388,8 @@ int cardlua__element_makers(lua_State *L) {
     int count = (int)(sizeof MAKERS / sizeof MAKERS[0]);
     lua_createtable(L, 1, count);
     for (int i = 0; i < count; i++) {
-        for (int k = 1; k <= EM_COUNT; k++) lua_pushvalue(L, k);
+        for (int k = 1; k <= EM_ARGUMENTS; k++) lua_pushvalue(L, k);
+        for (int k = 0; k < EM_COUNT - EM_ARGUMENTS; k++) lua_pushstring(L, EM_KEYS[k]);
         lua_pushcclosure(L, MAKERS[i].f, EM_COUNT);
         lua_setfield(L, -2, MAKERS[i].name);
     }
@@ -387,18 +411,28 @@ int cardlua__element_newindex(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);  // reachable through getmetatable: any arguments
     lua_settop(L, 3);
     if (lua_type(L, 2) == LUA_TSTRING) {
-        const char *k = lua_tostring(L, 2);
-        if (strcmp(k, "transform") == 0 || strcmp(k, "transform3D") == 0) {
-            lua_pushstring(L, k[9] == '3' ? "transform" : "transform3D");  // the other one
+        size_t n = 0;
+        const char *k = lua_tolstring(L, 2, &n);
+        if ((n == 9 && memcmp(k, "transform", 9) == 0) || (n == 11 && memcmp(k, "transform3D", 11) == 0)) {
+            lua_pushvalue(L, lua_upvalueindex(n == 11 ? 1 : 2));  // the other one
             lua_pushnil(L);
             lua_rawset(L, 1);
-        } else if (strcmp(k, "isHidden") == 0) {
-            lua_pushliteral(L, "hidden");
+        } else if (n == 8 && memcmp(k, "isHidden", 8) == 0) {
+            lua_pushvalue(L, lua_upvalueindex(3));
             lua_replace(L, 2);
         }
     }
     lua_rawset(L, 1);
     return 0;
+}
+
+/// Pushes the layout tables' __newindex (cardlua__element_newindex with the keys it
+/// writes as upvalues: "transform", "transform3D", "hidden").
+void cardlua__push_element_newindex(lua_State *L) {
+    lua_pushliteral(L, "transform");
+    lua_pushliteral(L, "transform3D");
+    lua_pushliteral(L, "hidden");
+    lua_pushcclosure(L, cardlua__element_newindex, 3);
 }
 
 /// A whole number at the top of the stack for indexPath.<name> of element i (popped).
@@ -512,7 +546,13 @@ static int read_elements(lua_State *L) {
         }
         // A layout's table left without its center, size or frame: the geometry it was
         // made with (the same as the item's unless the script changed its indexPath).
-        if (layouts) find_base(h, lua_topointer(L, E), b + 2);
+        if (layouts) {
+            find_base(h, lua_topointer(L, E), b + 2);
+            // Its size for the tables made next: the contract's keys it holds and indexPath.
+            int keys = 1;
+            for (unsigned p = present; p != 0; p &= p - 1) keys++;
+            if (keys > h->element_keys) h->element_keys = keys;
+        }
         double *record = h->elements + (i - 1) * CARDLUA_ELEMENT_STRIDE;
         record[0] = (double)section;
         record[1] = (double)item;

@@ -134,13 +134,13 @@ static int body_setup(lua_State *L, cardlua_call *c) {
     lua_createtable(L, 0, 9);
     lua_pushcfunction(L, cardlua__native_query);
     lua_setfield(L, -2, "query");
-    lua_pushcfunction(L, cardlua__attributes_index);
+    cardlua__push_attributes_index(L);  // a closure: the keys it writes as upvalues
     lua_setfield(L, -2, "attributesIndex");
-    lua_pushcfunction(L, cardlua__attributes_newindex);
+    cardlua__push_attributes_newindex(L);
     lua_setfield(L, -2, "attributesNewindex");
     lua_pushcfunction(L, cardlua__native_item);  // layout:layoutAttributesForItem (elements.c)
     lua_setfield(L, -2, "item");
-    lua_pushcfunction(L, cardlua__element_newindex);  // the layout's attribute tables' __newindex (elements.c)
+    cardlua__push_element_newindex(L);  // the layout's attribute tables' __newindex (elements.c)
     lua_setfield(L, -2, "elementNewindex");
     lua_pushcfunction(L, cardlua__element_makers);  // IndexPath and the layout's attribute tables in C (elements.c)
     lua_setfield(L, -2, "elementMakers");

@@ -224,7 +224,6 @@ struct cardlua_host {
     // Made on first use (the per-frame and per-item hot path, BENCHMARKS.md): registry
     // references to the attributes pool tables (center, frame, size, indexPath), to the
     // keys the per-item code reads, and more.
-    int ref_pool[4];
     int ref_keys;
     // The metatables of the transform values (transform_math.c; anchored in the registry
     // for the state's life): the read-back recognises a value by pointer.
@@ -271,6 +270,10 @@ struct cardlua_host {
     long base_capacity;
     long base_count;
     unsigned base_generation;
+    // The most keys a returned layout table has held (elements.c, push_item_attributes):
+    // the next ones are made that large, so that a query that sets many keys on each card
+    // does not grow every table once. 0 until a query's list has been read back.
+    int element_keys;
 };
 
 /// One entry of host->bases.
@@ -359,10 +362,13 @@ CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
 /* attributes.c */ CARDLUA_INTERNAL void cardlua__note_return_line(lua_State *L, cardlua_host *h);
 /* elements.c */ CARDLUA_INTERNAL int cardlua__native_item(lua_State *L);
 /* elements.c */ CARDLUA_INTERNAL int cardlua__element_newindex(lua_State *L);
+/* elements.c */ CARDLUA_INTERNAL void cardlua__push_element_newindex(lua_State *L);
 /* elements.c */ CARDLUA_INTERNAL int cardlua__element_makers(lua_State *L);
 /* attributes.c */ CARDLUA_INTERNAL void cardlua__apply_state(lua_State *L, cardlua_host *h);
 /* attributes.c */ CARDLUA_INTERNAL int cardlua__attributes_index(lua_State *L);
+/* attributes.c */ CARDLUA_INTERNAL void cardlua__push_attributes_index(lua_State *L);
 /* attributes.c */ CARDLUA_INTERNAL int cardlua__attributes_newindex(lua_State *L);
+/* attributes.c */ CARDLUA_INTERNAL void cardlua__push_attributes_newindex(lua_State *L);
 /* attributes.c */ CARDLUA_INTERNAL int cardlua__native_query(lua_State *L);
 /// The items meeting the rect at arguments 1…4 (x, y, width, height), enumerated by the
 /// host into h->query_buffer (CARDLUA_IN_STRIDE numbers each), charged; returns how many.

@@ -52,6 +52,48 @@ import Testing
 
     func near(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 * max(1, abs(b)) }
 
+    /// The layout's tables are made with room for as many keys as the script's last ones
+    /// held (elements.c, push_item_attributes): a table made larger must hold and read back
+    /// what one that grew does. Each card gets six keys on top of its four (indexPath,
+    /// alpha, zIndex, hidden): 10, counted raw with `next`, in every one of three frames
+    /// (the first made at the old size, the next two larger).
+    @Test func tablesMadeLargerHoldWhatTablesThatGrewHold() throws {
+        let source = Self.row + """
+        function layoutAttributesForElements(rect, layout)
+          local list = layout:layoutAttributesForElements(rect)
+          for _, a in ipairs(list) do
+            local i = a.indexPath.item
+            a.alpha = 0.5
+            a.zIndex = 10 + i
+            a.cornerRadius = 4
+            a.shadowOpacity = 0.25
+            a.blurRadius = 2
+            a.isDoubleSided = false
+            a.transform3D = CATransform3DMakeTranslation(i, 0, 0)
+            a.frame = CGRectMake(300 * i, 10, 100, 200)
+            local n = 0
+            for _ in next, a do n = n + 1 end
+            a.shadowRadius = n
+          end
+          return list
+        end
+        """
+        let effect = try LuaEffect(source: source, chunkName: "test.lua", limits: ScriptLimits(maxTime: 60))
+        for _ in 0..<3 {
+            let shown = try Self.frame(effect, offset: 0, viewport: Size(width: 400, height: 600), items: 5).shown
+            // At offset 0 the row shows items 0 (0…200) and 1 (220…420).
+            #expect(shown.map(\.indexPath.item) == [0, 1])
+            for a in shown {
+                let i = Double(a.indexPath.item)
+                #expect(a.center == Point(x: 300 * i + 50, y: 110) && a.size == Size(width: 100, height: 200))
+                #expect(a.alpha == 0.5 && a.zIndex == 10 + a.indexPath.item && !a.isDoubleSided)
+                #expect(a.transform3D.m41 == i && a.transform3D.m11 == 1)
+                #expect(a.appearance?.shadowRadius == 10 && a.appearance?.cornerRadius == 4)
+                #expect(a.appearance?.shadowOpacity == 0.25 && a.appearance?.blurRadius == 2)
+            }
+        }
+    }
+
     // MARK: The shipped scripts
 
     /// At offset 746 the flow layout shows items 2–4 only; the deck adds the passed cards
