@@ -19,6 +19,7 @@
 // CPU time, the median of 7 rounds after a warm-up.
 @_spi(UIKitShimDriver) import UIKit
 import CardLayout
+import SeedTwins
 #if canImport(Glibc)
 import Glibc
 #endif
