@@ -335,7 +335,8 @@ typedef struct {
 
 /// Calls the prelude's internal `name` (no argument), which returns a list of strings:
 /// "layoutNotes" (the unknown keys set on the layout, as written: "layout.itemsize"),
-/// "scenarioNames" (the script's scenarios, sorted).
+/// "scenarioNames" (the script's scenarios, sorted), "globalNames" (the API's global
+/// names, for a did-you-mean).
 cardlua_strings *cardlua_internal_strings(cardlua_host *host, const char *name, int *status);
 
 /// The kinds of a tweakable (cardlua_param.kind).

@@ -66,8 +66,7 @@ package enum Suggest {
     /// it: the C functions it installs are named only in C's table) and the sandbox's base
     /// library.
     static let globalNames: [String] = {
-        let listed = (try? LuaEffect(source: "", chunkName: "names").internalString("globalNames")) ?? ""
-        let names = listed.split(separator: "\n").map(String.init)
+        let names = (try? LuaEffect(source: "", chunkName: "names").internalStrings("globalNames")) ?? []
         return names + ["assert", "error", "ipairs", "next", "pairs", "pcall", "print", "rawequal", "rawget",
                         "rawlen", "rawset", "select", "setmetatable", "getmetatable", "tonumber", "tostring",
                         "type", "xpcall", "warn", "string", "table", "math", "utf8", "coroutine"]

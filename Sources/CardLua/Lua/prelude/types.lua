@@ -101,14 +101,15 @@ end
 -- The names a script may set as globals or fields; `cardlua check` uses these.
 I.api = api
 
--- The API's global names, one a line, for the did-you-mean of a call of a nil global
--- (Check/Suggest.swift): the functions and constants `define` sets first, then the
--- values _G's __index makes, each in the order of definition.
+-- The API's global names, a list (a record of strings for Swift: records.c), for the
+-- did-you-mean of a call of a nil global (Check/Suggest.swift): the functions and
+-- constants `define` sets first, then the values _G's __index makes, each in the order
+-- of definition.
 function I.globalNames()
   local listed = {}
   for _, e in ipairs(api) do if e.defined then listed[#listed + 1] = e.name end end
   for _, e in ipairs(api) do if not e.defined then listed[#listed + 1] = e.name end end
-  return concat(listed, "\n")
+  return listed
 end
 
 -- What the C installers gave, for the test that holds C's table and the Lua reference
