@@ -16,7 +16,7 @@ enum CLI {
     static func script(_ name: String) -> String { TestSupport.script(name) }
 
     /// Runs `cardlua` with `arguments` (colour off); kills it after `timeout` seconds.
-    static func run(_ arguments: [String], timeout: TimeInterval = 60,
+    static func run(_ arguments: [String], timeout: TimeInterval = TestSupport.hangGuard,
                     environment: [String: String] = [:], directory: URL? = nil) throws -> Result {
         try TestSupport.run(executable, arguments, directory: directory,
                             environment: environment.merging(["NO_COLOR": "1"]) { given, _ in given },

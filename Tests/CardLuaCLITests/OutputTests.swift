@@ -205,8 +205,9 @@ import Testing
     @Test func outputBeyondItsLimitFailsAndLeavesThePreviousFile() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        // 100 s at 60 fps of idle frames: about 6,000 frames of JSON, far more than 100K.
-        let script = try CLI.write("scenarios = { long = { steps = { { wait = 100 } } } }\n",
+        // 100 s at 10 fps of idle frames: 1,000 frames, about 5 MB of JSON, far more than
+        // 100K (at 60 fps the run that fits wrote 31 MB, past a minute under the sanitizers).
+        let script = try CLI.write("scenarios = { long = { fps = 10, steps = { { wait = 100 } } } }\n",
                                    named: "long.lua", in: directory)
         let target = directory.appendingPathComponent("out.json").path
         try "previous".write(toFile: target, atomically: false, encoding: .utf8)

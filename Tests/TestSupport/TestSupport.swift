@@ -79,11 +79,18 @@ public enum TestSupport {
         }
     }
 
+    /// How long a launched process may take before it counts as hung: ten minutes, far
+    /// above what any command the tests launch takes under the test command's sanitizers
+    /// on a loaded two-core machine (a 6,000-frame JSON run went past one minute with
+    /// three test runs side by side), so that only a hang reaches it.
+    public static let hangGuard: TimeInterval = 600
+
     /// Runs `executable` with `arguments`, standard input empty and standard output and
     /// error sent to files (no pipe to fill up). After `timeout` seconds, a hang guard,
     /// it is terminated (then killed).
     public static func run(_ executable: URL, _ arguments: [String], directory: URL? = nil,
-                           environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> ProcessResult {
+                           environment: [String: String] = [:],
+                           timeout: TimeInterval = hangGuard) throws -> ProcessResult {
         let files = try temporaryDirectory(prefix: "cardlua-process")
         defer { try? FileManager.default.removeItem(at: files) }
         let outURL = files.appendingPathComponent("stdout"), errURL = files.appendingPathComponent("stderr")
