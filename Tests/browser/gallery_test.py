@@ -22,17 +22,22 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NAMES = ["line-layout", "lol", "stacked-deck"]
+# Seconds a check waits for the page to get somewhere: a bound, not a pace (it takes well
+# under a second unloaded; the machine may be shared with builds and other test runs).
+WAIT = 60.0
 
-# The cards a viewer draws (stage k: tile k; "big": the preview), as [index, matrix, opacity],
-# and the data's cards of the frame it says it shows, the same way.
+# The frame a viewer shows (stage k: tile k; "big": the preview) and the cards it draws, as
+# [index, matrix, opacity], read in one script: the page's display frames run between
+# scripts, never during one, so the two are of the same moment however long a round trip
+# to the browser takes on a loaded machine. Then the data's cards of that frame, the same way.
 DRAWN_JS = """
-  var stage = arguments[0] === "big" ? document.querySelector('#big .stage')
-                                      : document.querySelectorAll('.tile .stage')[arguments[0]];
+  var big = arguments[0] === "big", s = window.cardluaGallery.state();
+  var stage = big ? document.querySelector('#big .stage') : document.querySelectorAll('.tile .stage')[arguments[0]];
   var out = [];
   stage.querySelectorAll('.card').forEach(function (el, k) {
     if (el.style.display !== 'none') { out.push([k, el.style.transform, Number(el.style.opacity)]); }
   });
-  return out;
+  return [big ? s.frame : s.tiles[arguments[0]], out];
 """
 EXPECTED_JS = """
   var G = JSON.parse(document.getElementById('gallery').textContent);
@@ -93,6 +98,17 @@ def main():
     def state():
         return driver.execute_script("return window.cardluaGallery.state()")
 
+    def wait_for(predicate, timeout=WAIT):
+        """The page's state once `predicate` holds (or the last one read after `timeout`
+        seconds): the page acts on its own clock (display frames, an observer's callback),
+        so a check waits for what it wants, never for a moment."""
+        end = time.monotonic() + timeout
+        while True:
+            s = state()
+            if predicate(s) or time.monotonic() > end:
+                return s
+            time.sleep(0.02)
+
     def same(drawn, expected):
         if len(drawn) != len(expected):
             return False
@@ -111,49 +127,51 @@ def main():
         tiles = driver.find_elements("css selector", ".tile")
         check("a tile per effect", [t.get_attribute("id") for t in tiles] == NAMES,
               str([t.get_attribute("id") for t in tiles]))
+        # Each tile shows another frame at some point (its first display frames and the
+        # observer that says it is on screen come when a loaded machine gets to them).
         first = state()["tiles"]
-        time.sleep(0.8)
-        later = state()["tiles"]
+        later = wait_for(lambda s: all(b != a for a, b in zip(first, s["tiles"])))["tiles"]
         check("the tiles play", all(b != a for a, b in zip(first, later)), "%s → %s" % (first, later))
 
         driver.execute_script("window.scrollTo(0, 0)")
         for k in range(len(NAMES)):
-            # Read the frame, the drawing and the frame again: the same frame before and
-            # after means the drawing is of that frame.
-            for _ in range(50):
-                before = state()["tiles"][k]
-                drawn = driver.execute_script(DRAWN_JS, k)
-                if state()["tiles"][k] == before:
-                    break
-            expected = driver.execute_script(EXPECTED_JS, k, before)
-            check("tile %s draws its frame %d as the data says (%d cards)" % (NAMES[k], before, len(expected)),
+            frame, drawn = driver.execute_script(DRAWN_JS, k)
+            expected = driver.execute_script(EXPECTED_JS, k, frame)
+            check("tile %s draws its frame %d as the data says (%d cards)" % (NAMES[k], frame, len(expected)),
                   len(expected) > 0 and same(drawn, expected), "%s vs %s" % (drawn[:2], expected[:2]))
 
         tiles[1].click()
-        s = state()
+        s = wait_for(lambda s: s["open"] is not None)
         check("a click opens the preview of that effect", s["open"] == "lol" and s["playing"],
               str(s))
         check("the preview says how to start from it",
               driver.find_element("id", "start").text == "cardlua new fx.lua --from lol")
         body = driver.find_element("css selector", "body")
         body.send_keys(" ")
-        time.sleep(0.1)
-        s = state()
+        s = wait_for(lambda s: not s["playing"])
         check("space pauses", not s["playing"], str(s))
         at = s["frame"]
+        if at == driver.execute_script(
+                "return JSON.parse(document.getElementById('gallery').textContent)[1].timeline.frames.length") - 1:
+            # Paused on the last frame (→ would stay there): from the one before it.
+            body.send_keys(Keys.ARROW_LEFT)
+            at = wait_for(lambda s: s["frame"] != at)["frame"]
         body.send_keys(Keys.ARROW_RIGHT)
-        s = state()
-        check("→ steps one frame", s["frame"] == at + 1, "%s → %s" % (at, s["frame"]))
+        s = wait_for(lambda s: s["frame"] != at)
+        check("→ steps one frame", s["frame"] == at + 1 and not s["playing"], "%s → %s" % (at, s["frame"]))
+        frame, drawn = driver.execute_script(DRAWN_JS, "big")
         check("the preview draws that frame as the data says",
-              same(driver.execute_script(DRAWN_JS, "big"), driver.execute_script(EXPECTED_JS, 1, s["frame"])))
+              frame == s["frame"] and same(drawn, driver.execute_script(EXPECTED_JS, 1, frame)),
+              "frame %s, stepped to %s" % (frame, s["frame"]))
         if args.screenshot:
             driver.save_screenshot(args.screenshot)
         body.send_keys(Keys.ESCAPE)
-        check("Escape closes it", state()["open"] is None
+        check("Escape closes it", wait_for(lambda s: s["open"] is None)["open"] is None
               and driver.find_element("id", "overlay").get_attribute("hidden") is not None)
 
         driver.get("file://" + page + "#stacked-deck")
-        check("page.html#NAME opens NAME's preview", state()["open"] == "stacked-deck", str(state()))
+        s = wait_for(lambda s: s["open"] is not None)
+        check("page.html#NAME opens NAME's preview", s["open"] == "stacked-deck", str(s))
     finally:
         driver.quit()
         shutil.rmtree(tmp, ignore_errors=True)
