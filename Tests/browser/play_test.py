@@ -198,10 +198,11 @@ def main():
         until one is a flick (a bound of tries and of time, not a count a slow machine
         runs out of: a try that is a flick comes sooner or later)."""
         end = time.time() + WAIT
-        for _ in range(100):
+        for tries in range(1, 101):
             finger = gesture(steps, dx)
             if finger != 0 or time.time() > end:
                 return finger
+            print("note: flick try %d lifted with velocity 0 (the page's timers stretched): again" % tries)
             settled()
         return finger
 
