@@ -268,10 +268,11 @@ import Testing
         #expect(swift.contains("all.append(extra)"))
     }
 
-    /// The collection view's bounds cannot change during one query: `transform` reads
-    /// them (and contentOffset, their origin, and frame, the viewport at the origin) from a
-    /// parameter its caller reads once per query, not from the weakly held view per item.
-    @Test func transformReadsTheBoundsOncePerQuery() throws {
+    /// The collection view's bounds cannot change between two `prepare()`s (every bounds
+    /// change invalidates the layout): `transform` reads them (and contentOffset, their
+    /// origin, and frame, the viewport at the origin) from a parameter, filled from the
+    /// bounds `prepare()` kept, not from the weakly held view per query or per item.
+    @Test func transformReadsTheBoundsPrepareKept() throws {
         let swift = try Self.export(Self.transform("""
           local cv = layout.collectionView
           attributes.alpha = cv.contentOffset.x + cv.frame.width - layout.collectionView.bounds.midX
@@ -279,9 +280,65 @@ import Testing
         #expect(swift.contains("private func transform(_ attributes: UICollectionViewLayoutAttributes, visibleBounds: CGRect) {"))
         #expect(swift.contains("attributes.alpha = visibleBounds.origin.x + visibleBounds.width - visibleBounds.midX"))
         #expect(!swift.contains("guard let collectionView else"))
-        #expect(swift.contains("guard let visibleBounds = collectionView?.bounds else { return elements }"))
-        #expect(swift.contains("for element in elements { transform(element, visibleBounds: visibleBounds) }"))
-        #expect(swift.contains("if let visibleBounds = collectionView?.bounds { transform(attributes, visibleBounds: visibleBounds) }"))
+        // The script has no prepare: one is written to keep the bounds.
+        #expect(swift.contains("    private var preparedBounds: CGRect?\n"))
+        #expect(swift.contains("""
+                override func prepare() {
+                    super.prepare()
+                    preparedBounds = collectionView?.bounds
+                }
+            """))
+        #expect(swift.contains("let visibleBounds = preparedBounds ?? collectionView?.bounds\n"))
+        #expect(swift.contains("if let visibleBounds = preparedBounds ?? collectionView?.bounds { transform(attributes, visibleBounds: visibleBounds) }"))
+    }
+
+    /// A script's own prepare keeps the bounds first, before its `guard let collectionView`
+    /// can return early.
+    @Test func theScriptsPrepareKeepsTheBoundsFirst() throws {
+        let swift = try Self.export("""
+        function prepare(layout)
+          layout.itemSize = CGSizeMake(layout.collectionView.bounds.width / 2, 100)
+        end
+        function transform(attributes, layout)
+          attributes.alpha = layout.collectionView.bounds.width
+        end
+        """)
+        #expect(swift.contains("""
+                    super.prepare()
+                    preparedBounds = collectionView?.bounds
+                    guard let collectionView else { return }
+            """))
+        #expect(swift.components(separatedBy: "override func prepare()").count == 2)
+    }
+
+    /// Super's attributes are copied and transformed in one plain loop, each copy while the
+    /// query holds its only reference (no second loop over the copies, no closure per element).
+    @Test func theQueryCopiesAndTransformsInOnePass() throws {
+        let swift = try Self.export(Self.transform("""
+          attributes.alpha = layout.collectionView.bounds.width
+        """))
+        #expect(swift.contains("""
+                    let base = super.layoutAttributesForElements(in: rect) ?? []
+                    var elements: [UICollectionViewLayoutAttributes] = []
+                    elements.reserveCapacity(base.count)
+                    for item in base {
+                        let element = item.copy() as! UICollectionViewLayoutAttributes
+                        if let visibleBounds { transform(element, visibleBounds: visibleBounds) }
+                        elements.append(element)
+                    }
+                    return elements
+            """))
+        #expect(!swift.contains("for element in elements"))
+        #expect(!swift.contains(".map {"))
+        let plain = try Self.export(Self.transform("""
+          attributes.alpha = 0.5
+        """))
+        #expect(plain.contains("""
+                        let element = item.copy() as! UICollectionViewLayoutAttributes
+                        transform(element)
+                        elements.append(element)
+            """))
+        #expect(!plain.contains("preparedBounds"))
     }
 
     /// What else `transform` reads of the view is read from the view, and a script's own

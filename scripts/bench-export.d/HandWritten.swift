@@ -2,9 +2,10 @@
 // formulas (scripts/lol.lua in HandWrittenLol.swift, card-scale.lua, photo-browser.lua;
 // the SeedTwins module's SeedEffects.swift): UICollectionViewFlowLayout subclasses on
 // UIKit's class-based attributes, reading the collection view once per query, not per
-// card (the best a hand-written layout does, not a straw man). The benchmark's second
-// twin: what the same effect costs any UIKit layout, beside the struct twin given its
-// visible rect.
+// card, and transforming the copies in a second loop (the common idiom, and what the
+// exporter wrote until it kept the bounds from prepare() and fused the loops; see
+// BENCHMARKS.md). The benchmark's second twin: what the same effect costs a usual UIKit
+// layout, beside the struct twin given its visible rect.
 import UIKit
 
 /// A hand-written layout's effect on one query's attributes (copies), changed in place.

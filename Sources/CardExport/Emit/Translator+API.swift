@@ -179,6 +179,14 @@ extension Translator {
     /// once per query and passes them in (they cannot change during one).
     static let visibleBounds = "visibleBounds"
 
+    /// The stored property that keeps the collection view's bounds from `prepare()` for
+    /// `transform`: the layout invalidates itself on every bounds change, and UIKit
+    /// prepares an invalidated layout before it asks for attributes again, so the bounds
+    /// read there are the bounds of every query until the next `prepare()`. Reading them
+    /// from the weakly held collection view on each query is a weak load, a retain and a
+    /// release, more than the whole effect of a simple script costs per card.
+    static let preparedBounds = "preparedBounds"
+
     /// What `transform` reads of the collection view's bounds, from `visibleBounds` rather
     /// than from the view per item: `bounds`, `frame` (the viewport at the origin) and
     /// `contentOffset` (UIScrollView's is its bounds' origin). Nil elsewhere, for any other

@@ -40,6 +40,22 @@ extension Translator {
                 }
             }
         }
+        if callbacks.contains("transform") && transformReadsBounds {
+            // The script's prepare (if any) stores them first thing (Translator+TopLevel).
+            var prepared = ["",
+                            "    /// The collection view's bounds when UIKit last called `prepare()`. Every bounds change",
+                            "    /// invalidates this layout and UIKit prepares it again before its next query, so",
+                            "    /// these are the bounds of every query until then, read without a weak load per query.",
+                            "    private var \(Self.preparedBounds): CGRect?"]
+            if !callbacks.contains("prepare") {
+                prepared += ["",
+                             "    override func prepare() {",
+                             "        super.prepare()",
+                             "        \(Self.preparedBounds) = collectionView?.bounds",
+                             "    }"]
+            }
+            body += prepared
+        }
         for member in members {
             if member.count == 1, member[0].hasPrefix("@callback:") {
                 let name = String(member[0].dropFirst("@callback:".count))
@@ -57,28 +73,51 @@ extension Translator {
                 body += member.drop(while: { $0.isEmpty })
             }
         }
-        body.append("")
-        body.append("    override func shouldInvalidateLayout(forBoundsChange newBounds: CGRect) -> Bool { true }")
         let attrs = attributesClassName
         let vb = Self.visibleBounds
         let hasQuery = callbacks.contains("layoutAttributesForElements"), hasTransform = callbacks.contains("transform")
+        body.append("")
+        body.append("    override func shouldInvalidateLayout(forBoundsChange newBounds: CGRect) -> Bool { true }")
         if hasQuery || hasTransform || usesAppearance {
             body.append("")
             body.append("    override func layoutAttributesForElements(in rect: CGRect) -> [UICollectionViewLayoutAttributes]? {")
-            if hasQuery {
-                body.append("        let elements = elementQuery(in: rect)")
+            if hasTransform && !hasQuery {
+                // One pass, a plain loop: each copy is transformed while the query holds its only
+                // reference, so calling into it costs no retain and release (a second loop over
+                // the copied array pays both per element), and no closure runs per element (a
+                // main-actor closure given to `map` checks its executor on every call in Swift 6).
+                if transformReadsBounds {
+                    body.append("        // The bounds prepare() read (the collection view's only before the first prepare()).")
+                    body.append("        let \(vb) = \(Self.preparedBounds) ?? collectionView?.bounds")
+                }
+                body.append("        // Super's attributes are UIKit's own: each is copied, then changed.")
+                body.append("        let base = super.layoutAttributesForElements(in: rect) ?? []")
+                body.append("        var elements: [UICollectionViewLayoutAttributes] = []")
+                body.append("        elements.reserveCapacity(base.count)")
+                body.append("        for item in base {")
+                body.append("            let element = item.copy() as! \(attrs)")
+                body.append(transformReadsBounds ? "            if let \(vb) { transform(element, \(vb): \(vb)) }"
+                                                 : "            transform(element)")
+                body.append("            elements.append(element)")
+                body.append("        }")
+                body.append("        return elements")
+                body.append("    }")
             } else {
-                body.append("        let elements = (super.layoutAttributesForElements(in: rect) ?? []).map { $0.copy() as! \(attrs) }")
+                if hasQuery {
+                    body.append("        let elements = elementQuery(in: rect)")
+                } else {
+                    body.append("        let elements = (super.layoutAttributesForElements(in: rect) ?? []).map { $0.copy() as! \(attrs) }")
+                }
+                if hasTransform && transformReadsBounds {
+                    body.append("        // The bounds prepare() read (the collection view's only before the first prepare()).")
+                    body.append("        guard let \(vb) = \(Self.preparedBounds) ?? collectionView?.bounds else { return elements }")
+                    body.append("        for element in elements { transform(element, \(vb): \(vb)) }")
+                } else if hasTransform {
+                    body.append("        for element in elements { transform(element) }")
+                }
+                body.append("        return elements")
+                body.append("    }")
             }
-            if hasTransform && transformReadsBounds {
-                body.append("        // The collection view's bounds cannot change during one query: read once, not per item.")
-                body.append("        guard let \(vb) = collectionView?.bounds else { return elements }")
-                body.append("        for element in elements { transform(element, \(vb): \(vb)) }")
-            } else if hasTransform {
-                body.append("        for element in elements { transform(element) }")
-            }
-            body.append("        return elements")
-            body.append("    }")
             body.append("")
             body.append("    override func layoutAttributesForItem(at indexPath: IndexPath) -> UICollectionViewLayoutAttributes? {")
             if hasQuery {
@@ -91,7 +130,7 @@ extension Translator {
             body.append("        guard let base = super.layoutAttributesForItem(at: indexPath) else { return nil }")
             body.append("        let attributes = base.copy() as! \(attrs)")
             if hasTransform && transformReadsBounds {
-                body.append("        if let \(vb) = collectionView?.bounds { transform(attributes, \(vb): \(vb)) }")
+                body.append("        if let \(vb) = \(Self.preparedBounds) ?? collectionView?.bounds { transform(attributes, \(vb): \(vb)) }")
             } else if hasTransform {
                 body.append("        transform(attributes)")
             }

@@ -16,6 +16,7 @@ extension Translator {
         "collectionViewContentSize", "prepare", "invalidateLayout", "layoutAttributesForElements",
         "layoutAttributesForItem", "targetContentOffset", "shouldInvalidateLayout", "description",
         "hash", "copy", "isEqual", "transform", "elementQuery", "attributesForItem", "offsetOnScrollAxis",
+        "preparedBounds",
         "min", "max", "abs", "floor", "ceil", "sqrt", "pow", "sin", "cos", "tan", "asin", "acos", "atan",
         "atan2", "exp", "log", "log2", "log10", "fmod", "luaMod", "luaIntMod", "luaIntDiv", "luaIndex",
         "luaLog", "luaColor", "stride", "zip", "print", "layoutAttributesClass",
@@ -391,11 +392,12 @@ extension Translator {
             switch role {
             case .prepare:
                 header = ["override func prepare() {", "    super.prepare()"]
+                if transformReadsBounds { header.append("    \(Self.preparedBounds) = collectionView?.bounds") }
                 if usesCV { header.append("    guard let collectionView else { return }") }
             case .transform:
                 if transformReadsBounds {
                     header = ["/// The script's `transform`: one item's attributes, changed in place (they are a copy).",
-                              "/// `\(Self.visibleBounds)` is the collection view's bounds, read once per query: they cannot change during one.",
+                              "/// `\(Self.visibleBounds)` is the collection view's bounds, read by `prepare()`: they cannot change before the next.",
                               "private func transform(_ \(param(0, "attributes")): \(attributesClassName), \(Self.visibleBounds): CGRect) {"]
                 } else {
                     header = ["/// The script's `transform`: one item's attributes, changed in place (they are a copy).",

@@ -89,7 +89,7 @@ final class Translator {
     var usesCollectionView: Set<String> = []
     var usesCollectionViewNow: Set<String> = []
     /// Whether the last walk's `transform` read the collection view's bounds (or its
-    /// contentOffset or frame): they come in as `visibleBounds`, read once per query.
+    /// contentOffset or frame): they come in as `visibleBounds`, read by `prepare()` (`preparedBounds`).
     var transformReadsBounds = false
     var transformReadsBoundsNow = false
     /// An assignment's target is being translated (a write reads nothing hoisted).
