@@ -79,8 +79,9 @@ import Testing
              "Unwrapped" + Exporter.className(forFileName: "icarousel-\(name).lua"), ["wrap": 0])
         }
 
-    /// Every case compiled once (one swiftc invocation) and replayed; shared by the tests.
-    static let shared: Result<(cases: [ExportProof.Case], report: ExportProof.Report), any Error> = Result {
+    /// Every case compiled once (one swiftc invocation) and replayed; shared by the tests,
+    /// which await it: while swiftc works, the test pool runs other suites.
+    static let shared = OffPoolValue { () throws -> (cases: [ExportProof.Case], report: ExportProof.Report) in
         let lolRuns = try runs(source: lolSource, fileName: "lol.lua", random: true)
         var cases: [ExportProof.Case] = []
         for export in exports {
@@ -123,8 +124,8 @@ import Testing
         return (cases, try ExportProof.prove(cases))
     }
 
-    static func report() throws -> ExportProof.Report {
-        let report = try shared.get().report
+    static func report() async throws -> ExportProof.Report {
+        let report = try await shared.result.get().report
         if let failure = report.buildFailure { Issue.record("the driver did not build:\n\(failure.prefix(4000))") }
         return report
     }
@@ -147,8 +148,8 @@ import Testing
     /// Each exported script compiles without a warning in Swift 6 mode and its compiled
     /// layout equals the Lua run (the demo; the seeds also random offsets and flings).
     @Test(arguments: ExportProofTests.exportedClassNames)
-    func exportedLayoutMovesAsItsScript(_ className: String) throws {
-        let report = try Self.report()
+    func exportedLayoutMovesAsItsScript(_ className: String) async throws {
+        let report = try await Self.report()
         let problems = report.problems(of: className)
         #expect(problems.isEmpty, "\(problems.prefix(12).joined(separator: "\n"))")
         #expect(report.passed.contains(className))
@@ -156,12 +157,12 @@ import Testing
 
     /// A translation bug in an export fails the comparison: lol.lua's export with one
     /// sign flipped (see ``mutations``) compiles and is reported as a mismatch.
-    @Test func aMutatedExportIsReported() throws {
+    @Test func aMutatedExportIsReported() async throws {
         guard Self.exportedClassNames.contains("LolLayout") else {
             Issue.record("scripts/lol.lua does not export")
             return
         }
-        let report = try Self.report()
+        let report = try await Self.report()
         guard let swift = try? Self.exports.first(where: { $0.className == "LolLayout" })?.result.get(),
               Self.mutatedLol(swift) != nil else {
             Issue.record("none of the mutations applies to lol.lua's export")
@@ -175,16 +176,16 @@ import Testing
     /// `--param` values are baked into the export: each of ``tunedCases`` exports with
     /// its values and moves as `cardlua run --param …` does.
     @Test(arguments: ExportProofTests.tunedCases.map(\.className))
-    func tunedParamsAreBakedIn(_ className: String) throws {
-        let report = try Self.report()
+    func tunedParamsAreBakedIn(_ className: String) async throws {
+        let report = try await Self.report()
         let problems = report.problems(of: className)
         #expect(report.passed.contains(className), "\(problems.prefix(12).joined(separator: "\n"))")
     }
 
     /// A warning in a compiled file fails its proof (the issue: "compiles without warnings
     /// in Swift 6 language mode"), though it builds and matches.
-    @Test func aWarningFailsTheProof() throws {
-        let report = try Self.report()
+    @Test func aWarningFailsTheProof() async throws {
+        let report = try await Self.report()
         let diagnostics = report.diagnostics["WarnedHandWrittenLolLayout"] ?? []
         #expect(diagnostics.contains { $0.contains("warning:") && $0.contains("unusedByTheProof") }, "\(diagnostics)")
         #expect((report.mismatches["WarnedHandWrittenLolLayout"] ?? ["not run"]).isEmpty)
@@ -193,8 +194,8 @@ import Testing
 
     /// The harness itself: lol.lua ported by hand compiles cleanly and matches the Lua run
     /// frame by frame (the demo, random offsets and flings).
-    @Test func aHandWrittenPortMatchesItsScript() throws {
-        let report = try Self.report()
+    @Test func aHandWrittenPortMatchesItsScript() async throws {
+        let report = try await Self.report()
         let problems = report.problems(of: "HandWrittenLolLayout")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         #expect(report.passed.contains("HandWrittenLolLayout"))
@@ -202,12 +203,12 @@ import Testing
 
     /// The proof's port of lol.lua is the benchmark's (scripts/bench-export.d), not a
     /// second copy, and the proof's deliberate mistakes really change it.
-    @Test func theHandWrittenPortIsTheBenchmarks() throws {
+    @Test func theHandWrittenPortIsTheBenchmarks() async throws {
         let benchmarks = try String(contentsOf: TestSupport.packageRoot
             .appendingPathComponent("scripts/bench-export.d/HandWrittenLol.swift"), encoding: .utf8)
         #expect(HandWrittenLayouts.lol == benchmarks)
         #expect(benchmarks.contains("final class HandWrittenLolLayout: UICollectionViewFlowLayout"))
-        let cases = try Self.shared.get().cases
+        let cases = try await Self.shared.result.get().cases
         for name in ["FlippedHandWrittenLolLayout", "WarnedHandWrittenLolLayout"] {
             let mutated = try #require(cases.first { $0.className == name }).swift
             #expect(mutated.replacingOccurrences(of: name, with: "HandWrittenLolLayout") != benchmarks, "\(name)")
@@ -216,8 +217,8 @@ import Testing
 
     /// A translation bug fails the comparison: the same port with one sign flipped is
     /// reported, naming a transform field.
-    @Test func aFlippedSignIsReported() throws {
-        let report = try Self.report()
+    @Test func aFlippedSignIsReported() async throws {
+        let report = try await Self.report()
         let problems = report.mismatches["FlippedHandWrittenLolLayout"] ?? []
         #expect(!report.passed.contains("FlippedHandWrittenLolLayout"))
         #expect(problems.contains { $0.contains("m13") || $0.contains("m31") }, "\(problems)")

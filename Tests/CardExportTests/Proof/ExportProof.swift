@@ -74,14 +74,34 @@ enum ExportProof {
             report.buildFailure = "the driver did not build after leaving out the files with errors"
             return report
         }
+        // Every run in one launch of the driver; a run it did not get to (a layout that
+        // crashed it) is launched on its own, for its own status and message.
+        func runFiles(_ c: Case, _ run: String) -> (input: URL, output: URL) {
+            let stem = "\(c.className)-\(run)"
+            return (directory.appendingPathComponent(stem + ".in"), directory.appendingPathComponent(stem + ".out"))
+        }
+        var jobs = ""
+        for c in included {
+            for run in c.runs {
+                let (input, output) = runFiles(c, run.name)
+                try ProofDriver.input(for: run.record).write(to: input, atomically: true, encoding: .utf8)
+                jobs += "\(c.className)\t\(input.path)\t\(output.path)\n"
+            }
+        }
+        let jobsFile = directory.appendingPathComponent("jobs")
+        try jobs.write(to: jobsFile, atomically: true, encoding: .utf8)
+        _ = try TestSupport.run(executable, ["--jobs", jobsFile.path])
         for c in included {
             var problems: [String] = []
             for run in c.runs {
-                let input = directory.appendingPathComponent("\(c.className)-\(run.name).in")
-                let output = directory.appendingPathComponent("\(c.className)-\(run.name).out")
-                try ProofDriver.input(for: run.record).write(to: input, atomically: true, encoding: .utf8)
-                let result = try TestSupport.run(executable, [c.className, input.path, output.path], timeout: 120)
-                guard result.status == 0, let text = try? String(contentsOf: output, encoding: .utf8) else {
+                let (input, output) = runFiles(c, run.name)
+                var text = try? String(contentsOf: output, encoding: .utf8)
+                var result = TestSupport.ProcessResult(status: 0, stdout: "", stderr: "")
+                if text == nil {
+                    result = try TestSupport.run(executable, [c.className, input.path, output.path], timeout: 120)
+                    text = result.status == 0 ? try? String(contentsOf: output, encoding: .utf8) : nil
+                }
+                guard let text else {
                     problems.append("\(c.script) (\(run.name)): the compiled layout failed (status \(result.status)\(result.signalled ? ", a signal" : "")): \(result.stdout.suffix(400))\(result.stderr.suffix(800))")
                     continue
                 }

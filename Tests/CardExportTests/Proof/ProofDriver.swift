@@ -11,6 +11,11 @@ import Foundation
 /// proposal, the velocity in points per millisecond). Output: `frame N` and N lines
 /// `section item x y w h cx cy m11…m44 alpha zIndex hidden` (cells only, in the layout's
 /// order), or `release X Y`. Numbers are Swift's shortest round-trip spelling.
+///
+/// `driver CLASS INPUT OUTPUT` plays one run; `driver --jobs FILE` plays every run FILE
+/// lists (`CLASS\tINPUT\tOUTPUT` a line) in one process, each with a layout and a view of
+/// its own, writing each output as it finishes: one launch instead of one per run (a
+/// launch of the sanitized driver costs more than most runs).
 enum ProofDriver {
     /// One exported layout: its class name and what the driver must wire up.
     struct Layout {
@@ -88,12 +93,12 @@ enum ProofDriver {
 
         func number(_ value: CGFloat) -> String { "\\(Double(value))" }
 
-        let arguments = CommandLine.arguments
-        guard arguments.count == 4, let make = registry[arguments[1]] else {
-            print("usage: driver CLASS INPUT OUTPUT")
+        @MainActor func play(_ className: String, input inputPath: String, output outputPath: String) throws {
+        guard let make = registry[className] else {
+            print("driver: no layout \\(className)")
             exit(2)
         }
-        let input = try String(contentsOfFile: arguments[2], encoding: .utf8)
+        let input = try String(contentsOfFile: inputPath, encoding: .utf8)
         let (layout, delegate) = make()
         var dataSource = ProofDataSource(counts: [])
         var view: UICollectionView?
@@ -141,7 +146,21 @@ enum ProofDriver {
                 output += " \\(a.zIndex) \\(a.isHidden ? 1 : 0)\\n"
             }
         }
-        try output.write(toFile: arguments[3], atomically: true, encoding: .utf8)
+        try output.write(toFile: outputPath, atomically: true, encoding: .utf8)
+        }
+
+        let arguments = CommandLine.arguments
+        if arguments.count == 3 && arguments[1] == "--jobs" {
+            for job in try String(contentsOfFile: arguments[2], encoding: .utf8).split(separator: "\\n") {
+                let words = job.split(separator: "\\t").map(String.init)
+                try play(words[0], input: words[1], output: words[2])
+            }
+        } else if arguments.count == 4 {
+            try play(arguments[1], input: arguments[2], output: arguments[3])
+        } else {
+            print("usage: driver CLASS INPUT OUTPUT | driver --jobs FILE")
+            exit(2)
+        }
 
         """
         return text
