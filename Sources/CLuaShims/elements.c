@@ -469,7 +469,17 @@ static int read_elements(lua_State *L) {
     // assumes anyway, so their keys are read raw (no Lua call per absent key).
     cardlua__push_internal(L, h, "baseAttributes");
     int plain = lua_gettop(L);
-    int base = plain;
+    // The keys the loop looks up, on the stack once a query: a copy of a slot is cheaper
+    // per card than a read of the keys table, or a look-up of C text in the string table.
+    luaL_checkstack(L, K_ATTRIBUTES + 8, "element keys");
+    int keys = plain + 1;
+    for (int k = 0; k < K_ATTRIBUTES; k++) lua_rawgeti(L, s.keys, k + 1);
+    int path_keys = lua_gettop(L) + 1;  // indexPath, section, item, row
+    lua_pushliteral(L, "indexPath");
+    lua_pushliteral(L, "section");
+    lua_pushliteral(L, "item");
+    lua_pushliteral(L, "row");
+    int base = lua_gettop(L);
     for (lua_Integer i = 1; i <= n; i++) {
         h->call->has_item = 0;
         int E = base + 1;
@@ -477,16 +487,20 @@ static int read_elements(lua_State *L) {
             luaL_error(L, "element %I of the returned list is %s%s, expected attributes (a table from "
                           "layout:layoutAttributesForElements or layout:layoutAttributesForItem)",
                        i, lua_isnil(L, E) ? "" : "a ", lua_isnil(L, E) ? "nil" : luaL_typename(L, E));
-        if (lua_getfield(L, E, "indexPath") != LUA_TTABLE)
+        lua_pushvalue(L, path_keys);
+        if (lua_gettable(L, E) != LUA_TTABLE)
             luaL_error(L, "element %I of the returned list has %s as its indexPath, expected an IndexPath "
                           "(IndexPath(item, section))",
                        i, lua_isnil(L, -1) ? "nothing" : luaL_typename(L, -1));
         int P = lua_gettop(L);
-        lua_getfield(L, P, "section");
+        lua_pushvalue(L, path_keys + 1);
+        lua_gettable(L, P);
         long section = lua_isnil(L, -1) ? (lua_pop(L, 1), 0) : index_number(L, i, "section");
-        if (lua_getfield(L, P, "item") == LUA_TNIL) {
+        lua_pushvalue(L, path_keys + 2);
+        if (lua_gettable(L, P) == LUA_TNIL) {
             lua_pop(L, 1);
-            lua_getfield(L, P, "row");
+            lua_pushvalue(L, path_keys + 3);
+            lua_gettable(L, P);
         }
         long item = index_number(L, i, "item");
         lua_settop(L, E);
@@ -524,7 +538,7 @@ static int read_elements(lua_State *L) {
         for (int k = 0; k < K_ATTRIBUTES; k++) {
             int t;
             if (raw) {
-                lua_rawgeti(L, s.keys, k + 1);
+                lua_pushvalue(L, keys + k);
                 t = lua_rawget(L, E);
             } else {
                 t = cardlua__get_key(L, E, &s, k);

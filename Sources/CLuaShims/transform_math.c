@@ -434,12 +434,16 @@ static inline lnum arg_num(lua_State *L, int idx) {
 /// here, anything else to the prelude's function (upvalue UV_KINDS; UV_NAME and
 /// UV_PARAMS hold the two names).
 static int globals_index(lua_State *L) {
-    if (lua_rawequal(L, 2, UP(UV_NAME))) {
+    // The names are short strings, which Lua interns: equal exactly when they are one
+    // object, so their addresses compare (cheaper than lua_rawequal; any other key's
+    // address differs, a number's is NULL).
+    const void *key = lua_topointer(L, 2);
+    if (key == lua_topointer(L, UP(UV_NAME))) {
         cardlua__charge(L, FEE_3D);
         push_identity3(L);
         return 1;
     }
-    if (lua_rawequal(L, 2, UP(UV_PARAMS))) {
+    if (key == lua_topointer(L, UP(UV_PARAMS))) {
         cardlua__charge(L, FEE_AFFINE);
         push_identity_affine(L);
         return 1;
