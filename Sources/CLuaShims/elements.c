@@ -69,11 +69,12 @@ enum {
        look-up of C text in the string table (lua_setfield) for every key of every card */
     EM_K_SECTION, EM_K_ITEM, EM_K_ROW, EM_K_INDEX_PATH, EM_K_ALPHA, EM_K_ZINDEX, EM_K_HIDDEN,
     EM_K_X, EM_K_Y, EM_K_WIDTH, EM_K_HEIGHT,
-    EM_COUNT = EM_K_HEIGHT
+    EM_K_GC,           /* "__gc", for the metatables' check */
+    EM_COUNT = EM_K_GC
 };
 /// The key strings of upvalues EM_K_SECTION… in order.
 static const char *const EM_KEYS[EM_COUNT - EM_ARGUMENTS] = {"section", "item", "row", "indexPath", "alpha", "zIndex",
-                                                             "hidden", "x", "y", "width", "height"};
+                                                             "hidden", "x", "y", "width", "height", "__gc"};
 
 /// Pushes the key in upvalue `key`, for a lua_rawset(L, -3) once its value is pushed: the
 /// makers' tables are fresh and have no metatable yet, so that is lua_setfield's effect.
@@ -81,7 +82,9 @@ static inline void push_key(lua_State *L, int key) { lua_pushvalue(L, lua_upvalu
 
 /// Gives the table on top the metatable in upvalue `mt`: the prelude's metatables, which
 /// a script can reach, so with setmetatable's rule (cardlua__set_checked_metatable).
-static void set_metatable(lua_State *L, int mt) { cardlua__set_checked_metatable(L, lua_upvalueindex(mt)); }
+static void set_metatable(lua_State *L, int mt) {
+    cardlua__set_checked_metatable_with(L, lua_upvalueindex(mt), lua_upvalueindex(EM_K_GC));
+}
 
 /// Pushes a table of `count` numbers under the keys in upvalues `keys` (EM_K_…), with the
 /// metatable in upvalue `mt`.
@@ -381,6 +384,7 @@ int cardlua__element_makers(lua_State *L) {
     for (int k = 1; k <= 5; k++) luaL_checktype(L, k, LUA_TTABLE);
     luaL_checktype(L, 6, LUA_TFUNCTION);
     lua_settop(L, 6);
+    luaL_checkstack(L, EM_COUNT + 4, "elementMakers");
     static const struct { const char *name; lua_CFunction f; } MAKERS[] = {
         {"IndexPath", make_index_path}, {"itemAttributes", item_attributes}, {"queryAttributes", query_attributes},
         {"layoutAttributesForItem", layout_attributes_for_item}, {"baseGeometry", base_geometry},

@@ -18,6 +18,7 @@ enum {
     UV_NAME,          /* "CGSizeMake" */
     UV_PARAMS,        /* "width, height" */
     UV_KINDS,         /* "nn" */
+    UV_GC,            /* "__gc", for the metatable's check */
     UV_KEY1,          /* the field names, as many as the value has */
 };
 
@@ -42,7 +43,7 @@ static int make(lua_State *L, int count) {
         lua_rawset(L, -3);
     }
     // setmetatable's rule in the sandbox: a metatable a script gave __gc is refused.
-    cardlua__set_checked_metatable(L, lua_upvalueindex(UV_METATABLE));
+    cardlua__set_checked_metatable_with(L, lua_upvalueindex(UV_METATABLE), lua_upvalueindex(UV_GC));
     return 1;
 }
 
@@ -162,6 +163,7 @@ int cardlua__geometry_makers(lua_State *L) {
         lua_pushstring(L, MAKERS[i].name);
         lua_pushstring(L, MAKERS[i].params);
         lua_pushstring(L, MAKERS[i].kinds);
+        lua_pushliteral(L, "__gc");
         for (int k = 0; k < count; k++) lua_pushstring(L, MAKERS[i].keys[k]);
         if (MAKERS[i].getter) lua_pushliteral(L, "width");
         lua_pushcclosure(L, MAKERS[i].getter ? MAKERS[i].getter : count == 2 ? make2 : make4,
