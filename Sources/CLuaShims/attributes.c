@@ -95,7 +95,7 @@ const char *const cardlua__slot_keys[K_COUNT] = {
 /// Pushes the keys table (made once, anchored in the registry) and reserves the value
 /// slots (hot_slots, internal.h: where the read-back keeps the keys and the values).
 void cardlua__push_slots(lua_State *L, cardlua_host *h, hot_slots *s) {
-    luaL_checkstack(L, K_ATTRIBUTES + K_COUNT + 40, "attribute slots");  // + a transform read back
+    luaL_checkstack(L, K_ATTRIBUTES + 40, "attribute slots");  // + a transform read back
     if (h->ref_keys <= 0) {
         lua_createtable(L, K_COUNT, 0);
         for (int k = 0; k < K_COUNT; k++) {
@@ -110,20 +110,16 @@ void cardlua__push_slots(lua_State *L, cardlua_host *h, hot_slots *s) {
     s->names = h->key_names;
     s->values = s->keys + 1;
     lua_settop(L, s->values + K_ATTRIBUTES - 1);
-    // The keys once more, in stack slots: a field read copies its key from here (a slot
-    // copy is cheaper than a read of the keys table, ~20 look-ups an item or a card).
-    s->key_copies = lua_gettop(L) + 1;
-    for (int k = 0; k < K_COUNT; k++) lua_rawgeti(L, s->keys, k + 1);
 }
 
 /// Pushes t[key] for key number `key` (raw first; metamethods for a key the table does
 /// not hold itself: this runs protected) and returns its type.
 int cardlua__get_key(lua_State *L, int table, const hot_slots *s, int key) {
-    lua_pushvalue(L, s->key_copies + key);
+    lua_rawgeti(L, s->keys, key + 1);
     int t = lua_rawget(L, table);
     if (t != LUA_TNIL) return t;
     lua_pop(L, 1);
-    lua_pushvalue(L, s->key_copies + key);
+    lua_rawgeti(L, s->keys, key + 1);
     return lua_gettable(L, table);
 }
 

@@ -475,8 +475,9 @@ static int read_elements(lua_State *L) {
     int plain = lua_gettop(L);
     // The keys the loop looks up, on the stack once a query: a copy of a slot is cheaper
     // per card than a read of the keys table, or a look-up of C text in the string table.
-    luaL_checkstack(L, 8, "element keys");
-    int attribute_keys = s.key_copies;
+    luaL_checkstack(L, K_ATTRIBUTES + 8, "element keys");
+    int keys = plain + 1;
+    for (int k = 0; k < K_ATTRIBUTES; k++) lua_rawgeti(L, s.keys, k + 1);
     int path_keys = lua_gettop(L) + 1;  // indexPath, section, item, row
     lua_pushliteral(L, "indexPath");
     lua_pushliteral(L, "section");
@@ -541,7 +542,7 @@ static int read_elements(lua_State *L) {
         for (int k = 0; k < K_ATTRIBUTES; k++) {
             int t;
             if (raw) {
-                lua_pushvalue(L, attribute_keys + k);
+                lua_pushvalue(L, keys + k);
                 t = lua_rawget(L, E);
             } else {
                 t = cardlua__get_key(L, E, &s, k);

@@ -354,7 +354,6 @@ CARDLUA_INTERNAL extern const int cardlua__attribute_key_count;
 typedef struct {
     int keys;                  /* a table of the K_COUNT keys, cardlua__slot_keys order from 1 */
     int values;                /* K_ATTRIBUTES value slots from here */
-    int key_copies;            /* the K_COUNT keys again, in slots from here (cheaper to copy) */
     const char *const *names;  /* the interned attribute keys, cardlua__slot_keys order */
 } hot_slots;
 CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
