@@ -69,11 +69,12 @@ enum {
        look-up of C text in the string table (lua_setfield) for every key of every card */
     EM_K_SECTION, EM_K_ITEM, EM_K_ROW, EM_K_INDEX_PATH, EM_K_ALPHA, EM_K_ZINDEX, EM_K_HIDDEN,
     EM_K_X, EM_K_Y, EM_K_WIDTH, EM_K_HEIGHT,
-    EM_COUNT = EM_K_HEIGHT
+    EM_K_GC,           /* "__gc", for the metatables' check */
+    EM_COUNT = EM_K_GC
 };
 /// The key strings of upvalues EM_K_SECTION… in order.
 static const char *const EM_KEYS[EM_COUNT - EM_ARGUMENTS] = {"section", "item", "row", "indexPath", "alpha", "zIndex",
-                                                             "hidden", "x", "y", "width", "height"};
+                                                             "hidden", "x", "y", "width", "height", "__gc"};
 
 /// Pushes the key in upvalue `key`, for a lua_rawset(L, -3) once its value is pushed: the
 /// makers' tables are fresh and have no metatable yet, so that is lua_setfield's effect.
@@ -81,7 +82,9 @@ static inline void push_key(lua_State *L, int key) { lua_pushvalue(L, lua_upvalu
 
 /// Gives the table on top the metatable in upvalue `mt`: the prelude's metatables, which
 /// a script can reach, so with setmetatable's rule (cardlua__set_checked_metatable).
-static void set_metatable(lua_State *L, int mt) { cardlua__set_checked_metatable(L, lua_upvalueindex(mt)); }
+static void set_metatable(lua_State *L, int mt) {
+    cardlua__set_checked_metatable_with(L, lua_upvalueindex(mt), lua_upvalueindex(EM_K_GC));
+}
 
 /// Pushes a table of `count` numbers under the keys in upvalues `keys` (EM_K_…), with the
 /// metatable in upvalue `mt`.
@@ -381,6 +384,7 @@ int cardlua__element_makers(lua_State *L) {
     for (int k = 1; k <= 5; k++) luaL_checktype(L, k, LUA_TTABLE);
     luaL_checktype(L, 6, LUA_TFUNCTION);
     lua_settop(L, 6);
+    luaL_checkstack(L, EM_COUNT + 4, "elementMakers");
     static const struct { const char *name; lua_CFunction f; } MAKERS[] = {
         {"IndexPath", make_index_path}, {"itemAttributes", item_attributes}, {"queryAttributes", query_attributes},
         {"layoutAttributesForItem", layout_attributes_for_item}, {"baseGeometry", base_geometry},
@@ -469,7 +473,17 @@ static int read_elements(lua_State *L) {
     // assumes anyway, so their keys are read raw (no Lua call per absent key).
     cardlua__push_internal(L, h, "baseAttributes");
     int plain = lua_gettop(L);
-    int base = plain;
+    // The keys the loop looks up, on the stack once a query: a copy of a slot is cheaper
+    // per card than a read of the keys table, or a look-up of C text in the string table.
+    luaL_checkstack(L, K_ATTRIBUTES + 8, "element keys");
+    int keys = plain + 1;
+    for (int k = 0; k < K_ATTRIBUTES; k++) lua_rawgeti(L, s.keys, k + 1);
+    int path_keys = lua_gettop(L) + 1;  // indexPath, section, item, row
+    lua_pushliteral(L, "indexPath");
+    lua_pushliteral(L, "section");
+    lua_pushliteral(L, "item");
+    lua_pushliteral(L, "row");
+    int base = lua_gettop(L);
     for (lua_Integer i = 1; i <= n; i++) {
         h->call->has_item = 0;
         int E = base + 1;
@@ -477,16 +491,20 @@ static int read_elements(lua_State *L) {
             luaL_error(L, "element %I of the returned list is %s%s, expected attributes (a table from "
                           "layout:layoutAttributesForElements or layout:layoutAttributesForItem)",
                        i, lua_isnil(L, E) ? "" : "a ", lua_isnil(L, E) ? "nil" : luaL_typename(L, E));
-        if (lua_getfield(L, E, "indexPath") != LUA_TTABLE)
+        lua_pushvalue(L, path_keys);
+        if (lua_gettable(L, E) != LUA_TTABLE)
             luaL_error(L, "element %I of the returned list has %s as its indexPath, expected an IndexPath "
                           "(IndexPath(item, section))",
                        i, lua_isnil(L, -1) ? "nothing" : luaL_typename(L, -1));
         int P = lua_gettop(L);
-        lua_getfield(L, P, "section");
+        lua_pushvalue(L, path_keys + 1);
+        lua_gettable(L, P);
         long section = lua_isnil(L, -1) ? (lua_pop(L, 1), 0) : index_number(L, i, "section");
-        if (lua_getfield(L, P, "item") == LUA_TNIL) {
+        lua_pushvalue(L, path_keys + 2);
+        if (lua_gettable(L, P) == LUA_TNIL) {
             lua_pop(L, 1);
-            lua_getfield(L, P, "row");
+            lua_pushvalue(L, path_keys + 3);
+            lua_gettable(L, P);
         }
         long item = index_number(L, i, "item");
         lua_settop(L, E);
@@ -524,7 +542,7 @@ static int read_elements(lua_State *L) {
         for (int k = 0; k < K_ATTRIBUTES; k++) {
             int t;
             if (raw) {
-                lua_rawgeti(L, s.keys, k + 1);
+                lua_pushvalue(L, keys + k);
                 t = lua_rawget(L, E);
             } else {
                 t = cardlua__get_key(L, E, &s, k);

@@ -3,20 +3,22 @@
 // geometry.lua) in the same tables with the prelude's metatables, and the same messages
 // for bad arguments (through the prelude's argError). A script that builds one value per item — a
 // `sizeForItem` over a million items above all — spends most of its time here, and a C
-// function saves the Lua call frame and the three type tests. See README.md here.
+// function saves the Lua call frame and the three type tests. The rect getters
+// (CGRectGetMidX …) likewise: LoL reads one per item (BENCHMARKS.md). See README.md here.
 #include "CLuaShims.h"
 #include "internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>
 
-/// The upvalues of each constructor.
+/// The upvalues of each constructor (and getter).
 enum {
-    UV_METATABLE = 1, /* Point, Size, Rect or Insets */
+    UV_METATABLE = 1, /* Point, Size, Rect or Insets (a getter: nil) */
     UV_ARG_ERROR,     /* the prelude's argError(fn, params, kinds, ...) */
     UV_NAME,          /* "CGSizeMake" */
     UV_PARAMS,        /* "width, height" */
     UV_KINDS,         /* "nn" */
+    UV_GC,            /* "__gc", for the metatable's check */
     UV_KEY1,          /* the field names, as many as the value has */
 };
 
@@ -41,18 +43,84 @@ static int make(lua_State *L, int count) {
         lua_rawset(L, -3);
     }
     // setmetatable's rule in the sandbox: a metatable a script gave __gc is refused.
-    cardlua__set_checked_metatable(L, lua_upvalueindex(UV_METATABLE));
+    cardlua__set_checked_metatable_with(L, lua_upvalueindex(UV_METATABLE), lua_upvalueindex(UV_GC));
     return 1;
 }
 
 static int make2(lua_State *L) { return make(L, 2); }
 static int make4(lua_State *L) { return make(L, 4); }
 
-/// One constructor: its name, the metatable argument it uses, its parameters, keys,
-/// result and doc: the one list of them (the prelude defines the globals from it; the Lua
-/// reference, Sources/CardLua/Lua/reference/geometry.lua, is held equal by a test).
+// MARK: - The getters (CGRectGetMinX …): the Lua reference's reads, in its order
+
+/// What a getter computes from the rect's x (or y) and width (or height).
+enum { GET_MIN, GET_MID, GET_MAX, GET_LENGTH };
+
+/// Pushes a + b (op LUA_OPADD) or a / b (LUA_OPDIV) of the values at a and b as Lua's VM
+/// computes it: two numbers here (an integer sum wraps, a quotient is a float), anything
+/// else through lua_arith (strings converted, metamethods, the VM's error otherwise).
+static void arith(lua_State *L, int a, int b, int op) {
+    if (lua_type(L, a) == LUA_TNUMBER && lua_type(L, b) == LUA_TNUMBER) {
+        if (op == LUA_OPADD && lua_isinteger(L, a) && lua_isinteger(L, b)) {
+            lua_pushinteger(L, (lua_Integer)((lua_Unsigned)lua_tointeger(L, a) + (lua_Unsigned)lua_tointeger(L, b)));
+        } else {
+            lua_Number x = lua_tonumber(L, a), y = lua_tonumber(L, b);
+            lua_pushnumber(L, op == LUA_OPADD ? x + y : x / y);
+        }
+        return;
+    }
+    lua_pushvalue(L, a);
+    lua_pushvalue(L, b);
+    lua_arith(L, op);
+}
+
+/// CGRectGetMinX(r) and the others: `if type(r) ~= "table" or r.width == nil or extra ~=
+/// nil then argError(…) end`, then the fields read as `r.x` reads them (metamethods
+/// included), in the reference's order. Upvalues: UV_ARG_ERROR, UV_NAME, and the field
+/// names in UV_KEY1… ("x", "width" or "y", "height"; then "width", which the check reads).
+static int get(lua_State *L, int which) {
+    lua_settop(L, 2);
+    int ok = lua_type(L, 1) == LUA_TTABLE;
+    if (ok) {
+        lua_pushvalue(L, lua_upvalueindex(UV_KEY1 + 2));  // the check reads .width, whichever axis
+        ok = lua_gettable(L, 1) != LUA_TNIL && lua_type(L, 2) <= LUA_TNIL;
+        lua_settop(L, 2);
+    }
+    if (!ok)
+        return cardlua__raise_arg_error(L, 2, lua_upvalueindex(UV_ARG_ERROR), lua_tostring(L, lua_upvalueindex(UV_NAME)),
+                                        "r", "R");
+    cardlua__charge(L, 2);
+    if (which == GET_LENGTH) {
+        lua_pushvalue(L, lua_upvalueindex(UV_KEY1 + 1));
+        lua_gettable(L, 1);
+        return 1;
+    }
+    lua_pushvalue(L, lua_upvalueindex(UV_KEY1));
+    lua_gettable(L, 1);  // 3: r.x
+    if (which == GET_MIN) return 1;
+    lua_pushvalue(L, lua_upvalueindex(UV_KEY1 + 1));
+    lua_gettable(L, 1);  // 4: r.width
+    if (which == GET_MAX) {
+        arith(L, 3, 4, LUA_OPADD);
+        return 1;
+    }
+    lua_pushinteger(L, 2);
+    arith(L, 4, 5, LUA_OPDIV);  // 6: r.width / 2
+    arith(L, 3, 6, LUA_OPADD);
+    return 1;
+}
+
+static int get_min(lua_State *L) { return get(L, GET_MIN); }
+static int get_mid(lua_State *L) { return get(L, GET_MID); }
+static int get_max(lua_State *L) { return get(L, GET_MAX); }
+static int get_length(lua_State *L) { return get(L, GET_LENGTH); }
+
+/// One constructor or getter: its name, the metatable argument it uses (0: a getter), its
+/// parameters, keys, result and doc: the one list of them (the prelude defines the globals
+/// from it; the Lua reference, Sources/CardLua/Lua/reference/geometry.lua, is held equal
+/// by a test). A getter's keys are the origin's field and the length's.
 static const struct {
     const char *name;
+    lua_CFunction getter;  /* NULL: a constructor */
     int metatable;  /* the argument index of its metatable */
     const char *params;
     const char *kinds;
@@ -60,15 +128,23 @@ static const struct {
     const char *returns;
     const char *doc;
 } MAKERS[] = {
-    {"CGPointMake", 1, "x, y", "nn", {"x", "y"}, "CGPoint", "A point."},
-    {"CGSizeMake", 2, "width, height", "nn", {"width", "height"}, "CGSize", "A size."},
-    {"CGRectMake", 3, "x, y, width, height", "nnnn", {"x", "y", "width", "height"}, "CGRect", "A rectangle."},
-    {"UIEdgeInsetsMake", 4, "top, left, bottom, right", "nnnn", {"top", "left", "bottom", "right"}, "UIEdgeInsets",
+    {"CGPointMake", NULL, 1, "x, y", "nn", {"x", "y"}, "CGPoint", "A point."},
+    {"CGSizeMake", NULL, 2, "width, height", "nn", {"width", "height"}, "CGSize", "A size."},
+    {"CGRectMake", NULL, 3, "x, y, width, height", "nnnn", {"x", "y", "width", "height"}, "CGRect", "A rectangle."},
+    {"UIEdgeInsetsMake", NULL, 4, "top, left, bottom, right", "nnnn", {"top", "left", "bottom", "right"}, "UIEdgeInsets",
      "Insets from each edge."},
+    {"CGRectGetMinX", get_min, 0, "r", "R", {"x", "width"}, "number", "The rect's smallest x."},
+    {"CGRectGetMidX", get_mid, 0, "r", "R", {"x", "width"}, "number", "The rect's centre x."},
+    {"CGRectGetMaxX", get_max, 0, "r", "R", {"x", "width"}, "number", "The rect's largest x."},
+    {"CGRectGetMinY", get_min, 0, "r", "R", {"y", "height"}, "number", "The rect's smallest y."},
+    {"CGRectGetMidY", get_mid, 0, "r", "R", {"y", "height"}, "number", "The rect's centre y."},
+    {"CGRectGetMaxY", get_max, 0, "r", "R", {"y", "height"}, "number", "The rect's largest y."},
+    {"CGRectGetWidth", get_length, 0, "r", "R", {"x", "width"}, "number", "The rect's width."},
+    {"CGRectGetHeight", get_length, 0, "r", "R", {"y", "height"}, "number", "The rect's height."},
 };
 
-/// native.geometryMakers(Point, Size, Rect, Insets, argError) → a table of the four C
-/// constructors by name, its array part their rows in order (cardlua__list_api). Called
+/// native.geometryMakers(Point, Size, Rect, Insets, argError) → a table of the C
+/// constructors and getters by name, its array part their rows in order (cardlua__list_api). Called
 /// once, by the prelude (geometry.lua).
 int cardlua__geometry_makers(lua_State *L) {
     for (int k = 1; k <= 4; k++) luaL_checktype(L, k, LUA_TTABLE);
@@ -81,14 +157,17 @@ int cardlua__geometry_makers(lua_State *L) {
     for (size_t i = 0; i < n; i++) {
         cardlua__list_api(L, result, MAKERS[i].name, MAKERS[i].params, MAKERS[i].kinds, MAKERS[i].returns,
                           MAKERS[i].doc);
-        int count = MAKERS[i].kinds[2] ? 4 : 2;  /* "nn" or "nnnn" */
-        lua_pushvalue(L, MAKERS[i].metatable);
+        int count = MAKERS[i].getter || !MAKERS[i].kinds[2] ? 2 : 4;  /* a getter's two keys, "nn" or "nnnn" */
+        if (MAKERS[i].getter) lua_pushnil(L); else lua_pushvalue(L, MAKERS[i].metatable);
         lua_pushvalue(L, 5);
         lua_pushstring(L, MAKERS[i].name);
         lua_pushstring(L, MAKERS[i].params);
         lua_pushstring(L, MAKERS[i].kinds);
+        lua_pushliteral(L, "__gc");
         for (int k = 0; k < count; k++) lua_pushstring(L, MAKERS[i].keys[k]);
-        lua_pushcclosure(L, count == 2 ? make2 : make4, UV_KEY1 - 1 + count);
+        if (MAKERS[i].getter) lua_pushliteral(L, "width");
+        lua_pushcclosure(L, MAKERS[i].getter ? MAKERS[i].getter : count == 2 ? make2 : make4,
+                         UV_KEY1 - 1 + count + (MAKERS[i].getter != NULL));
         lua_setfield(L, -2, MAKERS[i].name);
     }
     return 1;

@@ -339,6 +339,9 @@ static inline cardlua_host *host_of(lua_State *L) {
 /* sandbox.c */ CARDLUA_INTERNAL void cardlua__refuse_finalizer(lua_State *L, int mt);
 /// cardlua__refuse_finalizer, then gives the value on top the metatable at `mt`.
 /* sandbox.c */ CARDLUA_INTERNAL void cardlua__set_checked_metatable(lua_State *L, int mt);
+/// cardlua__set_checked_metatable with the string "__gc" at `gc_key` (an upvalue, say):
+/// the makers of a table per card, where pushing the key from C text was a third of it.
+/* sandbox.c */ CARDLUA_INTERNAL void cardlua__set_checked_metatable_with(lua_State *L, int mt, int gc_key);
 /// The hook's event mask: the count, and returns while a return-line probe runs.
 #define HOOK_MASK(h) (LUA_MASKCOUNT | ((h)->call && (h)->call->return_probe ? LUA_MASKRET : 0))
 /// A key of `attributes` the contract knows (attributes.c: cardlua__attribute_keys, NULL-ended).

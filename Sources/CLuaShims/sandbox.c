@@ -216,6 +216,15 @@ void cardlua__set_checked_metatable(lua_State *L, int mt) {
     lua_setmetatable(L, -2);
 }
 
+void cardlua__set_checked_metatable_with(lua_State *L, int mt, int gc_key) {
+    lua_pushvalue(L, gc_key);
+    int gc = lua_rawget(L, mt) != LUA_TNIL;
+    lua_pop(L, 1);
+    if (gc) cardlua__refuse_finalizer(L, mt);  // raises, with its message
+    lua_pushvalue(L, mt);
+    lua_setmetatable(L, -2);
+}
+
 /// math.randomseed(): with no argument, the fixed seed (the stock one takes the time).
 /// The stock function keeps the generator's state in an upvalue, so it is called as a
 /// closure (upvalue 1 of this one), not through its C pointer.

@@ -163,9 +163,10 @@ static inline void ud_set(tvalue *u, int k, lnum n) {
 /// upvalue index), else NULL.
 static tvalue *to_value(lua_State *L, int idx, int mt) {
     if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
-    int same = lua_rawequal(L, -1, mt);
-    lua_pop(L, 1);
-    return same ? (tvalue *)lua_touserdata(L, idx) : NULL;
+    // By address (two tables are the same only if they are one): cheaper than lua_rawequal.
+    const void *found = lua_topointer(L, -1);
+    lua_settop(L, -2);
+    return found == lua_topointer(L, mt) ? (tvalue *)lua_touserdata(L, idx) : NULL;
 }
 
 /// Pushes a new value of n fields (all the integer 0) with the metatable in upvalue `mt`.
@@ -364,10 +365,13 @@ typedef struct {
 
 /// The fields of the transform at t of the kind whose keys start at upvalue `key` (UV_K3
 /// or UV_KA; t already checked to be of that kind).
-static tfields fields_of(lua_State *L, int t, int arg, int key) {
-    tfields f = {value_of_kind(L, t, key), 0, arg, key == UV_K3 ? KEYS3 : KEYSA};
+static tfields fields_of_value(lua_State *L, int t, int arg, int key, const tvalue *u) {
+    tfields f = {u, 0, arg, key == UV_K3 ? KEYS3 : KEYSA};
     if (f.u == NULL) f.slot = key == UV_K3 ? push_fields3(L, t, 16) : push_fieldsA(L, t);
     return f;
+}
+static tfields fields_of(lua_State *L, int t, int arg, int key) {
+    return fields_of_value(L, t, arg, key, value_of_kind(L, t, key));
 }
 
 /// Field k as a number for arithmetic (a table's as num_at takes it).
@@ -430,12 +434,16 @@ static inline lnum arg_num(lua_State *L, int idx) {
 /// here, anything else to the prelude's function (upvalue UV_KINDS; UV_NAME and
 /// UV_PARAMS hold the two names).
 static int globals_index(lua_State *L) {
-    if (lua_rawequal(L, 2, UP(UV_NAME))) {
+    // The names are short strings, which Lua interns: equal exactly when they are one
+    // object, so their addresses compare (cheaper than lua_rawequal; any other key's
+    // address differs, a number's is NULL).
+    const void *key = lua_topointer(L, 2);
+    if (key == lua_topointer(L, UP(UV_NAME))) {
         cardlua__charge(L, FEE_3D);
         push_identity3(L);
         return 1;
     }
-    if (lua_rawequal(L, 2, UP(UV_PARAMS))) {
+    if (key == lua_topointer(L, UP(UV_PARAMS))) {
         cardlua__charge(L, FEE_AFFINE);
         push_identity_affine(L);
         return 1;
@@ -460,10 +468,11 @@ static int identity3(lua_State *L) {
 static int rotate3(lua_State *L) {
     lua_settop(L, 6);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     cardlua__charge(L, FEE_3D);
-    if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !none(L, 6)) return arg_error(L, 6);
     // A value's fields are read straight from it (nothing to order: no metamethods); a
-    // table's a11…a34 now, m41…m44 after the arithmetic (as in Lua).
+    // table's a11…a34 now, m41…m44 after the arithmetic (as in Lua). (is_kind only for
+    // what is not a value: it would look the metatable up again.)
     const tvalue *src = to_value(L, 1, UP(UV_T3));
+    if (!(src || is_kind(L, 1, UV_K3)) || !is_number(L, 2) || !none(L, 6)) return arg_error(L, 6);
     int a = src ? 0 : push_fields3(L, 1, 12);
     if (!is_number(L, 3) || !is_number(L, 4) || !is_number(L, 5)) return arg_error(L, 6);
     lua_Number x = lua_tonumber(L, 3), y = lua_tonumber(L, 4), z = lua_tonumber(L, 5);
@@ -551,9 +560,10 @@ static int rotate3(lua_State *L) {
 static int scale3(lua_State *L) {
     lua_settop(L, 5);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     cardlua__charge(L, FEE_3D);
-    if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
+    tvalue *u = to_value(L, 1, UP(UV_T3));
+    if (!(u || is_kind(L, 1, UV_K3)) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
-    tfields a = fields_of(L, 1, 1, UV_K3);
+    tfields a = fields_of_value(L, 1, 1, UV_K3, u);
     lnum f[3] = {arg_num(L, 2), arg_num(L, 3), arg_num(L, 4)};
     cell v[16];
     for (int k = 0; k < 12; k++) v[k] = num_cell(nmul(f[k / 4], field_num(L, &a, k)));
@@ -566,9 +576,10 @@ static int scale3(lua_State *L) {
 static int translate3(lua_State *L) {
     lua_settop(L, 5);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     cardlua__charge(L, FEE_3D);
-    if (!is_kind(L, 1, UV_K3) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
+    tvalue *u = to_value(L, 1, UP(UV_T3));
+    if (!(u || is_kind(L, 1, UV_K3)) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
-    tfields a = fields_of(L, 1, 1, UV_K3);
+    tfields a = fields_of_value(L, 1, 1, UV_K3, u);
     lnum tx = arg_num(L, 2), ty = arg_num(L, 3), tz = arg_num(L, 4);
     cell v[16];
     for (int k = 0; k < 12; k++) v[k] = field_cell(&a, k);
@@ -1091,9 +1102,9 @@ static int value_index(lua_State *L) {
 static int value_newindex(lua_State *L) {
     lua_settop(L, 3);
     tvalue *u = check_value(L);
-    const char *name = lua_tostring(L, MV(MV_NAME));
     lua_pushvalue(L, 2);
     if (lua_type(L, 2) != LUA_TSTRING || lua_rawget(L, MV(MV_LOOKUP)) != LUA_TNUMBER) {
+        const char *name = lua_tostring(L, MV(MV_NAME));
         char key[64];
         int t = lua_type(L, 2);
         if (t == LUA_TSTRING) {
@@ -1113,7 +1124,7 @@ static int value_newindex(lua_State *L) {
     int k = (int)lua_tointeger(L, -1);
     int t = lua_type(L, 3);
     if (t != LUA_TNUMBER)
-        return luaL_error(L, "%s.%s must be a number, got %s%s", name, lua_tostring(L, 2),
+        return luaL_error(L, "%s.%s must be a number, got %s%s", lua_tostring(L, MV(MV_NAME)), lua_tostring(L, 2),
                           t == LUA_TNIL ? "" : "a ", t == LUA_TNIL ? "nil" : luaL_typename(L, 3));
     ud_set(u, k, arg_num(L, 3));
     return 0;

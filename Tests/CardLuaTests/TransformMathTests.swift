@@ -4,7 +4,7 @@ import CardLuaTestSupport
 import Foundation
 import Testing
 
-/// The transform math and the geometry constructors in C (Sources/CLuaShims/transform_math.c,
+/// The transform math and the geometry constructors and getters in C (Sources/CLuaShims/transform_math.c,
 /// geometry_native.c) against their Lua reference (Sources/CardLua/Lua/reference/, which
 /// the stock interpreter runs in their place): the same values
 /// (bit for bit, with the same integer or float subtypes; a NaN's sign bit aside; cardlua's
@@ -223,6 +223,13 @@ import Testing
             elseif kind == "A" then return transformOf(KA, AMT, IDA)
             elseif kind == "U" then return realOf(K3, real3D)
             elseif kind == "V" then return realOf(KA, realAffine)
+            elseif kind == "R" then  -- a rect for the getters: theirs, a script's own, or hostile
+              local r = rand(12)
+              if r == 1 then return pick({ 3, "r", false }) end
+              if r == 2 then return { x = fieldValue(), y = fieldValue(), width = fieldValue(), height = fieldValue() } end
+              if r == 3 then return setmetatable({ width = 1 }, { __index = function() error("raising index") end }) end
+              if r == 4 then return CGRectMake(pick(NUMBERS), pick(NUMBERS), pick(NUMBERS), pick(NUMBERS)) end
+              return CGRectMake(ordinary(), ordinary(), ordinary(), ordinary())
             else return rand(10) == 1 and pick({ 3, {} }) or CGPointMake(pick(NUMBERS), pick(NUMBERS))
             end
           end
@@ -238,6 +245,8 @@ import Testing
             { "CGAffineTransformConcat", "AA" }, { "CGAffineTransformInvert", "A" }, { "CGAffineTransformIsIdentity", "A" },
             { "CGAffineTransformEqualToTransform", "AA" }, { "CGPointApplyAffineTransform", "PA" },
             { "CGPointMake", "nn" }, { "CGSizeMake", "nn" }, { "CGRectMake", "nnnn" }, { "UIEdgeInsetsMake", "nnnn" },
+            { "CGRectGetMinX", "R" }, { "CGRectGetMidX", "R" }, { "CGRectGetMaxX", "R" }, { "CGRectGetMinY", "R" },
+            { "CGRectGetMidY", "R" }, { "CGRectGetMaxY", "R" }, { "CGRectGetWidth", "R" }, { "CGRectGetHeight", "R" },
             { T3M.rotate, "Tnnnn" }, { T3M.scale, "Tnnn" }, { T3M.translate, "Tnnn" }, { T3M.concat, "TT" },
             { T3M.invert, "T" }, { T3M.isIdentity, "T" }, { AM.scale, "Ann" }, { AM.rotate, "An" },
             { AM.translate, "Ann" }, { AM.concat, "AA" }, { AM.invert, "A" }, { AM.isIdentity, "A" },

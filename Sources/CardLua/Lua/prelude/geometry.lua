@@ -108,19 +108,11 @@ class([[
 ---@field item integer
 ---@field row integer same as item]])
 
--- The constructors are C's (Sources/CLuaShims/geometry_native.c): the same tables with
--- these metatables, without the Lua call frame (a `sizeForItem` builds one CGSize per
--- item).
+-- The constructors and the getters (CGRectGetMinX … CGRectGetHeight) are C's
+-- (Sources/CLuaShims/geometry_native.c): the same tables with these metatables, without
+-- the Lua call frame (a `sizeForItem` builds one CGSize per item; LoL reads a midX per item).
 local geometryMakers = native.geometryMakers(Point, Size, Rect, Insets, argError)
 defineAll(geometryMakers)
-define("CGRectGetMinX", "fun(r: CGRect): number", "The rect's smallest x.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMinX", "r", "R", r, extra) end return r.x end)
-define("CGRectGetMidX", "fun(r: CGRect): number", "The rect's centre x.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMidX", "r", "R", r, extra) end return r.x + r.width / 2 end)
-define("CGRectGetMaxX", "fun(r: CGRect): number", "The rect's largest x.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMaxX", "r", "R", r, extra) end return r.x + r.width end)
-define("CGRectGetMinY", "fun(r: CGRect): number", "The rect's smallest y.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMinY", "r", "R", r, extra) end return r.y end)
-define("CGRectGetMidY", "fun(r: CGRect): number", "The rect's centre y.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMidY", "r", "R", r, extra) end return r.y + r.height / 2 end)
-define("CGRectGetMaxY", "fun(r: CGRect): number", "The rect's largest y.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMaxY", "r", "R", r, extra) end return r.y + r.height end)
-define("CGRectGetWidth", "fun(r: CGRect): number", "The rect's width.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetWidth", "r", "R", r, extra) end return r.width end)
-define("CGRectGetHeight", "fun(r: CGRect): number", "The rect's height.", function(r, extra) if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetHeight", "r", "R", r, extra) end return r.height end)
 define("CGRectIntersectsRect", "fun(a: CGRect, b: CGRect): boolean", "Whether the two rects overlap.",
   function(a, b, extra)
     if type(a) ~= "table" or type(b) ~= "table" or a.width == nil or b.width == nil or extra ~= nil then

@@ -1,7 +1,7 @@
--- MARK: The geometry constructors ------------------------------------------------
+-- MARK: The geometry constructors and getters ------------------------------------
 
--- geometryMakers(Point, Size, Rect, Insets, argError): the four constructors by name and
--- their rows in order, as geometry_native.c gives them.
+-- geometryMakers(Point, Size, Rect, Insets, argError): the four constructors and the rect
+-- getters by name and their rows in order, as geometry_native.c gives them.
 local function geometryMakers(point, size, rect, insets, errorFunction)
   argError = errorFunction
   local makers = {}
@@ -28,6 +28,38 @@ local function geometryMakers(point, size, rect, insets, errorFunction)
       argError("UIEdgeInsetsMake", "top, left, bottom, right", "nnnn", t, l, b, r, extra)
     end
     return setmetatable({ top = t, left = l, bottom = b, right = r }, insets)
+  end)
+  maker("CGRectGetMinX", "r", "R", function(r, extra)
+    if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMinX", "r", "R", r, extra) end
+    return r.x
+  end)
+  maker("CGRectGetMidX", "r", "R", function(r, extra)
+    if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMidX", "r", "R", r, extra) end
+    return r.x + r.width / 2
+  end)
+  maker("CGRectGetMaxX", "r", "R", function(r, extra)
+    if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMaxX", "r", "R", r, extra) end
+    return r.x + r.width
+  end)
+  maker("CGRectGetMinY", "r", "R", function(r, extra)
+    if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMinY", "r", "R", r, extra) end
+    return r.y
+  end)
+  maker("CGRectGetMidY", "r", "R", function(r, extra)
+    if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMidY", "r", "R", r, extra) end
+    return r.y + r.height / 2
+  end)
+  maker("CGRectGetMaxY", "r", "R", function(r, extra)
+    if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetMaxY", "r", "R", r, extra) end
+    return r.y + r.height
+  end)
+  maker("CGRectGetWidth", "r", "R", function(r, extra)
+    if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetWidth", "r", "R", r, extra) end
+    return r.width
+  end)
+  maker("CGRectGetHeight", "r", "R", function(r, extra)
+    if type(r) ~= "table" or r.width == nil or extra ~= nil then argError("CGRectGetHeight", "r", "R", r, extra) end
+    return r.height
   end)
   return makers
 end
