@@ -17,8 +17,10 @@ import Testing
 /// runs with a generous clock (`--max-time 30`), bombs with a small memory cap (8 MiB:
 /// half a million budget units of allocation, far below the budget), and no assertion
 /// is about wall-clock time: the harness kills a launched process after 60 s, and the
-/// expected message says which limit stopped the script.
-@Suite(.serialized) struct HostileScriptTests {
+/// expected message says which limit stopped the script. So the cases need not wait for
+/// one another: each has its own Lua state, temporary folder and (in process) its own
+/// captured output, and they run in parallel like the rest of the suite.
+@Suite struct HostileScriptTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String
         var source: String
