@@ -459,6 +459,19 @@ def main():
             check("Copy params copies the params block with the new value",
                   block.startswith("params = {\n") and "  rotate = { value = 80, min = 0, max = 90, step = 1 },\n" in block
                   and "  fade = { value = 1, min = 0.01, max = 2, step = 0.05 },\n" in block, repr(block))
+            # Export Swift: the file `cardlua export` writes, the slider's value baked in.
+            driver.find_element("id", "export").click()
+            end, swift = time.time() + WAIT, ""
+            while time.time() < end and not swift:
+                swift = driver.execute_script("var e = document.getElementById('exported'); return e.hidden ? '' : e.value")
+                time.sleep(0.05)
+            error = driver.execute_script("return document.getElementById('exporterror').textContent")
+            check("Export Swift shows the layout class with the param in use baked in",
+                  "import UIKit" in swift and ": UICollectionViewFlowLayout {" in swift
+                  and re.search(r"var rotate: CGFloat = 80(\.0)?\b", swift) is not None, repr(error or swift[:300]))
+            driver.find_element("id", "copyswift").click()
+            copied = driver.execute_script("return document.getElementById('copyswift').dataset.copied")
+            check("Copy Swift copies the whole file", copied == swift and len(swift) > 0)
             refused = driver.execute_async_script("""
               var done = arguments[0];
               fetch('/params', { method: 'POST', headers: { 'Content-Type': 'application/json' },
