@@ -225,9 +225,6 @@ struct cardlua_host {
     // references to the attributes pool tables (center, frame, size, indexPath), to the
     // keys the per-item code reads, and more.
     int ref_keys;
-    // The metatables of the transform values (transform_math.c; anchored in the registry
-    // for the state's life): the read-back recognises a value by pointer.
-    const void *transform_mt[2];        // CATransform3D's, CGAffineTransform's
     int ref_set_state;                  // the prelude's I.setState
     int ref_line_cache;                 // the callback whose line cardlua__push_callback last found
     const void *line_cache_function;

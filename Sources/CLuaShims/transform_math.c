@@ -146,10 +146,12 @@ typedef union {
     lua_Number d;
 } tfield;
 typedef struct {
+    unsigned tag;   /* TVALUE_TAG(n), in what was the header's padding: see to_value */
     unsigned ints;
     tfield v[];
 } tvalue;
 #define TVALUE_SIZE(n) (offsetof(tvalue, v) + (size_t)(n) * sizeof(tfield))
+#define TVALUE_TAG(n) (0xCA7F0000u | (unsigned)(n))
 
 static inline lnum ud_get(const tvalue *u, int k) {
     return (u->ints >> k) & 1u ? I_(u->v[k].i) : F_(u->v[k].d);
@@ -159,19 +161,24 @@ static inline void ud_set(tvalue *u, int k, lnum n) {
     else { u->v[k].d = n.d; u->ints &= ~(1u << k); }
 }
 
-/// The value at idx when it is a userdata whose metatable is the one at `mt` (a stack or
-/// upvalue index), else NULL.
-static tvalue *to_value(lua_State *L, int idx, int mt) {
-    if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
-    // By address (two tables are the same only if they are one): cheaper than lua_rawequal.
-    const void *found = lua_topointer(L, -1);
-    lua_settop(L, -2);
-    return found == lua_topointer(L, mt) ? (tvalue *)lua_touserdata(L, idx) : NULL;
+/// The value at idx when it is one of ours of n fields (16: a CATransform3D, 6: a
+/// CGAffineTransform), else NULL. Recognised by its size and tag, without looking its
+/// metatable up (three API calls more, on every call of the transform math): a full
+/// userdata's metatable is set only by C (Lua's setmetatable takes tables alone, and the
+/// sandbox has no debug library), and the only full userdata a script can reach are
+/// these values, so a block of this size with this tag is one of them. The size is
+/// checked first, so that no other block is ever read past its end; a light userdata
+/// (none is reachable) has no length and fails there too.
+static tvalue *to_value(lua_State *L, int idx, int n) {
+    if (lua_rawlen(L, idx) != TVALUE_SIZE(n)) return NULL;
+    tvalue *u = (tvalue *)lua_touserdata(L, idx);
+    return u != NULL && u->tag == TVALUE_TAG(n) ? u : NULL;
 }
 
 /// Pushes a new value of n fields (all the integer 0) with the metatable in upvalue `mt`.
 static tvalue *new_value(lua_State *L, int n, int mt) {
     tvalue *u = (tvalue *)lua_newuserdatauv(L, TVALUE_SIZE(n), 0);
+    u->tag = TVALUE_TAG(n);
     u->ints = n == 16 ? 0xFFFFu : 0x3Fu;
     for (int k = 0; k < n; k++) u->v[k].i = 0;
     lua_pushvalue(L, lua_upvalueindex(mt));
@@ -182,15 +189,13 @@ static tvalue *new_value(lua_State *L, int n, int mt) {
 /// For the host's read-back (attributes.c): the fields of one of these values at idx as
 /// doubles (m NULL: none, the kind alone); returns 16 (a CATransform3D), 6 (a
 /// CGAffineTransform) or 0 (anything else).
-/// The metatable is recognised by pointer (the host keeps both; the registry anchors them).
+/// The value is recognised by its size and tag (to_value).
 int cardlua__transform_value(lua_State *L, int idx, double *m) {
-    if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return 0;
-    const void *mt = lua_topointer(L, -1);
-    lua_pop(L, 1);
-    const cardlua_host *h = host_of(L);
-    int n = mt == NULL ? 0 : mt == h->transform_mt[0] ? 16 : mt == h->transform_mt[1] ? 6 : 0;
+    size_t size = lua_rawlen(L, idx);  // to_value's test, for either kind at once
+    int n = size == TVALUE_SIZE(16) ? 16 : size == TVALUE_SIZE(6) ? 6 : 0;
+    const tvalue *u = n ? (const tvalue *)lua_touserdata(L, idx) : NULL;
+    if (u == NULL || u->tag != TVALUE_TAG(n)) return 0;
     if (m == NULL) return n;  // the kind alone
-    const tvalue *u = (const tvalue *)lua_touserdata(L, idx);
     for (int k = 0; k < n; k++) m[k] = tof(ud_get(u, k));
     return n;
 }
@@ -269,8 +274,8 @@ static lnum num_strict(lua_State *L, int idx, int arg, const char *field) {
 /// The value at t when it is one of ours of the kind whose keys start at upvalue `key`
 /// (UV_K3: a CATransform3D, UV_KA: a CGAffineTransform), else NULL.
 static tvalue *value_of_kind(lua_State *L, int t, int key) {
-    if (key == UV_K3) return to_value(L, t, UP(UV_T3));
-    if (key == UV_KA) return to_value(L, t, UP(UV_AFFINE));
+    if (key == UV_K3) return to_value(L, t, 16);
+    if (key == UV_KA) return to_value(L, t, 6);
     return NULL;
 }
 
@@ -280,9 +285,9 @@ static tvalue *value_of_kind(lua_State *L, int t, int key) {
 static int get_field(lua_State *L, int t, int key) {
     if (lua_type(L, t) == LUA_TUSERDATA) {
         tvalue *u = NULL;
-        if (key >= UV_K3 && key < UV_K3 + 16) u = to_value(L, t, UP(UV_T3));
+        if (key >= UV_K3 && key < UV_K3 + 16) u = to_value(L, t, 16);
         if (u) { push_num(L, ud_get(u, key - UV_K3)); return LUA_TNUMBER; }
-        if (key >= UV_KA && key < UV_KA + 6) u = to_value(L, t, UP(UV_AFFINE));
+        if (key >= UV_KA && key < UV_KA + 6) u = to_value(L, t, 6);
         if (u) { push_num(L, ud_get(u, key - UV_KA)); return LUA_TNUMBER; }
         lua_pushvalue(L, UP(key));
         return lua_gettable(L, t);  // another field of ours: nil (their __index)
@@ -310,7 +315,7 @@ static int is_kind(lua_State *L, int idx, int key) {
 static int push_range3(lua_State *L, int t, int from, int to) {
     luaL_checkstack(L, 24, "CATransform3D");
     int first = lua_gettop(L) + 1;
-    tvalue *u = to_value(L, t, UP(UV_T3));
+    tvalue *u = to_value(L, t, 16);
     if (u) for (int k = from; k < to; k++) push_num(L, ud_get(u, k));
     else for (int k = from; k < to; k++) get_field(L, t, UV_K3 + k);
     return first;
@@ -323,7 +328,7 @@ static int push_fields3(lua_State *L, int t, int n) { return push_range3(L, t, 0
 static int push_fieldsA(lua_State *L, int t) {
     luaL_checkstack(L, 12, "CGAffineTransform");
     int first = lua_gettop(L) + 1;
-    tvalue *u = to_value(L, t, UP(UV_AFFINE));
+    tvalue *u = to_value(L, t, 6);
     if (u) for (int k = 0; k < 6; k++) push_num(L, ud_get(u, k));
     else for (int k = 0; k < 6; k++) get_field(L, t, UV_KA + k);
     return first;
@@ -471,7 +476,7 @@ static int rotate3(lua_State *L) {
     // A value's fields are read straight from it (nothing to order: no metamethods); a
     // table's a11…a34 now, m41…m44 after the arithmetic (as in Lua). (is_kind only for
     // what is not a value: it would look the metatable up again.)
-    const tvalue *src = to_value(L, 1, UP(UV_T3));
+    const tvalue *src = to_value(L, 1, 16);
     if (!(src || is_kind(L, 1, UV_K3)) || !is_number(L, 2) || !none(L, 6)) return arg_error(L, 6);
     int a = src ? 0 : push_fields3(L, 1, 12);
     if (!is_number(L, 3) || !is_number(L, 4) || !is_number(L, 5)) return arg_error(L, 6);
@@ -560,7 +565,7 @@ static int rotate3(lua_State *L) {
 static int scale3(lua_State *L) {
     lua_settop(L, 5);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     cardlua__charge(L, FEE_3D);
-    tvalue *u = to_value(L, 1, UP(UV_T3));
+    tvalue *u = to_value(L, 1, 16);
     if (!(u || is_kind(L, 1, UV_K3)) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
     tfields a = fields_of_value(L, 1, 1, UV_K3, u);
@@ -576,7 +581,7 @@ static int scale3(lua_State *L) {
 static int translate3(lua_State *L) {
     lua_settop(L, 5);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     cardlua__charge(L, FEE_3D);
-    tvalue *u = to_value(L, 1, UP(UV_T3));
+    tvalue *u = to_value(L, 1, 16);
     if (!(u || is_kind(L, 1, UV_K3)) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
     tfields a = fields_of_value(L, 1, 1, UV_K3, u);
@@ -757,10 +762,10 @@ static int equal(lua_State *L, const transform_kind *K) {
     return 1;
 }
 
-/// Whether the values at i and j are both ours of the kind of the metatable `mt` with
-/// equal fields (Lua's ==), as equal3D / equalAffine.
-static int equal_values(lua_State *L, int i, int j, int mt, int n) {
-    const tvalue *a = to_value(L, i, UP(mt)), *b = to_value(L, j, UP(mt));
+/// Whether the values at i and j are both ours of n fields with equal fields (Lua's ==),
+/// as equal3D / equalAffine.
+static int equal_values(lua_State *L, int i, int j, int n) {
+    const tvalue *a = to_value(L, i, n), *b = to_value(L, j, n);
     if (a == NULL || b == NULL) return 0;
     for (int k = 0; k < n; k++)
         if (!neq(ud_get(a, k), ud_get(b, k))) return 0;
@@ -771,7 +776,7 @@ static int equal_values(lua_State *L, int i, int j, int mt, int n) {
 static int eq_metamethod(lua_State *L, const transform_kind *K) {
     lua_settop(L, 2);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     cardlua__charge(L, K->fee);
-    lua_pushboolean(L, equal_values(L, 1, 2, K->mt, K->n));
+    lua_pushboolean(L, equal_values(L, 1, 2, K->n));
     return 1;
 }
 
@@ -854,7 +859,7 @@ static int get_affine3(lua_State *L) {
     cardlua__charge(L, FEE_AFFINE);
     if (!is_kind(L, 1, UV_K3) || !none(L, 2)) return arg_error(L, 2);
     static const int from[6] = {0, 1, 4, 5, 12, 13};
-    const tvalue *u = to_value(L, 1, UP(UV_T3));
+    const tvalue *u = to_value(L, 1, 16);
     int first = lua_gettop(L) + 1;
     cell v[6];
     for (int k = 0; k < 6; k++) {
@@ -1083,7 +1088,7 @@ enum { MV_LOOKUP = 1, MV_NAME, MV_FIELDS, MV_MT, MV_N, MV_COUNT = MV_N };
 /// The value at 1, which must be one of ours of this metatable's kind (the iterator
 /// `pairs` hands out can be called with anything).
 static tvalue *check_value(lua_State *L) {
-    tvalue *u = to_value(L, 1, MV(MV_MT));
+    tvalue *u = to_value(L, 1, (int)lua_tointeger(L, MV(MV_N)));
     if (u == NULL)
         luaL_error(L, "bad argument #1 (%s expected, got %s)", lua_tostring(L, MV(MV_NAME)), luaL_typename(L, 1));
     return u;
@@ -1347,9 +1352,6 @@ int cardlua__transform_math(lua_State *L) {
     luaL_checkstack(L, UV_COUNT + 16, "transformMath");
     luaL_newmetatable(L, "CATransform3D");      // 4 (with __name)
     luaL_newmetatable(L, "CGAffineTransform");  // 5
-    cardlua_host *h = host_of(L);
-    h->transform_mt[0] = lua_topointer(L, 4);
-    h->transform_mt[1] = lua_topointer(L, 5);
     size_t n = sizeof FUNCTIONS / sizeof FUNCTIONS[0];
     lua_createtable(L, 32, (int)n + 1);
     int result = lua_gettop(L);
