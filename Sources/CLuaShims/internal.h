@@ -82,7 +82,7 @@ enum {
 
 /// The allocator's small blocks: sizes up to SMALL_MAX in classes of SMALL_CLASS bytes.
 #define SMALL_CLASS 16
-#define SMALL_MAX 256
+#define SMALL_MAX 1024
 #define SMALL_CLASSES (SMALL_MAX / SMALL_CLASS)
 
 typedef struct cardlua_call cardlua_call;
@@ -162,7 +162,7 @@ struct cardlua_host {
     size_t period_heap_mark;     // heap size at which the main thread's hook is retuned
     // Freed small blocks kept for reuse, one list per size class (limits.c, *Small blocks*).
     void *small_free[SMALL_CLASSES];
-    int small_count[SMALL_CLASSES];
+    size_t small_kept;                  // their bytes, all classes (limits.c: SMALL_KEEP_BYTES)
 
     // Instruction budget (the count hook), per callback call.
     long long budget;

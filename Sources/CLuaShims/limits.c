@@ -79,14 +79,16 @@ static void refuse(cardlua_host *h, const void *block, size_t size) {
 
 // MARK: - Small blocks
 
-// A frame makes and drops many small objects of a few sizes (a transform value is 168
-// bytes, a CGPoint's table 56 plus its 2-slot hash part), and the collector frees them
-// in bursts that overflow malloc's per-thread cache. So freed blocks of up to SMALL_MAX
-// bytes are kept, a list per 16-byte size class, and handed out again: a block's
-// capacity is always at least its class's size, so a block that stays in its class
-// moves nowhere. At most 128 KB of blocks per class are kept (2 MB in all, outside the memory
-// cap, which counts the sizes Lua asks for). Under AddressSanitizer blocks
-// are never kept, so that it still sees every use after free.
+// A frame makes and drops many small objects of a few sizes (a transform value is 176
+// bytes, a CGPoint's table 56 plus its 2-slot hash part, an element query's layout table
+// 56 plus a 16-slot hash part of 512), and the collector frees them in bursts that
+// overflow malloc's per-thread cache. So freed blocks of up to SMALL_MAX bytes are kept,
+// a list per 16-byte size class, and handed out again: a block's capacity is always at
+// least its class's size, so a block that stays in its class moves nowhere. At most
+// SMALL_KEEP_BYTES are kept in all (outside the memory cap, which counts the sizes Lua
+// asks for): about what one collector cycle frees of a frame's garbage, so that the next
+// cycle's allocations find their blocks here (BENCHMARKS.md, round six). Under
+// AddressSanitizer blocks are never kept, so that it still sees every use after free.
 #if defined(__SANITIZE_ADDRESS__)
 #define KEEP_SMALL_BLOCKS 0
 #elif defined(__has_feature)
@@ -97,7 +99,7 @@ static void refuse(cardlua_host *h, const void *block, size_t size) {
 #ifndef KEEP_SMALL_BLOCKS
 #define KEEP_SMALL_BLOCKS 1
 #endif
-#define SMALL_KEEP_BYTES (128 * 1024)
+#define SMALL_KEEP_BYTES (4 * 1024 * 1024)
 
 #if KEEP_SMALL_BLOCKS
 static inline int size_class(size_t n) { return (int)((n - 1) / SMALL_CLASS); }
@@ -109,7 +111,7 @@ static void *block_new(cardlua_host *h, size_t n) {
     void *p = h->small_free[c];
     if (p != NULL) {
         h->small_free[c] = *(void **)p;
-        h->small_count[c]--;
+        h->small_kept -= (size_t)(c + 1) * SMALL_CLASS;
         return p;
     }
     return malloc((size_t)(c + 1) * SMALL_CLASS);
@@ -117,14 +119,14 @@ static void *block_new(cardlua_host *h, size_t n) {
 
 /// Drops a block whose Lua size is n: kept when small and its list has room.
 static void block_free(cardlua_host *h, void *p, size_t n) {
-    if (n > SMALL_MAX || h->small_count[size_class(n)] >= SMALL_KEEP_BYTES / ((size_class(n) + 1) * SMALL_CLASS)) {
+    if (n > SMALL_MAX || h->small_kept + (size_t)(size_class(n) + 1) * SMALL_CLASS > SMALL_KEEP_BYTES) {
         free(p);
         return;
     }
     int c = size_class(n);
     *(void **)p = h->small_free[c];
     h->small_free[c] = p;
-    h->small_count[c]++;
+    h->small_kept += (size_t)(c + 1) * SMALL_CLASS;
 }
 
 /// The block p (Lua size osize > 0) resized to nsize > 0; NULL when out of memory.
@@ -154,8 +156,8 @@ void cardlua__release_small_blocks(cardlua_host *h) {
             h->small_free[c] = *(void **)p;
             free(p);
         }
-        h->small_count[c] = 0;
     }
+    h->small_kept = 0;
 }
 
 /// The capped allocator: refuses growth past memory_limit; charges growth to the
