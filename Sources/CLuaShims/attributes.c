@@ -238,6 +238,11 @@ static void push_start_matrix(lua_State *L, cardlua_host *h, const double *st) {
     lua_call(L, 16, 1);
 }
 
+/// Notes keys the proxy put into `attributes` (cardlua_call.touched).
+static inline void touch(cardlua_host *h, unsigned bits) {
+    if (h->call != NULL) h->call->touched |= bits;
+}
+
 /// attributes.<key> for the facing and appearance keys: the start's value, or the default.
 /// Returns the number of values pushed (0: not one of them).
 static int index_extra(lua_State *L, cardlua_host *h, const char *k) {
@@ -266,6 +271,7 @@ static int index_extra(lua_State *L, cardlua_host *h, const char *k) {
         lua_pushstring(L, "shadowOffset");
         lua_pushvalue(L, -2);
         lua_rawset(L, 1);
+        touch(h, 1u << K_SHADOW_OFFSET);
         return 1;
     }
     return 0;
@@ -332,6 +338,7 @@ int cardlua__attributes_index(lua_State *L) {
         lua_pushvalue(L, 2);
         lua_pushvalue(L, t);
         lua_rawset(L, 1);
+        touch(h, pool == 0 ? 1u << K_CENTER : pool == 1 ? 1u << K_FRAME : pool == 2 ? 1u << K_SIZE : TOUCHED_INDEX_PATH);
         return 1;
     }
     const double *st = current_start(h);
@@ -368,6 +375,7 @@ int cardlua__attributes_index(lua_State *L) {
         lua_pushstring(L, "transform3D");
         lua_pushvalue(L, -2);
         lua_rawset(L, 1);
+        touch(h, 1u << K_TRANSFORM3D);
         return 1;
     }
     if (strcmp(k, "transform") == 0) {
@@ -389,6 +397,7 @@ int cardlua__attributes_index(lua_State *L) {
             lua_pushstring(L, "transform");
             lua_pushvalue(L, -2);
             lua_rawset(L, 1);
+            touch(h, 1u << K_TRANSFORM);
         }
         return 1;
     }
@@ -524,6 +533,8 @@ enum { UPN_TRANSFORM = 1, UPN_TRANSFORM3D, UPN_HIDDEN, UPN_COUNT = UPN_HIDDEN };
 /// attributes.<key> = value for a key not present: `transform` and `transform3D`
 /// replace each other (the later assignment wins, as in UIKit); `isHidden` is `hidden`.
 int cardlua__attributes_newindex(lua_State *L) {
+    cardlua_host *h = host_of(L);
+    unsigned touched = TOUCHED_OTHER;
     if (lua_type(L, 2) == LUA_TSTRING) {
         size_t n = 0;
         const char *k = lua_tolstring(L, 2, &n);
@@ -536,11 +547,16 @@ int cardlua__attributes_newindex(lua_State *L) {
             lua_pushvalue(L, lua_upvalueindex(UPN_HIDDEN));
             lua_pushvalue(L, 3);
             lua_rawset(L, 1);
+            touch(h, 1u << K_HIDDEN);
             return 0;
         }
+        // A contract key is the one interned string with its text (as take_fields tells them).
+        for (int key = 0; key < K_ATTRIBUTES; key++)
+            if (k == h->key_names[key]) { touched = 1u << key; break; }
     }
     lua_settop(L, 3);
     lua_rawset(L, 1);
+    touch(h, touched);
     return 0;
 }
 
@@ -640,6 +656,39 @@ static unsigned take_fields(lua_State *L, const hot_slots *s, int A, int clear) 
             lua_pushnil(L);
             lua_rawset(L, A);
         }
+    }
+    return present;
+}
+
+/// take_fields for the usual item, without clearing in check mode's way: the keys the
+/// proxy put into `attributes` itself (`touched`, cardlua_call.touched) are taken by look-up
+/// and cleared, then one lua_next tells whether anything else is left (a key written with
+/// rawset), which take_fields' traversal takes. A key outside the contract goes to the
+/// traversal at once. The same slots and bits as take_fields.
+static unsigned take_touched(lua_State *L, const hot_slots *s, int A, unsigned touched) {
+    if (touched & TOUCHED_OTHER) return take_fields(L, s, A, 1);
+    unsigned present = 0;
+    for (int k = 0; k < K_ATTRIBUTES; k++) {
+        if (!(touched & (1u << k))) continue;
+        lua_rawgeti(L, s->keys, k + 1);
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, A) != LUA_TNIL) {  // nil: the script cleared it again
+            lua_copy(L, -1, s->values + k);
+            present |= 1u << k;
+        }
+        lua_settop(L, -2);  // the key stays, to clear it
+        lua_pushnil(L);
+        lua_rawset(L, A);
+    }
+    if (touched & TOUCHED_INDEX_PATH) {
+        lua_pushliteral(L, "indexPath");
+        lua_pushnil(L);
+        lua_rawset(L, A);
+    }
+    lua_pushnil(L);
+    if (lua_next(L, A)) {
+        lua_settop(L, -3);
+        present |= take_fields(L, s, A, 1);
     }
     return present;
 }
@@ -895,6 +944,7 @@ static int body_transform(lua_State *L, cardlua_call *c) {
             // started it): a frame of many items each just inside the time limit would
             // otherwise take minutes.
             h->budget_left = h->budget;
+            c->touched = 0;
             lua_pushvalue(L, F);
             lua_pushvalue(L, A);
             lua_pushvalue(L, Lo);
@@ -903,7 +953,7 @@ static int body_transform(lua_State *L, cardlua_call *c) {
             lua_pushnil(L);
         }
         int R = base + 1;
-        unsigned present = take_fields(L, &s, A, !h->check_mode);
+        unsigned present = h->check_mode ? take_fields(L, &s, A, 0) : take_touched(L, &s, A, c->touched);
         read_item(L, h, &s, present, R, A, i);
         if (h->check_mode) {
             cardlua__note_unknown_keys(L, h, A);

@@ -77,6 +77,10 @@ enum {
     K_X, K_Y, K_WIDTH, K_HEIGHT,
     K_COUNT
 };
+/// cardlua_call.touched beyond the slot keys: the cached indexPath, and any other key
+/// (a key outside the contract, or not a string).
+#define TOUCHED_INDEX_PATH (1u << K_ATTRIBUTES)
+#define TOUCHED_OTHER (1u << (K_ATTRIBUTES + 1))
 /// The present bits of the extras (isDoubleSided and the appearance keys).
 #define K_EXTRAS_MASK (((1u << K_ATTRIBUTES) - 1) & ~((1u << K_DOUBLE_SIDED) - 1))
 
@@ -114,6 +118,10 @@ struct cardlua_call {
     // A bad value returned by a callback: it is called once more with a return hook to
     // find the line of its `return` (attributes.c: cardlua__note_return_line).
     int transform_slot;          // stack index of the callback (its arguments follow it)
+    // The keys the attributes proxy itself put into `attributes` during the item under
+    // way (bit k: cardlua__slot_keys[k]; then TOUCHED_INDEX_PATH, TOUCHED_OTHER), so that
+    // the read-back takes them by look-up (attributes.c: take_touched).
+    unsigned touched;
     int return_probe;            // the count hook also watches returns
     int return_line;             // the callback's last `return` line seen by the probe
     double rect[4];              // the element query's rect (x, y, width, height)...
