@@ -668,8 +668,8 @@ static unsigned take_fields(lua_State *L, const hot_slots *s, int A, int clear) 
 static unsigned take_touched(lua_State *L, const hot_slots *s, int A, unsigned touched) {
     if (touched & TOUCHED_OTHER) return take_fields(L, s, A, 1);
     unsigned present = 0;
-    for (int k = 0; k < K_ATTRIBUTES; k++) {
-        if (!(touched & (1u << k))) continue;
+    for (unsigned bits = touched & ((1u << K_ATTRIBUTES) - 1); bits != 0; bits &= bits - 1) {
+        int k = __builtin_ctz(bits);
         lua_rawgeti(L, s->keys, k + 1);
         lua_pushvalue(L, -1);
         if (lua_rawget(L, A) != LUA_TNIL) {  // nil: the script cleared it again
