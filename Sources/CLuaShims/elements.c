@@ -175,14 +175,17 @@ static int find_base(const cardlua_host *h, const void *table, double b[4]) {
     return 0;
 }
 
-/// The index path's part `key` (t at an absolute index; as `indexPath.section` in Lua:
-/// metamethods included) as an integer in *out; pushes it (for the messages) and returns
-/// whether it is a whole number (`type(v) == "number" and math.tointeger(v)`).
-static int path_part(lua_State *L, int t, const char *key, lua_Integer *out) {
-    lua_getfield(L, t, key);
-    int whole = 0;
-    if (lua_type(L, -1) == LUA_TNUMBER) *out = lua_tointegerx(L, -1, &whole);
-    return whole;
+/// The index path's part in upvalue `key` (EM_K_SECTION, …; t at an absolute index; as
+/// `indexPath.section` in Lua: metamethods included) as an integer in *out; pushes it (for
+/// the messages), sets *whole to whether it is a whole number (`type(v) == "number" and
+/// math.tointeger(v)`) and returns its type. The key is the closure's copy: lua_getfield
+/// would look its C text up in the string table first.
+static int path_part(lua_State *L, int t, int key, lua_Integer *out, int *whole) {
+    push_key(L, key);
+    int type = lua_gettable(L, t);
+    *whole = 0;
+    if (type == LUA_TNUMBER) *out = lua_tointegerx(L, -1, whole);
+    return type;
 }
 
 /// The layout's base geometry now for the item at the index path of the table at t
@@ -191,12 +194,13 @@ static int path_part(lua_State *L, int t, const char *key, lua_Integer *out) {
 static int base_for_path(lua_State *L, cardlua_host *h, int t, double b[4]) {
     int top = lua_gettop(L);
     int found = 0;
-    if (lua_getfield(L, t, "indexPath") == LUA_TTABLE) {
+    push_key(L, EM_K_INDEX_PATH);
+    if (lua_gettable(L, t) == LUA_TTABLE) {
         int P = lua_gettop(L);
         lua_Integer section = 0, item = 0;
-        int wholeSection = path_part(L, P, "section", &section) || lua_isnil(L, -1);
-        int wholeItem = path_part(L, P, "item", &item);
-        if (lua_isnil(L, -1)) wholeItem = path_part(L, P, "row", &item);
+        int wholeSection = 0, wholeItem = 0;
+        if (path_part(L, P, EM_K_SECTION, &section, &wholeSection) == LUA_TNIL) wholeSection = 1;
+        if (path_part(L, P, EM_K_ITEM, &item, &wholeItem) == LUA_TNIL) path_part(L, P, EM_K_ROW, &item, &wholeItem);
         double r[CARDLUA_IN_STRIDE];
         long sections = 0, items = -1;
         if (wholeSection && wholeItem && look_up(h, (long)section, (long)item, r, &sections, &items) == 1) {
@@ -274,16 +278,21 @@ static int base_geometry(lua_State *L) {
 /// messages: numbers, whole, section 0 when absent, nothing more), without a Lua call
 /// frame: an element query makes one per card.
 static int make_index_path(lua_State *L) {
-    lua_settop(L, 3);
-    int ok = lua_type(L, 1) == LUA_TNUMBER && (lua_isnil(L, 2) || lua_type(L, 2) == LUA_TNUMBER) && lua_isnil(L, 3);
+    // Absent arguments are nil (LUA_TNONE counts as LUA_TNIL): the stack is made three
+    // slots only on the error paths, which hand the three to their messages.
+    int section_type = lua_type(L, 2);
+    int ok = lua_type(L, 1) == LUA_TNUMBER && (section_type <= LUA_TNIL || section_type == LUA_TNUMBER) &&
+             lua_type(L, 3) <= LUA_TNIL;
     if (!ok) {
+        lua_settop(L, 3);
         if (lua_isnil(L, 2)) { lua_pushinteger(L, 0); lua_replace(L, 2); }  // `section == nil and 0`
         return cardlua__raise_arg_error(L, 3, lua_upvalueindex(EM_ARG_ERROR), "IndexPath", "item, section", "nn");
     }
     int whole_item = 0, whole_section = 1;
     lua_Integer item = lua_tointegerx(L, 1, &whole_item);
-    lua_Integer section = lua_isnil(L, 2) ? 0 : lua_tointegerx(L, 2, &whole_section);
+    lua_Integer section = section_type <= LUA_TNIL ? 0 : lua_tointegerx(L, 2, &whole_section);
     if (!whole_item || !whole_section) {
+        lua_settop(L, 3);
         if (lua_isnil(L, 2)) { lua_pushinteger(L, 0); lua_replace(L, 2); }
         return luaL_error(L, "IndexPath: expected whole numbers (item %s, section %s)", luaL_tolstring(L, 1, NULL),
                           luaL_tolstring(L, 2, NULL));
@@ -329,17 +338,16 @@ static int layout_attributes_for_item(lua_State *L) {
     }
     lua_Integer section = 0, item = 0;
     int S = lua_gettop(L) + 1;
-    int wholeSection = path_part(L, 2, "section", &section);
-    if (lua_isnil(L, S)) {  // `if s == nil then s = 0 end`
+    int wholeSection = 0, wholeItem = 0;
+    if (path_part(L, 2, EM_K_SECTION, &section, &wholeSection) == LUA_TNIL) {  // `if s == nil then s = 0 end`
         lua_pushinteger(L, 0);
         lua_replace(L, S);
         wholeSection = 1;
     }
     int I = S + 1;
-    int wholeItem = path_part(L, 2, "item", &item);
-    if (lua_isnil(L, I)) {  // `if it == nil then it = indexPath.row end`
+    if (path_part(L, 2, EM_K_ITEM, &item, &wholeItem) == LUA_TNIL) {  // `if it == nil then it = indexPath.row end`
         lua_pop(L, 1);
-        wholeItem = path_part(L, 2, "row", &item);
+        path_part(L, 2, EM_K_ROW, &item, &wholeItem);
     }
     if (!wholeSection || !wholeItem) {
         const char *st = luaL_tolstring(L, S, NULL);
@@ -412,8 +420,10 @@ int cardlua__element_makers(lua_State *L) {
 /// C because an element query sets several absent keys per card (shadowOpacity,
 /// isDoubleSided, …), each a metamethod call.
 int cardlua__element_newindex(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);  // reachable through getmetatable: any arguments
-    lua_settop(L, 3);
+    // Reachable through getmetatable: any arguments. The VM calls it with three, a table
+    // first: luaL_checktype and lua_settop only when not (a call each, seven a card).
+    if (lua_type(L, 1) != LUA_TTABLE) luaL_checktype(L, 1, LUA_TTABLE);
+    if (lua_gettop(L) != 3) lua_settop(L, 3);
     if (lua_type(L, 2) == LUA_TSTRING) {
         size_t n = 0;
         const char *k = lua_tolstring(L, 2, &n);
@@ -439,7 +449,8 @@ void cardlua__push_element_newindex(lua_State *L) {
     lua_pushcclosure(L, cardlua__element_newindex, 3);
 }
 
-/// A whole number at the top of the stack for indexPath.<name> of element i (popped).
+/// A whole number at the top of the stack for indexPath.<name> of element i (left there:
+/// read_elements resets the stack once a card).
 static long index_number(lua_State *L, lua_Integer i, const char *name) {
     if (lua_type(L, -1) != LUA_TNUMBER)
         luaL_error(L, "element %I of the returned list: indexPath.%s is %s, expected a whole number", i, name,
@@ -449,7 +460,6 @@ static long index_number(lua_State *L, lua_Integer i, const char *name) {
     if (!whole || v < 0 || v > 2147483647)
         luaL_error(L, "element %I of the returned list: indexPath.%s is %s, expected a whole number from 0 to 2147483647",
                    i, name, lua_tostring(L, -1));
-    lua_pop(L, 1);
     return (long)v;
 }
 
@@ -473,9 +483,13 @@ static int read_elements(lua_State *L) {
     // assumes anyway, so their keys are read raw (no Lua call per absent key).
     cardlua__push_internal(L, h, "baseAttributes");
     int plain = lua_gettop(L);
+    const void *plain_table = lua_topointer(L, plain);  // tables are equal when they are the same
     // The keys the loop looks up, on the stack once a query: a copy of a slot is cheaper
     // per card than a read of the keys table, or a look-up of C text in the string table.
-    luaL_checkstack(L, K_ATTRIBUTES + 8, "element keys");
+    // Then room for what a card pushes above them: the element, its index path and parts,
+    // its metatable, its K_ATTRIBUTES values and what cardlua__read_fields pushes (as
+    // cardlua__push_slots reserves).
+    luaL_checkstack(L, K_ATTRIBUTES + 8 + 8 + K_ATTRIBUTES + 40, "element keys");
     int keys = plain + 1;
     for (int k = 0; k < K_ATTRIBUTES; k++) lua_rawgeti(L, s.keys, k + 1);
     int path_keys = lua_gettop(L) + 1;  // indexPath, section, item, row
@@ -496,18 +510,17 @@ static int read_elements(lua_State *L) {
             luaL_error(L, "element %I of the returned list has %s as its indexPath, expected an IndexPath "
                           "(IndexPath(item, section))",
                        i, lua_isnil(L, -1) ? "nothing" : luaL_typename(L, -1));
+        // What the card reads stays on the stack above E until the card is done (one
+        // lua_settop then): a pop is a call too.
         int P = lua_gettop(L);
         lua_pushvalue(L, path_keys + 1);
-        lua_gettable(L, P);
-        long section = lua_isnil(L, -1) ? (lua_pop(L, 1), 0) : index_number(L, i, "section");
+        long section = lua_gettable(L, P) == LUA_TNIL ? 0 : index_number(L, i, "section");
         lua_pushvalue(L, path_keys + 2);
         if (lua_gettable(L, P) == LUA_TNIL) {
-            lua_pop(L, 1);
             lua_pushvalue(L, path_keys + 3);
             lua_gettable(L, P);
         }
         long item = index_number(L, i, "item");
-        lua_settop(L, E);
         h->call->item_number = item;
         h->call->has_item = 1;
 
@@ -526,7 +539,6 @@ static int read_elements(lua_State *L) {
         if (lua_rawgeti(L, seen, key) == LUA_TNUMBER)
             luaL_error(L, "returned twice in section %I (elements %I and %I of the list)", (lua_Integer)section,
                        lua_tointeger(L, -1), i);
-        lua_pop(L, 1);
         lua_pushinteger(L, i);
         lua_rawseti(L, seen, key);
 
@@ -535,28 +547,26 @@ static int read_elements(lua_State *L) {
         unsigned present = 0;
         int layouts = 0, raw = 1;  // a table with no metatable is read raw too: nothing to run
         if (lua_getmetatable(L, E)) {
-            layouts = lua_rawequal(L, -1, plain);
+            layouts = lua_topointer(L, -1) == plain_table;
             raw = layouts;
-            lua_pop(L, 1);
         }
-        for (int k = 0; k < K_ATTRIBUTES; k++) {
-            int t;
-            if (raw) {
+        // The values land in K_ATTRIBUTES slots on top, in key order (cardlua__read_fields
+        // reads the slots its `present` bits name, from v.values): no lua_replace or pop
+        // per key.
+        hot_slots v = s;
+        v.values = lua_gettop(L) + 1;
+        if (raw) {
+            for (int k = 0; k < K_ATTRIBUTES; k++) {
                 lua_pushvalue(L, keys + k);
-                t = lua_rawget(L, E);
-            } else {
-                t = cardlua__get_key(L, E, &s, k);
+                if (lua_rawget(L, E) != LUA_TNIL) present |= 1u << k;
             }
-            if (t != LUA_TNIL) {
-                lua_replace(L, s.values + k);
-                present |= 1u << k;
-            } else {
-                lua_pop(L, 1);
-            }
+        } else {
+            for (int k = 0; k < K_ATTRIBUTES; k++)
+                if (cardlua__get_key(L, E, &s, k) != LUA_TNIL) present |= 1u << k;
         }
         if (!layouts && !(present & (1u << K_HIDDEN))) {
             if (lua_getfield(L, E, "isHidden") != LUA_TNIL) {
-                lua_replace(L, s.values + K_HIDDEN);
+                lua_replace(L, v.values + K_HIDDEN);
                 present |= 1u << K_HIDDEN;
             } else {
                 lua_pop(L, 1);
@@ -574,7 +584,7 @@ static int read_elements(lua_State *L) {
         double *record = h->elements + (i - 1) * CARDLUA_ELEMENT_STRIDE;
         record[0] = (double)section;
         record[1] = (double)item;
-        cardlua__read_fields(L, h, &s, present, b, NULL, record + 2);
+        cardlua__read_fields(L, h, &v, present, b, NULL, record + 2);
         record[2 + CARDLUA_OUT_CHANGED] = 1;
         if (h->check_mode) cardlua__note_unknown_keys(L, h, E);
         lua_settop(L, base);
