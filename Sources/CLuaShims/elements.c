@@ -329,8 +329,12 @@ static int item_attributes(lua_State *L) {
 /// in the same order, and the same messages at the caller's line): the item's base
 /// attributes, on screen or not. In C because an element query asks for one per card.
 static int layout_attributes_for_item(lua_State *L) {
-    lua_settop(L, 3);
-    if (lua_type(L, 2) != LUA_TTABLE || !lua_isnil(L, 3)) {
+    // A method call passes two arguments: an absent third counts as nil (LUA_TNONE), so the
+    // stack is made three slots only to drop more or to word an error; the reads below
+    // push above whatever is there.
+    if (lua_gettop(L) > 3) lua_settop(L, 3);
+    if (lua_type(L, 2) != LUA_TTABLE || lua_type(L, 3) > LUA_TNIL) {
+        lua_settop(L, 3);
         const char *got = !lua_isnil(L, 3) ? "more arguments" : lua_isnil(L, 2) ? "nothing" : NULL;
         if (got == NULL) lua_pushfstring(L, "a %s", luaL_typename(L, 2));
         return luaL_error(L, "layoutAttributesForItem: expected an IndexPath (IndexPath(item, section)), got %s",
