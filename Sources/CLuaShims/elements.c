@@ -453,8 +453,7 @@ void cardlua__push_element_newindex(lua_State *L) {
     lua_pushcclosure(L, cardlua__element_newindex, 3);
 }
 
-/// A whole number at the top of the stack for indexPath.<name> of element i (left there:
-/// read_elements resets the stack once a card).
+/// A whole number at the top of the stack for indexPath.<name> of element i (popped).
 static long index_number(lua_State *L, lua_Integer i, const char *name) {
     if (lua_type(L, -1) != LUA_TNUMBER)
         luaL_error(L, "element %I of the returned list: indexPath.%s is %s, expected a whole number", i, name,
@@ -464,6 +463,7 @@ static long index_number(lua_State *L, lua_Integer i, const char *name) {
     if (!whole || v < 0 || v > 2147483647)
         luaL_error(L, "element %I of the returned list: indexPath.%s is %s, expected a whole number from 0 to 2147483647",
                    i, name, lua_tostring(L, -1));
+    lua_pop(L, 1);
     return (long)v;
 }
 
@@ -481,6 +481,12 @@ static int read_elements(lua_State *L) {
     cardlua__grow_records(L, h, &h->elements, &h->elements_capacity, (long)n, CARDLUA_ELEMENT_STRIDE, "elements");
     hot_slots s;
     cardlua__push_slots(L, h, &s);
+    // Its value slots are not used: each card's values are pushed in key order just above
+    // the card's table (below), where the slots' K_ATTRIBUTES dropped here make room. So
+    // every height at which a card's reads may run a metamethod (and the stack may grow,
+    // an allocation charged to the budget) or raise stays what it was with the slots,
+    // and the same luaL_checkstack calls ensure the same room.
+    lua_settop(L, s.keys);
     lua_createtable(L, 0, (int)n);  // (section, item) → its place in the list
     int seen = lua_gettop(L);
     // The layout's own tables: their __index only supplies the defaults the reader
@@ -490,10 +496,7 @@ static int read_elements(lua_State *L) {
     const void *plain_table = lua_topointer(L, plain);  // tables are equal when they are the same
     // The keys the loop looks up, on the stack once a query: a copy of a slot is cheaper
     // per card than a read of the keys table, or a look-up of C text in the string table.
-    // Then room for what a card pushes above them: the element, its index path and parts,
-    // its metatable, its K_ATTRIBUTES values and what cardlua__read_fields pushes (as
-    // cardlua__push_slots reserves).
-    luaL_checkstack(L, K_ATTRIBUTES + 8 + 8 + K_ATTRIBUTES + 40, "element keys");
+    luaL_checkstack(L, K_ATTRIBUTES + 8, "element keys");
     int keys = plain + 1;
     for (int k = 0; k < K_ATTRIBUTES; k++) lua_rawgeti(L, s.keys, k + 1);
     int path_keys = lua_gettop(L) + 1;  // indexPath, section, item, row
@@ -509,22 +512,25 @@ static int read_elements(lua_State *L) {
             luaL_error(L, "element %I of the returned list is %s%s, expected attributes (a table from "
                           "layout:layoutAttributesForElements or layout:layoutAttributesForItem)",
                        i, lua_isnil(L, E) ? "" : "a ", lua_isnil(L, E) ? "nil" : luaL_typename(L, E));
+        // The index path is read with the top where the value slots left it (`filled`).
+        const int filled = E + K_ATTRIBUTES;
+        lua_settop(L, filled);
         lua_pushvalue(L, path_keys);
         if (lua_gettable(L, E) != LUA_TTABLE)
             luaL_error(L, "element %I of the returned list has %s as its indexPath, expected an IndexPath "
                           "(IndexPath(item, section))",
                        i, lua_isnil(L, -1) ? "nothing" : luaL_typename(L, -1));
-        // What the card reads stays on the stack above E until the card is done (one
-        // lua_settop then): a pop is a call too.
         int P = lua_gettop(L);
         lua_pushvalue(L, path_keys + 1);
-        long section = lua_gettable(L, P) == LUA_TNIL ? 0 : index_number(L, i, "section");
+        long section = lua_gettable(L, P) == LUA_TNIL ? (lua_pop(L, 1), 0) : index_number(L, i, "section");
         lua_pushvalue(L, path_keys + 2);
         if (lua_gettable(L, P) == LUA_TNIL) {
+            lua_pop(L, 1);
             lua_pushvalue(L, path_keys + 3);
             lua_gettable(L, P);
         }
         long item = index_number(L, i, "item");
+        lua_settop(L, filled);
         h->call->item_number = item;
         h->call->has_item = 1;
 
@@ -543,6 +549,7 @@ static int read_elements(lua_State *L) {
         if (lua_rawgeti(L, seen, key) == LUA_TNUMBER)
             luaL_error(L, "returned twice in section %I (elements %I and %I of the list)", (lua_Integer)section,
                        lua_tointeger(L, -1), i);
+        lua_pop(L, 1);
         lua_pushinteger(L, i);
         lua_rawseti(L, seen, key);
 
@@ -554,19 +561,28 @@ static int read_elements(lua_State *L) {
             layouts = lua_topointer(L, -1) == plain_table;
             raw = layouts;
         }
-        // The values land in K_ATTRIBUTES slots on top, in key order (cardlua__read_fields
-        // reads the slots its `present` bits name, from v.values): no lua_replace or pop
-        // per key.
+        // The value slots: E + 1 … E + K_ATTRIBUTES (cardlua__read_fields reads those its
+        // `present` bits name, from v.values). Read raw, nothing can run: the values are
+        // pushed into them in key order (no lua_replace or pop per key). Otherwise each
+        // look-up may run a metamethod, so it runs above the filled slots as before.
         hot_slots v = s;
-        v.values = lua_gettop(L) + 1;
+        v.values = E + 1;
         if (raw) {
+            lua_settop(L, E);
             for (int k = 0; k < K_ATTRIBUTES; k++) {
                 lua_pushvalue(L, keys + k);
                 if (lua_rawget(L, E) != LUA_TNIL) present |= 1u << k;
             }
         } else {
-            for (int k = 0; k < K_ATTRIBUTES; k++)
-                if (cardlua__get_key(L, E, &s, k) != LUA_TNIL) present |= 1u << k;
+            lua_settop(L, filled);
+            for (int k = 0; k < K_ATTRIBUTES; k++) {
+                if (cardlua__get_key(L, E, &s, k) != LUA_TNIL) {
+                    lua_replace(L, v.values + k);
+                    present |= 1u << k;
+                } else {
+                    lua_pop(L, 1);
+                }
+            }
         }
         if (!layouts && !(present & (1u << K_HIDDEN))) {
             if (lua_getfield(L, E, "isHidden") != LUA_TNIL) {

@@ -83,13 +83,15 @@ static void arith(lua_State *L, int a, int b, int op) {
 /// read, which the caller removes) when the slow path must decide. LoL calls
 /// CGRectGetMidX once per item: three lua_gettable and the slow arithmetic were ≈ 785
 /// instructions.
-static int get_raw(lua_State *L, int which, int y_axis) {
+static int get_raw(lua_State *L, int which, int y_axis, int top) {
     lua_pushvalue(L, lua_upvalueindex(UV_KEY1 + 2));  // "width", the check's key
-    if (lua_rawget(L, 1) == LUA_TNIL) return 0;
-    int length = lua_gettop(L);
+    int length_type = lua_rawget(L, 1);
+    if (length_type == LUA_TNIL) return 0;
+    int length = top + 1;
     if (y_axis && which != GET_MIN) {
         lua_pushvalue(L, lua_upvalueindex(UV_KEY1 + 1));  // "height"
-        if (lua_rawget(L, 1) == LUA_TNIL) return 0;
+        length_type = lua_rawget(L, 1);
+        if (length_type == LUA_TNIL) return 0;
         length++;
     }
     if (which == GET_LENGTH) {
@@ -103,7 +105,7 @@ static int get_raw(lua_State *L, int which, int y_axis) {
         cardlua__charge(L, 2);
         return 1;  // the origin, on top
     }
-    if (origin_type != LUA_TNUMBER || lua_type(L, length) != LUA_TNUMBER) return 0;
+    if (origin_type != LUA_TNUMBER || length_type != LUA_TNUMBER) return 0;
     cardlua__charge(L, 2);
     int origin = length + 1;
     if (which == GET_MAX && lua_isinteger(L, origin) && lua_isinteger(L, length)) {
@@ -123,7 +125,7 @@ static int get_raw(lua_State *L, int which, int y_axis) {
 static int get(lua_State *L, int which, int y_axis) {
     int top = lua_gettop(L);
     if (lua_type(L, 1) == LUA_TTABLE && lua_type(L, 2) <= LUA_TNIL) {
-        if (get_raw(L, which, y_axis)) return 1;
+        if (get_raw(L, which, y_axis, top)) return 1;
         lua_settop(L, top);  // what get_raw pushed goes (slot 2 must be the argument or nil)
     }
     lua_settop(L, 2);
