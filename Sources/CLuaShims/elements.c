@@ -453,8 +453,9 @@ void cardlua__push_element_newindex(lua_State *L) {
     lua_pushcclosure(L, cardlua__element_newindex, 3);
 }
 
-/// A whole number at the top of the stack for indexPath.<name> of element i (popped).
-static long index_number(lua_State *L, lua_Integer i, const char *name) {
+/// A whole number at the top of the stack for indexPath.<name> of element i (popped
+/// unless `keep`).
+static long index_number_kept(lua_State *L, lua_Integer i, const char *name, int keep) {
     if (lua_type(L, -1) != LUA_TNUMBER)
         luaL_error(L, "element %I of the returned list: indexPath.%s is %s, expected a whole number", i, name,
                    lua_isnil(L, -1) ? "missing" : luaL_typename(L, -1));
@@ -463,9 +464,11 @@ static long index_number(lua_State *L, lua_Integer i, const char *name) {
     if (!whole || v < 0 || v > 2147483647)
         luaL_error(L, "element %I of the returned list: indexPath.%s is %s, expected a whole number from 0 to 2147483647",
                    i, name, lua_tostring(L, -1));
-    lua_pop(L, 1);
+    if (!keep) lua_pop(L, 1);
     return (long)v;
 }
+
+static long index_number(lua_State *L, lua_Integer i, const char *name) { return index_number_kept(L, i, name, 0); }
 
 /// Reads the returned list (argument 1) into the host's records: run under a nested
 /// lua_pcall by body_elements, so that an error here is reported at the script's
@@ -514,23 +517,45 @@ static int read_elements(lua_State *L) {
                        i, lua_isnil(L, E) ? "" : "a ", lua_isnil(L, E) ? "nil" : luaL_typename(L, E));
         // The index path is read with the top where the value slots left it (`filled`).
         const int filled = E + K_ATTRIBUTES;
-        lua_settop(L, filled);
+        long section = 0, item = 0;
+        // indexPath, its section and its item read raw first: a raw hit is what
+        // lua_gettable gives, and nothing runs (an error raised here is the one the reads
+        // below would raise; read_elements runs without a message handler, so raising
+        // calls nothing either).
+        int read = 0;
         lua_pushvalue(L, path_keys);
-        if (lua_gettable(L, E) != LUA_TTABLE)
-            luaL_error(L, "element %I of the returned list has %s as its indexPath, expected an IndexPath "
-                          "(IndexPath(item, section))",
-                       i, lua_isnil(L, -1) ? "nothing" : luaL_typename(L, -1));
-        int P = lua_gettop(L);
-        lua_pushvalue(L, path_keys + 1);
-        long section = lua_gettable(L, P) == LUA_TNIL ? (lua_pop(L, 1), 0) : index_number(L, i, "section");
-        lua_pushvalue(L, path_keys + 2);
-        if (lua_gettable(L, P) == LUA_TNIL) {
-            lua_pop(L, 1);
-            lua_pushvalue(L, path_keys + 3);
-            lua_gettable(L, P);
+        if (lua_rawget(L, E) == LUA_TTABLE) {
+            lua_pushvalue(L, path_keys + 1);
+            if (lua_rawget(L, E + 1) != LUA_TNIL) {
+                section = index_number_kept(L, i, "section", 1);
+                lua_pushvalue(L, path_keys + 2);
+                if (lua_rawget(L, E + 1) != LUA_TNIL) {
+                    item = index_number_kept(L, i, "item", 1);
+                    read = 1;
+                }
+            }
         }
-        long item = index_number(L, i, "item");
-        lua_settop(L, filled);
+        if (!read) {
+            // A read that may run a metamethod: from the start, with lua_gettable, at the
+            // height the value slots left the top (`filled`), as before them.
+            lua_settop(L, filled);
+            lua_pushvalue(L, path_keys);
+            if (lua_gettable(L, E) != LUA_TTABLE)
+                luaL_error(L, "element %I of the returned list has %s as its indexPath, expected an IndexPath "
+                              "(IndexPath(item, section))",
+                           i, lua_isnil(L, -1) ? "nothing" : luaL_typename(L, -1));
+            int P = lua_gettop(L);
+            lua_pushvalue(L, path_keys + 1);
+            section = lua_gettable(L, P) == LUA_TNIL ? (lua_pop(L, 1), 0) : index_number(L, i, "section");
+            lua_pushvalue(L, path_keys + 2);
+            if (lua_gettable(L, P) == LUA_TNIL) {
+                lua_pop(L, 1);
+                lua_pushvalue(L, path_keys + 3);
+                lua_gettable(L, P);
+            }
+            item = index_number(L, i, "item");
+            lua_settop(L, filled);
+        }
         h->call->item_number = item;
         h->call->has_item = 1;
 
@@ -549,9 +574,8 @@ static int read_elements(lua_State *L) {
         if (lua_rawgeti(L, seen, key) == LUA_TNUMBER)
             luaL_error(L, "returned twice in section %I (elements %I and %I of the list)", (lua_Integer)section,
                        lua_tointeger(L, -1), i);
-        lua_pop(L, 1);
         lua_pushinteger(L, i);
-        lua_rawseti(L, seen, key);
+        lua_rawseti(L, seen, key);  // (the nil read stays until the lua_settop below: nothing runs)
 
         // The table's fields, raw or through its metatable (a table the script built may
         // inherit them); `isHidden` stands for `hidden`.
