@@ -274,25 +274,31 @@ static int base_geometry(lua_State *L) {
     return 1;
 }
 
+/// lua_settop(L, 3), for the functions that take their arguments as three: a call with two
+/// (IndexPath(item, section); layout:layoutAttributesForItem(indexPath)) gets its third, a nil, pushed as
+/// lua_settop would push it, for a fraction of its cost. The stack then stands as high as
+/// lua_settop leaves it, so everything pushed, called or raised above it does so at the
+/// same height (a metamethod's call may grow the stack: an allocation, charged).
+static inline void three_arguments(lua_State *L) {
+    int top = lua_gettop(L);
+    if (top == 2) lua_pushnil(L);
+    else if (top != 3) lua_settop(L, 3);
+}
+
 /// IndexPath(item, section): the prelude's constructor (geometry.lua's rules and
 /// messages: numbers, whole, section 0 when absent, nothing more), without a Lua call
 /// frame: an element query makes one per card.
 static int make_index_path(lua_State *L) {
-    // Absent arguments are nil (LUA_TNONE counts as LUA_TNIL): the stack is made three
-    // slots only on the error paths, which hand the three to their messages.
-    int section_type = lua_type(L, 2);
-    int ok = lua_type(L, 1) == LUA_TNUMBER && (section_type <= LUA_TNIL || section_type == LUA_TNUMBER) &&
-             lua_type(L, 3) <= LUA_TNIL;
+    three_arguments(L);
+    int ok = lua_type(L, 1) == LUA_TNUMBER && (lua_isnil(L, 2) || lua_type(L, 2) == LUA_TNUMBER) && lua_isnil(L, 3);
     if (!ok) {
-        lua_settop(L, 3);
         if (lua_isnil(L, 2)) { lua_pushinteger(L, 0); lua_replace(L, 2); }  // `section == nil and 0`
         return cardlua__raise_arg_error(L, 3, lua_upvalueindex(EM_ARG_ERROR), "IndexPath", "item, section", "nn");
     }
     int whole_item = 0, whole_section = 1;
     lua_Integer item = lua_tointegerx(L, 1, &whole_item);
-    lua_Integer section = section_type <= LUA_TNIL ? 0 : lua_tointegerx(L, 2, &whole_section);
+    lua_Integer section = lua_isnil(L, 2) ? 0 : lua_tointegerx(L, 2, &whole_section);
     if (!whole_item || !whole_section) {
-        lua_settop(L, 3);
         if (lua_isnil(L, 2)) { lua_pushinteger(L, 0); lua_replace(L, 2); }
         return luaL_error(L, "IndexPath: expected whole numbers (item %s, section %s)", luaL_tolstring(L, 1, NULL),
                           luaL_tolstring(L, 2, NULL));
@@ -329,12 +335,8 @@ static int item_attributes(lua_State *L) {
 /// in the same order, and the same messages at the caller's line): the item's base
 /// attributes, on screen or not. In C because an element query asks for one per card.
 static int layout_attributes_for_item(lua_State *L) {
-    // A method call passes two arguments: an absent third counts as nil (LUA_TNONE), so the
-    // stack is made three slots only to drop more or to word an error; the reads below
-    // push above whatever is there.
-    if (lua_gettop(L) > 3) lua_settop(L, 3);
-    if (lua_type(L, 2) != LUA_TTABLE || lua_type(L, 3) > LUA_TNIL) {
-        lua_settop(L, 3);
+    three_arguments(L);
+    if (lua_type(L, 2) != LUA_TTABLE || !lua_isnil(L, 3)) {
         const char *got = !lua_isnil(L, 3) ? "more arguments" : lua_isnil(L, 2) ? "nothing" : NULL;
         if (got == NULL) lua_pushfstring(L, "a %s", luaL_typename(L, 2));
         return luaL_error(L, "layoutAttributesForItem: expected an IndexPath (IndexPath(item, section)), got %s",
