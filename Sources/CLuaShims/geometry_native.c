@@ -27,7 +27,7 @@ enum {
 /// all `count + 1` of them to argError, which raises at the script's line (level 3:
 /// argError, this function, its caller).
 static int make(lua_State *L, int count) {
-    int ok = lua_type(L, count + 1) <= LUA_TNIL;
+    int ok = lua_gettop(L) <= count || lua_type(L, count + 1) <= LUA_TNIL;  // (the usual call: no more)
     for (int k = 1; k <= count && ok; k++) ok = lua_type(L, k) == LUA_TNUMBER;
     if (!ok) {
         return cardlua__raise_arg_error(L, count + 1, lua_upvalueindex(UV_ARG_ERROR), lua_tostring(L, lua_upvalueindex(UV_NAME)),
