@@ -86,6 +86,18 @@ static void set_metatable(lua_State *L, int mt) {
     cardlua__set_checked_metatable_with(L, lua_upvalueindex(mt), lua_upvalueindex(EM_K_GC));
 }
 
+/// set_metatable, or when `checked` (the same metatable passed the check earlier in the
+/// same C call) without the check: only a script adds a key to a metatable, and none runs
+/// inside one C call (the collector may only take entries out of a weak one).
+static void set_metatable_if(lua_State *L, int mt, int checked) {
+    if (!checked) {
+        set_metatable(L, mt);
+        return;
+    }
+    lua_pushvalue(L, lua_upvalueindex(mt));
+    lua_setmetatable(L, -2);
+}
+
 /// Pushes a table of `count` numbers under the keys in upvalues `keys` (EM_K_…), with the
 /// metatable in upvalue `mt`.
 static void push_value(lua_State *L, int mt, int count, const int keys[], const lua_Number v[]) {
@@ -99,7 +111,7 @@ static void push_value(lua_State *L, int mt, int count, const int keys[], const 
 }
 
 /// Pushes an IndexPath: { section, item, row = item } with its metatable.
-static void push_index_path(lua_State *L, lua_Integer section, lua_Integer item) {
+static void push_index_path(lua_State *L, lua_Integer section, lua_Integer item, int checked) {
     lua_createtable(L, 0, 3);
     push_key(L, EM_K_SECTION);
     lua_pushinteger(L, section);
@@ -110,7 +122,7 @@ static void push_index_path(lua_State *L, lua_Integer section, lua_Integer item)
     push_key(L, EM_K_ROW);
     lua_pushinteger(L, item);
     lua_rawset(L, -3);
-    set_metatable(L, EM_INDEX_PATH);
+    set_metatable_if(L, EM_INDEX_PATH, checked);
 }
 
 // MARK: - Geometry on first read
@@ -216,14 +228,14 @@ static int base_for_path(lua_State *L, cardlua_host *h, int t, double b[4]) {
 /// itemAttributes): indexPath, alpha 1, zIndex 0, hidden false; center, size and frame
 /// made when first read (*Geometry on first read*), and no transform3D (the metatable
 /// makes the identity when it is first read: most element queries assign their own).
-static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer item, const double b[4]) {
+static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer item, const double b[4], int checked) {
     cardlua__charge(L, ELEMENT_FEE);
     cardlua_host *h = host_of(L);
     // Room for the four keys below and the most the script set on such a table so far.
     lua_createtable(L, 0, h->element_keys > 8 ? h->element_keys : 8);
     note_base(L, h, lua_topointer(L, -1), b);
     push_key(L, EM_K_INDEX_PATH);
-    push_index_path(L, section, item);
+    push_index_path(L, section, item, checked);
     lua_rawset(L, -3);
     push_key(L, EM_K_ALPHA);
     lua_pushinteger(L, 1);
@@ -234,7 +246,7 @@ static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer 
     push_key(L, EM_K_HIDDEN);
     lua_pushboolean(L, 0);
     lua_rawset(L, -3);
-    set_metatable(L, EM_ATTRIBUTES);
+    set_metatable_if(L, EM_ATTRIBUTES, checked);
 }
 
 /// baseGeometry(attributes, key): the center, size or frame of one of the layout's tables,
@@ -304,7 +316,7 @@ static int make_index_path(lua_State *L) {
                           luaL_tolstring(L, 2, NULL));
     }
     cardlua__charge(L, 3);
-    push_index_path(L, section, item);
+    push_index_path(L, section, item, 0);
     return 1;
 }
 
@@ -313,7 +325,7 @@ static int make_index_path(lua_State *L) {
 static int push_item_if_found(lua_State *L, lua_Integer section, lua_Integer item, long *sections, long *items) {
     double b[CARDLUA_IN_STRIDE];
     int found = look_up(host_of(L), (long)section, (long)item, b, sections, items);
-    if (found == 1) push_item_attributes(L, section, item, b + 2);
+    if (found == 1) push_item_attributes(L, section, item, b + 2, 0);
     return found;
 }
 
@@ -382,7 +394,9 @@ static int query_attributes(lua_State *L) {
     lua_createtable(L, (int)n, 0);
     for (long i = 0; i < n; i++) {
         const double *v = items + i * CARDLUA_IN_STRIDE;
-        push_item_attributes(L, (lua_Integer)v[0], (lua_Integer)v[1], v + 2);
+        // The metatables are checked with the first table (a script could have given one
+        // __gc); the others of this call need not be (set_metatable_if).
+        push_item_attributes(L, (lua_Integer)v[0], (lua_Integer)v[1], v + 2, i > 0);
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
     return 1;
