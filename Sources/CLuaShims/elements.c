@@ -86,6 +86,18 @@ static void set_metatable(lua_State *L, int mt) {
     cardlua__set_checked_metatable_with(L, lua_upvalueindex(mt), lua_upvalueindex(EM_K_GC));
 }
 
+/// set_metatable, or when `checked` (the same metatable passed the check earlier in the
+/// same C call) without the check: only a script adds a key to a metatable, and none runs
+/// inside one C call (the collector may only take entries out of a weak one).
+static void set_metatable_if(lua_State *L, int mt, int checked) {
+    if (!checked) {
+        set_metatable(L, mt);
+        return;
+    }
+    lua_pushvalue(L, lua_upvalueindex(mt));
+    lua_setmetatable(L, -2);
+}
+
 /// Pushes a table of `count` numbers under the keys in upvalues `keys` (EM_K_…), with the
 /// metatable in upvalue `mt`.
 static void push_value(lua_State *L, int mt, int count, const int keys[], const lua_Number v[]) {
@@ -99,7 +111,7 @@ static void push_value(lua_State *L, int mt, int count, const int keys[], const 
 }
 
 /// Pushes an IndexPath: { section, item, row = item } with its metatable.
-static void push_index_path(lua_State *L, lua_Integer section, lua_Integer item) {
+static void push_index_path(lua_State *L, lua_Integer section, lua_Integer item, int checked) {
     lua_createtable(L, 0, 3);
     push_key(L, EM_K_SECTION);
     lua_pushinteger(L, section);
@@ -110,7 +122,7 @@ static void push_index_path(lua_State *L, lua_Integer section, lua_Integer item)
     push_key(L, EM_K_ROW);
     lua_pushinteger(L, item);
     lua_rawset(L, -3);
-    set_metatable(L, EM_INDEX_PATH);
+    set_metatable_if(L, EM_INDEX_PATH, checked);
 }
 
 // MARK: - Geometry on first read
@@ -175,14 +187,17 @@ static int find_base(const cardlua_host *h, const void *table, double b[4]) {
     return 0;
 }
 
-/// The index path's part `key` (t at an absolute index; as `indexPath.section` in Lua:
-/// metamethods included) as an integer in *out; pushes it (for the messages) and returns
-/// whether it is a whole number (`type(v) == "number" and math.tointeger(v)`).
-static int path_part(lua_State *L, int t, const char *key, lua_Integer *out) {
-    lua_getfield(L, t, key);
-    int whole = 0;
-    if (lua_type(L, -1) == LUA_TNUMBER) *out = lua_tointegerx(L, -1, &whole);
-    return whole;
+/// The index path's part in upvalue `key` (EM_K_SECTION, …; t at an absolute index; as
+/// `indexPath.section` in Lua: metamethods included) as an integer in *out; pushes it (for
+/// the messages), sets *whole to whether it is a whole number (`type(v) == "number" and
+/// math.tointeger(v)`) and returns its type. The key is the closure's copy: lua_getfield
+/// would look its C text up in the string table first.
+static int path_part(lua_State *L, int t, int key, lua_Integer *out, int *whole) {
+    push_key(L, key);
+    int type = lua_gettable(L, t);
+    *whole = 0;
+    if (type == LUA_TNUMBER) *out = lua_tointegerx(L, -1, whole);
+    return type;
 }
 
 /// The layout's base geometry now for the item at the index path of the table at t
@@ -191,12 +206,13 @@ static int path_part(lua_State *L, int t, const char *key, lua_Integer *out) {
 static int base_for_path(lua_State *L, cardlua_host *h, int t, double b[4]) {
     int top = lua_gettop(L);
     int found = 0;
-    if (lua_getfield(L, t, "indexPath") == LUA_TTABLE) {
+    push_key(L, EM_K_INDEX_PATH);
+    if (lua_gettable(L, t) == LUA_TTABLE) {
         int P = lua_gettop(L);
         lua_Integer section = 0, item = 0;
-        int wholeSection = path_part(L, P, "section", &section) || lua_isnil(L, -1);
-        int wholeItem = path_part(L, P, "item", &item);
-        if (lua_isnil(L, -1)) wholeItem = path_part(L, P, "row", &item);
+        int wholeSection = 0, wholeItem = 0;
+        if (path_part(L, P, EM_K_SECTION, &section, &wholeSection) == LUA_TNIL) wholeSection = 1;
+        if (path_part(L, P, EM_K_ITEM, &item, &wholeItem) == LUA_TNIL) path_part(L, P, EM_K_ROW, &item, &wholeItem);
         double r[CARDLUA_IN_STRIDE];
         long sections = 0, items = -1;
         if (wholeSection && wholeItem && look_up(h, (long)section, (long)item, r, &sections, &items) == 1) {
@@ -212,14 +228,14 @@ static int base_for_path(lua_State *L, cardlua_host *h, int t, double b[4]) {
 /// itemAttributes): indexPath, alpha 1, zIndex 0, hidden false; center, size and frame
 /// made when first read (*Geometry on first read*), and no transform3D (the metatable
 /// makes the identity when it is first read: most element queries assign their own).
-static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer item, const double b[4]) {
+static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer item, const double b[4], int checked) {
     cardlua__charge(L, ELEMENT_FEE);
     cardlua_host *h = host_of(L);
     // Room for the four keys below and the most the script set on such a table so far.
     lua_createtable(L, 0, h->element_keys > 8 ? h->element_keys : 8);
     note_base(L, h, lua_topointer(L, -1), b);
     push_key(L, EM_K_INDEX_PATH);
-    push_index_path(L, section, item);
+    push_index_path(L, section, item, checked);
     lua_rawset(L, -3);
     push_key(L, EM_K_ALPHA);
     lua_pushinteger(L, 1);
@@ -230,7 +246,7 @@ static void push_item_attributes(lua_State *L, lua_Integer section, lua_Integer 
     push_key(L, EM_K_HIDDEN);
     lua_pushboolean(L, 0);
     lua_rawset(L, -3);
-    set_metatable(L, EM_ATTRIBUTES);
+    set_metatable_if(L, EM_ATTRIBUTES, checked);
 }
 
 /// baseGeometry(attributes, key): the center, size or frame of one of the layout's tables,
@@ -270,11 +286,22 @@ static int base_geometry(lua_State *L) {
     return 1;
 }
 
+/// lua_settop(L, 3), for the functions that take their arguments as three: a call with two
+/// (IndexPath(item, section); layout:layoutAttributesForItem(indexPath)) gets its third, a nil, pushed as
+/// lua_settop would push it, for a fraction of its cost. The stack then stands as high as
+/// lua_settop leaves it, so everything pushed, called or raised above it does so at the
+/// same height (a metamethod's call may grow the stack: an allocation, charged).
+static inline void three_arguments(lua_State *L) {
+    int top = lua_gettop(L);
+    if (top == 2) lua_pushnil(L);
+    else if (top != 3) lua_settop(L, 3);
+}
+
 /// IndexPath(item, section): the prelude's constructor (geometry.lua's rules and
 /// messages: numbers, whole, section 0 when absent, nothing more), without a Lua call
 /// frame: an element query makes one per card.
 static int make_index_path(lua_State *L) {
-    lua_settop(L, 3);
+    three_arguments(L);
     int ok = lua_type(L, 1) == LUA_TNUMBER && (lua_isnil(L, 2) || lua_type(L, 2) == LUA_TNUMBER) && lua_isnil(L, 3);
     if (!ok) {
         if (lua_isnil(L, 2)) { lua_pushinteger(L, 0); lua_replace(L, 2); }  // `section == nil and 0`
@@ -289,7 +316,7 @@ static int make_index_path(lua_State *L) {
                           luaL_tolstring(L, 2, NULL));
     }
     cardlua__charge(L, 3);
-    push_index_path(L, section, item);
+    push_index_path(L, section, item, 0);
     return 1;
 }
 
@@ -298,7 +325,7 @@ static int make_index_path(lua_State *L) {
 static int push_item_if_found(lua_State *L, lua_Integer section, lua_Integer item, long *sections, long *items) {
     double b[CARDLUA_IN_STRIDE];
     int found = look_up(host_of(L), (long)section, (long)item, b, sections, items);
-    if (found == 1) push_item_attributes(L, section, item, b + 2);
+    if (found == 1) push_item_attributes(L, section, item, b + 2, 0);
     return found;
 }
 
@@ -320,7 +347,7 @@ static int item_attributes(lua_State *L) {
 /// in the same order, and the same messages at the caller's line): the item's base
 /// attributes, on screen or not. In C because an element query asks for one per card.
 static int layout_attributes_for_item(lua_State *L) {
-    lua_settop(L, 3);
+    three_arguments(L);
     if (lua_type(L, 2) != LUA_TTABLE || !lua_isnil(L, 3)) {
         const char *got = !lua_isnil(L, 3) ? "more arguments" : lua_isnil(L, 2) ? "nothing" : NULL;
         if (got == NULL) lua_pushfstring(L, "a %s", luaL_typename(L, 2));
@@ -329,17 +356,16 @@ static int layout_attributes_for_item(lua_State *L) {
     }
     lua_Integer section = 0, item = 0;
     int S = lua_gettop(L) + 1;
-    int wholeSection = path_part(L, 2, "section", &section);
-    if (lua_isnil(L, S)) {  // `if s == nil then s = 0 end`
+    int wholeSection = 0, wholeItem = 0;
+    if (path_part(L, 2, EM_K_SECTION, &section, &wholeSection) == LUA_TNIL) {  // `if s == nil then s = 0 end`
         lua_pushinteger(L, 0);
         lua_replace(L, S);
         wholeSection = 1;
     }
     int I = S + 1;
-    int wholeItem = path_part(L, 2, "item", &item);
-    if (lua_isnil(L, I)) {  // `if it == nil then it = indexPath.row end`
+    if (path_part(L, 2, EM_K_ITEM, &item, &wholeItem) == LUA_TNIL) {  // `if it == nil then it = indexPath.row end`
         lua_pop(L, 1);
-        wholeItem = path_part(L, 2, "row", &item);
+        path_part(L, 2, EM_K_ROW, &item, &wholeItem);
     }
     if (!wholeSection || !wholeItem) {
         const char *st = luaL_tolstring(L, S, NULL);
@@ -368,7 +394,9 @@ static int query_attributes(lua_State *L) {
     lua_createtable(L, (int)n, 0);
     for (long i = 0; i < n; i++) {
         const double *v = items + i * CARDLUA_IN_STRIDE;
-        push_item_attributes(L, (lua_Integer)v[0], (lua_Integer)v[1], v + 2);
+        // The metatables are checked with the first table (a script could have given one
+        // __gc); the others of this call need not be (set_metatable_if).
+        push_item_attributes(L, (lua_Integer)v[0], (lua_Integer)v[1], v + 2, i > 0);
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
     return 1;
@@ -412,8 +440,10 @@ int cardlua__element_makers(lua_State *L) {
 /// C because an element query sets several absent keys per card (shadowOpacity,
 /// isDoubleSided, …), each a metamethod call.
 int cardlua__element_newindex(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);  // reachable through getmetatable: any arguments
-    lua_settop(L, 3);
+    // Reachable through getmetatable: any arguments. The VM calls it with three, a table
+    // first: luaL_checktype and lua_settop only when not (a call each, seven a card).
+    if (lua_type(L, 1) != LUA_TTABLE) luaL_checktype(L, 1, LUA_TTABLE);
+    if (lua_gettop(L) != 3) lua_settop(L, 3);
     if (lua_type(L, 2) == LUA_TSTRING) {
         size_t n = 0;
         const char *k = lua_tolstring(L, 2, &n);
@@ -439,8 +469,9 @@ void cardlua__push_element_newindex(lua_State *L) {
     lua_pushcclosure(L, cardlua__element_newindex, 3);
 }
 
-/// A whole number at the top of the stack for indexPath.<name> of element i (popped).
-static long index_number(lua_State *L, lua_Integer i, const char *name) {
+/// A whole number at the top of the stack for indexPath.<name> of element i (popped
+/// unless `keep`).
+static long index_number_kept(lua_State *L, lua_Integer i, const char *name, int keep) {
     if (lua_type(L, -1) != LUA_TNUMBER)
         luaL_error(L, "element %I of the returned list: indexPath.%s is %s, expected a whole number", i, name,
                    lua_isnil(L, -1) ? "missing" : luaL_typename(L, -1));
@@ -449,8 +480,18 @@ static long index_number(lua_State *L, lua_Integer i, const char *name) {
     if (!whole || v < 0 || v > 2147483647)
         luaL_error(L, "element %I of the returned list: indexPath.%s is %s, expected a whole number from 0 to 2147483647",
                    i, name, lua_tostring(L, -1));
-    lua_pop(L, 1);
+    if (!keep) lua_pop(L, 1);
     return (long)v;
+}
+
+static long index_number(lua_State *L, lua_Integer i, const char *name) { return index_number_kept(L, i, name, 0); }
+
+/// The bits set in v (a population count without a loop: a card's ten or so present keys
+/// were ten turns of one).
+static inline int bit_count(unsigned v) {
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (int)((((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
 }
 
 /// Reads the returned list (argument 1) into the host's records: run under a nested
@@ -467,12 +508,19 @@ static int read_elements(lua_State *L) {
     cardlua__grow_records(L, h, &h->elements, &h->elements_capacity, (long)n, CARDLUA_ELEMENT_STRIDE, "elements");
     hot_slots s;
     cardlua__push_slots(L, h, &s);
+    // Its value slots are not used: each card's values are pushed in key order just above
+    // the card's table (below), where the slots' K_ATTRIBUTES dropped here make room. So
+    // every height at which a card's reads may run a metamethod (and the stack may grow,
+    // an allocation charged to the budget) or raise stays what it was with the slots,
+    // and the same luaL_checkstack calls ensure the same room.
+    lua_settop(L, s.keys);
     lua_createtable(L, 0, (int)n);  // (section, item) → its place in the list
     int seen = lua_gettop(L);
     // The layout's own tables: their __index only supplies the defaults the reader
     // assumes anyway, so their keys are read raw (no Lua call per absent key).
     cardlua__push_internal(L, h, "baseAttributes");
     int plain = lua_gettop(L);
+    const void *plain_table = lua_topointer(L, plain);  // tables are equal when they are the same
     // The keys the loop looks up, on the stack once a query: a copy of a slot is cheaper
     // per card than a read of the keys table, or a look-up of C text in the string table.
     luaL_checkstack(L, K_ATTRIBUTES + 8, "element keys");
@@ -491,23 +539,47 @@ static int read_elements(lua_State *L) {
             luaL_error(L, "element %I of the returned list is %s%s, expected attributes (a table from "
                           "layout:layoutAttributesForElements or layout:layoutAttributesForItem)",
                        i, lua_isnil(L, E) ? "" : "a ", lua_isnil(L, E) ? "nil" : luaL_typename(L, E));
+        // The index path is read with the top where the value slots left it (`filled`).
+        const int filled = E + K_ATTRIBUTES;
+        long section = 0, item = 0;
+        // indexPath, its section and its item read raw first: a raw hit is what
+        // lua_gettable gives, and nothing runs (an error raised here is the one the reads
+        // below would raise; read_elements runs without a message handler, so raising
+        // calls nothing either).
+        int read = 0;
         lua_pushvalue(L, path_keys);
-        if (lua_gettable(L, E) != LUA_TTABLE)
-            luaL_error(L, "element %I of the returned list has %s as its indexPath, expected an IndexPath "
-                          "(IndexPath(item, section))",
-                       i, lua_isnil(L, -1) ? "nothing" : luaL_typename(L, -1));
-        int P = lua_gettop(L);
-        lua_pushvalue(L, path_keys + 1);
-        lua_gettable(L, P);
-        long section = lua_isnil(L, -1) ? (lua_pop(L, 1), 0) : index_number(L, i, "section");
-        lua_pushvalue(L, path_keys + 2);
-        if (lua_gettable(L, P) == LUA_TNIL) {
-            lua_pop(L, 1);
-            lua_pushvalue(L, path_keys + 3);
-            lua_gettable(L, P);
+        if (lua_rawget(L, E) == LUA_TTABLE) {
+            lua_pushvalue(L, path_keys + 1);
+            if (lua_rawget(L, E + 1) != LUA_TNIL) {
+                section = index_number_kept(L, i, "section", 1);
+                lua_pushvalue(L, path_keys + 2);
+                if (lua_rawget(L, E + 1) != LUA_TNIL) {
+                    item = index_number_kept(L, i, "item", 1);
+                    read = 1;
+                }
+            }
         }
-        long item = index_number(L, i, "item");
-        lua_settop(L, E);
+        if (!read) {
+            // A read that may run a metamethod: from the start, with lua_gettable, at the
+            // height the value slots left the top (`filled`), as before them.
+            lua_settop(L, filled);
+            lua_pushvalue(L, path_keys);
+            if (lua_gettable(L, E) != LUA_TTABLE)
+                luaL_error(L, "element %I of the returned list has %s as its indexPath, expected an IndexPath "
+                              "(IndexPath(item, section))",
+                           i, lua_isnil(L, -1) ? "nothing" : luaL_typename(L, -1));
+            int P = lua_gettop(L);
+            lua_pushvalue(L, path_keys + 1);
+            section = lua_gettable(L, P) == LUA_TNIL ? (lua_pop(L, 1), 0) : index_number(L, i, "section");
+            lua_pushvalue(L, path_keys + 2);
+            if (lua_gettable(L, P) == LUA_TNIL) {
+                lua_pop(L, 1);
+                lua_pushvalue(L, path_keys + 3);
+                lua_gettable(L, P);
+            }
+            item = index_number(L, i, "item");
+            lua_settop(L, filled);
+        }
         h->call->item_number = item;
         h->call->has_item = 1;
 
@@ -526,37 +598,43 @@ static int read_elements(lua_State *L) {
         if (lua_rawgeti(L, seen, key) == LUA_TNUMBER)
             luaL_error(L, "returned twice in section %I (elements %I and %I of the list)", (lua_Integer)section,
                        lua_tointeger(L, -1), i);
-        lua_pop(L, 1);
         lua_pushinteger(L, i);
-        lua_rawseti(L, seen, key);
+        lua_rawseti(L, seen, key);  // (the nil read stays until the lua_settop below: nothing runs)
 
         // The table's fields, raw or through its metatable (a table the script built may
         // inherit them); `isHidden` stands for `hidden`.
         unsigned present = 0;
         int layouts = 0, raw = 1;  // a table with no metatable is read raw too: nothing to run
         if (lua_getmetatable(L, E)) {
-            layouts = lua_rawequal(L, -1, plain);
+            layouts = lua_topointer(L, -1) == plain_table;
             raw = layouts;
-            lua_pop(L, 1);
         }
-        for (int k = 0; k < K_ATTRIBUTES; k++) {
-            int t;
-            if (raw) {
+        // The value slots: E + 1 … E + K_ATTRIBUTES (cardlua__read_fields reads those its
+        // `present` bits name, from v.values). Read raw, nothing can run: the values are
+        // pushed into them in key order (no lua_replace or pop per key). Otherwise each
+        // look-up may run a metamethod, so it runs above the filled slots as before.
+        hot_slots v = s;
+        v.values = E + 1;
+        if (raw) {
+            lua_settop(L, E);
+            for (int k = 0; k < K_ATTRIBUTES; k++) {
                 lua_pushvalue(L, keys + k);
-                t = lua_rawget(L, E);
-            } else {
-                t = cardlua__get_key(L, E, &s, k);
+                if (lua_rawget(L, E) != LUA_TNIL) present |= 1u << k;
             }
-            if (t != LUA_TNIL) {
-                lua_replace(L, s.values + k);
-                present |= 1u << k;
-            } else {
-                lua_pop(L, 1);
+        } else {
+            lua_settop(L, filled);
+            for (int k = 0; k < K_ATTRIBUTES; k++) {
+                if (cardlua__get_key(L, E, &s, k) != LUA_TNIL) {
+                    lua_replace(L, v.values + k);
+                    present |= 1u << k;
+                } else {
+                    lua_pop(L, 1);
+                }
             }
         }
         if (!layouts && !(present & (1u << K_HIDDEN))) {
             if (lua_getfield(L, E, "isHidden") != LUA_TNIL) {
-                lua_replace(L, s.values + K_HIDDEN);
+                lua_replace(L, v.values + K_HIDDEN);
                 present |= 1u << K_HIDDEN;
             } else {
                 lua_pop(L, 1);
@@ -567,14 +645,13 @@ static int read_elements(lua_State *L) {
         if (layouts) {
             find_base(h, lua_topointer(L, E), b + 2);
             // Its size for the tables made next: the contract's keys it holds and indexPath.
-            int keys = 1;
-            for (unsigned p = present; p != 0; p &= p - 1) keys++;
+            int keys = 1 + bit_count(present);
             if (keys > h->element_keys) h->element_keys = keys;
         }
         double *record = h->elements + (i - 1) * CARDLUA_ELEMENT_STRIDE;
         record[0] = (double)section;
         record[1] = (double)item;
-        cardlua__read_fields(L, h, &s, present, b, NULL, record + 2);
+        cardlua__read_fields(L, h, &v, present, b, NULL, record + 2);
         record[2 + CARDLUA_OUT_CHANGED] = 1;
         if (h->check_mode) cardlua__note_unknown_keys(L, h, E);
         lua_settop(L, base);

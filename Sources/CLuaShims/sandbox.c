@@ -218,10 +218,13 @@ void cardlua__set_checked_metatable(lua_State *L, int mt) {
 
 void cardlua__set_checked_metatable_with(lua_State *L, int mt, int gc_key) {
     lua_pushvalue(L, gc_key);
-    int gc = lua_rawget(L, mt) != LUA_TNIL;
-    lua_pop(L, 1);
-    if (gc) cardlua__refuse_finalizer(L, mt);  // raises, with its message
-    lua_pushvalue(L, mt);
+    if (lua_rawget(L, mt) != LUA_TNIL) {
+        lua_pop(L, 1);
+        cardlua__refuse_finalizer(L, mt);  // raises, with its message
+    }
+    // The nil the look-up left becomes the metatable (lua_setmetatable pops it): one
+    // lua_copy instead of a pop and a push, on the path of every table a maker hands out.
+    lua_copy(L, mt, -1);
     lua_setmetatable(L, -2);
 }
 
