@@ -133,6 +133,7 @@ function layoutAttributesForElements(_, layout)
   local startOut, endOut = math.max(0, -first), math.max(0, last - numberOfItems)
   first, last = math.max(0, first - endOut), math.min(numberOfItems, last + startOut)
   local w, h = W * (1 - 2 * params.cardMarginX), H * (1 - 2 * params.cardMarginY)
+  local x, y = visibleRect.x + (W - w) / 2, visibleRect.y + (H - h) / 2   -- every card's origin
   local elements = {}
   local section, before, inSection = 0, 0, sections > 0 and collectionView:numberOfItems(0) or 0
   for index = first, last - 1 do
@@ -141,7 +142,7 @@ function layoutAttributesForElements(_, layout)
       inSection = collectionView:numberOfItems(section)
     end
     local attributes = layout:layoutAttributesForItem(IndexPath(index - before, section))
-    attributes.frame = CGRectMake(visibleRect.x + (W - w) / 2, visibleRect.y + (H - h) / 2, w, h)
+    attributes.frame = CGRectMake(x, y, w, h)
     local progress = index - currentScrollOffset
     applyScaleTransform(attributes, progress, w, h)
     attributes.zIndex = -math.abs(round(progress))
