@@ -66,8 +66,8 @@ params = {
   cardMarginY = { value = 0.06, min = 0, max = 0.45, step = 0.01 },  -- 6% of H top and bottom
 }
 
-local REVERSE = true   -- the preset's reverse flag
-local FULL_BLUR = 30   -- points: UIBlurEffect .light at fractionComplete 1 (see above)
+local REVERSE <const> = true   -- the preset's reverse flag (constant: Lua compiles its tests away)
+local FULL_BLUR <const> = 30   -- points: UIBlurEffect .light at fractionComplete 1 (see above)
 
 function prepare(layout)
   local bounds = layout.collectionView.bounds
@@ -108,8 +108,11 @@ local function applyStackTransform(attributes, progress, w, h)
   attributes.shadowOpacity = o.shadowOpacity
   attributes.shadowRadius = o.shadowRadius
   attributes.shadowOffset = CGSizeMake(o.shadowOffsetWidth, o.shadowOffsetHeight)
-  -- applyScale
-  local scale = math.max(o.minScale, 1 - progress * o.scaleFactor)
+  -- applyScale: math.max(o.minScale, 1 − p·scaleFactor), as
+  -- comparisons: the same value (a tie or a NaN keeps the bound, the argument they keep first)
+  local scale = o.minScale
+  local unclamped = 1 - progress * o.scaleFactor
+  if scale < unclamped then scale = unclamped end
   local stackSize = math.floor(o.maxStackSize)
   local stackProgress = interpolate(progress, 0, stackSize)
   local perspectiveProgress = easeOut(stackProgress) * o.perspectiveRatio

@@ -58,7 +58,7 @@ params = {
   cardMarginY = { value = 0.06, min = 0, max = 0.45, step = 0.01 },  -- 6% of H top and bottom
 }
 
-local REVERSE = false   -- the preset's reverse flag
+local REVERSE <const> = false   -- the preset's reverse flag (constant: Lua compiles its tests away)
 
 function prepare(layout)
   local bounds = layout.collectionView.bounds
@@ -99,9 +99,12 @@ local function applyStackTransform(attributes, progress, w, h)
   attributes.shadowOpacity = o.shadowOpacity
   attributes.shadowRadius = o.shadowRadius
   attributes.shadowOffset = CGSizeMake(o.shadowOffsetWidth, o.shadowOffsetHeight)
-  -- applyScale
-  local scale = math.max(o.minScale, 1 - progress * o.scaleFactor)
-  scale = math.min(o.maxScale, scale)
+  -- applyScale: math.max(o.minScale, 1 − p·scaleFactor), then math.min(o.maxScale, ·), as
+  -- comparisons: the same value (a tie or a NaN keeps the bound, the argument they keep first)
+  local scale = o.minScale
+  local unclamped = 1 - progress * o.scaleFactor
+  if scale < unclamped then scale = unclamped end
+  if o.maxScale <= scale then scale = o.maxScale end
   local stackSize = math.floor(o.maxStackSize)
   local stackProgress = interpolate(progress, 0, stackSize)
   local perspectiveProgress = easeOut(stackProgress) * o.perspectiveRatio

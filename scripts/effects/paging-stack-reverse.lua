@@ -59,7 +59,7 @@ params = {
   cardMarginY = { value = 0.06, min = 0, max = 0.45, step = 0.01 },  -- 6% of H top and bottom
 }
 
-local REVERSE = true   -- the preset's reverse flag
+local REVERSE <const> = true   -- the preset's reverse flag (constant: Lua compiles its tests away)
 
 function prepare(layout)
   local bounds = layout.collectionView.bounds
@@ -100,8 +100,11 @@ local function applyStackTransform(attributes, progress, w, h)
   attributes.shadowOpacity = o.shadowOpacity
   attributes.shadowRadius = o.shadowRadius
   attributes.shadowOffset = CGSizeMake(o.shadowOffsetWidth, o.shadowOffsetHeight)
-  -- applyScale
-  local scale = math.max(o.minScale, 1 - progress * o.scaleFactor)
+  -- applyScale: math.max(o.minScale, 1 − p·scaleFactor), as
+  -- comparisons: the same value (a tie or a NaN keeps the bound, the argument they keep first)
+  local scale = o.minScale
+  local unclamped = 1 - progress * o.scaleFactor
+  if scale < unclamped then scale = unclamped end
   local stackSize = math.floor(o.maxStackSize)
   local stackProgress = interpolate(progress, 0, stackSize)
   local perspectiveProgress = easeOut(stackProgress) * o.perspectiveRatio

@@ -53,7 +53,7 @@ params = {
   cardMarginY = { value = 0.06, min = 0, max = 0.45, step = 0.01 },  -- 6% of H top and bottom
 }
 
-local REVERSE = false   -- the preset's reverse flag
+local REVERSE <const> = false   -- the preset's reverse flag (constant: Lua compiles its tests away)
 
 function prepare(layout)
   local bounds = layout.collectionView.bounds
@@ -90,8 +90,11 @@ local function easeOut(x) return 1 - math.log(1 + (9 - x * 9), 10) end   -- Tran
 local function applyStackTransform(attributes, progress, w, h)
   local o = params
   if REVERSE then progress = -progress end
-  -- applyScale
-  local scale = math.max(o.minScale, 1 - progress * o.scaleFactor)
+  -- applyScale: math.max(o.minScale, 1 − p·scaleFactor), as
+  -- comparisons: the same value (a tie or a NaN keeps the bound, the argument they keep first)
+  local scale = o.minScale
+  local unclamped = 1 - progress * o.scaleFactor
+  if scale < unclamped then scale = unclamped end
   local stackSize = math.floor(o.maxStackSize)
   local stackProgress = interpolate(progress, 0, stackSize)
   local perspectiveProgress = easeOut(stackProgress) * o.perspectiveRatio
