@@ -100,8 +100,9 @@ end
 
 local function easeOut(x) return 1 - math.log(1 + (9 - x * 9), 10) end   -- TransformCurve.easeOut
 
--- StackTransformView.applyStackTransform(progress:) on the card's attributes (w × h).
-local function applyStackTransform(attributes, progress, w, h)
+-- StackTransformView.applyStackTransform(progress:) on the card's attributes (w × h); N, and S and
+-- |popAngle| in radians, come from the element query, which reads them once for all its cards.
+local function applyStackTransform(attributes, progress, w, h, stackSize, stackAngle, absPopAngle)
   local o = params
   if REVERSE then progress = -progress end
   -- applyStyle
@@ -113,7 +114,6 @@ local function applyStackTransform(attributes, progress, w, h)
   local scale = o.minScale
   local unclamped = 1 - progress * o.scaleFactor
   if scale < unclamped then scale = unclamped end
-  local stackSize = math.floor(o.maxStackSize)
   local stackProgress = interpolate(progress, 0, stackSize)
   local perspectiveProgress = easeOut(stackProgress) * o.perspectiveRatio
   local positiveProgress = math.max(progress, 0)
@@ -141,10 +141,9 @@ local function applyStackTransform(attributes, progress, w, h)
   end
   attributes.alpha = alpha
   -- applyRotation
-  local stackAngle = o.stackRotateAngel * RADIANS
   local angle
   if progress <= 0 then
-    angle = -interpolate(math.abs(progress), 0, 1, 0, math.abs(o.popAngle * RADIANS))
+    angle = -interpolate(math.abs(progress), 0, 1, 0, absPopAngle)
     if o.popAngle < 0 then angle = -angle end
   else
     local whole = math.floor(progress)   -- Int(progress), progress > 0
@@ -181,6 +180,9 @@ function layoutAttributesForElements(_, layout)
   first, last = math.max(0, first - endOut), math.min(numberOfItems, last + startOut)
   local w, h = W * (1 - 2 * params.cardMarginX), H * (1 - 2 * params.cardMarginY)
   local x, y = visibleRect.x + (W - w) / 2, visibleRect.y + (H - h) / 2   -- every card's origin
+  -- the options as the math reads them, once for all the cards (params do not change in a call)
+  local stackSize = math.floor(params.maxStackSize)   -- N, a whole number (the source's Int)
+  local stackAngle, absPopAngle = params.stackRotateAngel * RADIANS, math.abs(params.popAngle * RADIANS)
   local elements = {}
   local section, before, inSection = 0, 0, sections > 0 and collectionView:numberOfItems(0) or 0
   for index = first, last - 1 do
@@ -191,7 +193,7 @@ function layoutAttributesForElements(_, layout)
     local attributes = layout:layoutAttributesForItem(IndexPath(index - before, section))
     attributes.frame = CGRectMake(x, y, w, h)
     local progress = index - currentScrollOffset
-    applyStackTransform(attributes, progress, w, h)
+    applyStackTransform(attributes, progress, w, h, stackSize, stackAngle, absPopAngle)
     local zPosition = -round(progress)
     if REVERSE then zPosition = -zPosition end
     attributes.zIndex = zPosition
