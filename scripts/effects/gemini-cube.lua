@@ -76,6 +76,16 @@ local EASINGS = {
     t = t - 2; return (math.sqrt(1 - t * t) + 1) / 2 end,                         -- easeInOutCirc
 }
 
+-- math.max(low, math.min(high, x)) for low < high, as comparisons: the same value (high for a
+-- NaN, as there), without two C calls.
+local function clamp(x, low, high)
+  if x < high then
+    if x <= low then return low end
+    return x
+  end
+  return high
+end
+
 -- GeminiEasing.value(withRatio:): the curve of |ratio|, with ratio's sign.
 local function eased(ratio)
   local curve = EASINGS[math.floor(params.easing + 0.5) + 1]
@@ -87,7 +97,7 @@ end
 local function distanceRatio(attributes, layout)
   local bounds = layout.collectionView.bounds
   local ratio = (attributes.center.x - bounds.midX) / (bounds.width / 2 + attributes.size.width / 2)
-  return math.max(-1, math.min(1, ratio))
+  return clamp(ratio, -1, 1)
 end
 
 -- Gemini's transform3DIdentity.
@@ -139,7 +149,7 @@ local function appearance(attributes, e, cellCornerRadius)
   elseif cellCornerRadius > 0 then
     attributes.cornerRadius = cellCornerRadius
   end
-  local shade = math.max(0, math.min(1, shadowAlpha(e)))
+  local shade = clamp(shadowAlpha(e), 0, 1)
   if shade > 0 then attributes.backgroundColor = shaded(attributes.indexPath, shade) end
 end
 
@@ -155,7 +165,7 @@ end
 
 function transform(attributes, layout)
   local e = eased(distanceRatio(attributes, layout))
-  local toDegree = math.max(0, math.min(90, params.cubeDegree))
+  local toDegree = clamp(params.cubeDegree, 0, 90)
   local degree = e * -toDegree
   local t = CATransform3DRotate(geminiIdentity(), degree * M_PI / 180, 0, 1, 0)
   local anchorX = 0                                        -- anchorPoint(withDistanceRatio:)

@@ -81,6 +81,16 @@ local EASINGS = {
     t = t - 2; return (math.sqrt(1 - t * t) + 1) / 2 end,                         -- easeInOutCirc
 }
 
+-- math.max(low, math.min(high, x)) for low < high, as comparisons: the same value (high for a
+-- NaN, as there), without two C calls.
+local function clamp(x, low, high)
+  if x < high then
+    if x <= low then return low end
+    return x
+  end
+  return high
+end
+
 -- GeminiEasing.value(withRatio:): the curve of |ratio|, with ratio's sign.
 local function eased(ratio)
   local curve = EASINGS[math.floor(params.easing + 0.5) + 1]
@@ -92,7 +102,7 @@ end
 local function distanceRatio(attributes, layout)
   local bounds = layout.collectionView.bounds
   local ratio = (attributes.center.x - bounds.midX) / (bounds.width / 2 + attributes.size.width / 2)
-  return math.max(-1, math.min(1, ratio))
+  return clamp(ratio, -1, 1)
 end
 
 -- Gemini's transform3DIdentity.
@@ -139,14 +149,14 @@ local function appearance(attributes, e, cellCornerRadius)
   elseif cellCornerRadius > 0 then
     attributes.cornerRadius = cellCornerRadius
   end
-  local shade = math.max(0, math.min(1, shadowAlpha(e)))
+  local shade = clamp(shadowAlpha(e), 0, 1)
   if shade > 0 then attributes.backgroundColor = shaded(attributes.indexPath, shade) end
 end
 
 
 -- calculatedScale(withRatio:).
 local function calculatedScale(e)
-  local scale = math.max(0, math.min(1, params.scale))
+  local scale = clamp(params.scale, 0, 1)
   if math.floor(params.scaleEffect + 0.5) == 1 then return scale + (1 - scale) * math.abs(e) end
   return 1 - (1 - scale) * math.abs(e)
 end
@@ -163,7 +173,7 @@ end
 
 function transform(attributes, layout)
   local e = eased(distanceRatio(attributes, layout))
-  local degree = e * math.max(0, math.min(90, params.rollDegree))
+  local degree = e * clamp(params.rollDegree, 0, 90)
   local effect = math.floor(params.rollEffect + 0.5)
   if effect == 0 then degree = degree
   elseif effect == 1 then degree = -degree
