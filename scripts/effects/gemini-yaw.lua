@@ -125,11 +125,12 @@ local function shadowAlpha(e)
   return 0
 end
 
--- The renderer's palette colour of an item (hue steps by the golden ratio), under a black
--- view of opacity `shade`.
+-- The renderer's palette colour of an item (hue steps by the golden ratio, the lightness by
+-- section), under a black view of opacity `shade`.
+local LIGHTNESS = { 0.50, 0.42, 0.58 }
 local function shaded(indexPath, shade)
   local raw = 0.57 + indexPath.item * 0.618033988749895 + indexPath.section * 0.137
-  local hue, l, s = raw - math.floor(raw), ({ 0.50, 0.42, 0.58 })[indexPath.section % 3 + 1], 0.62
+  local hue, l, s = raw - math.floor(raw), LIGHTNESS[indexPath.section % 3 + 1], 0.62
   local q = l < 0.5 and l * (1 + s) or l + s - l * s
   local p = 2 * l - q
   local function channel(t)
