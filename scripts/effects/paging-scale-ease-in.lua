@@ -92,12 +92,18 @@ end
 local function applyScaleTransform(attributes, progress, w, h, scaleCurve, translationCurve)
   local o = params
   local distance = math.abs(progress)
-  -- applyStyle: the shadow grows towards the centre page
+  -- applyStyle: the shadow grows towards the centre page; each math.max(min, near·max) as a
+  -- comparison, without its C call (the same value: min on a tie or a NaN, as math.max keeps it)
   local near = 1 - distance
-  attributes.shadowOpacity = math.max(o.shadowOpacityMin, near * o.shadowOpacityMax)
-  attributes.shadowRadius = math.max(o.shadowRadiusMin, near * o.shadowRadiusMax)
-  attributes.shadowOffset = CGSizeMake(math.max(o.shadowOffsetMinWidth, near * o.shadowOffsetMaxWidth),
-    math.max(o.shadowOffsetMinHeight, near * o.shadowOffsetMaxHeight))
+  local opacity, radius = o.shadowOpacityMin, o.shadowRadiusMin
+  local width, height = o.shadowOffsetMinWidth, o.shadowOffsetMinHeight
+  if opacity < near * o.shadowOpacityMax then opacity = near * o.shadowOpacityMax end
+  if radius < near * o.shadowRadiusMax then radius = near * o.shadowRadiusMax end
+  if width < near * o.shadowOffsetMaxWidth then width = near * o.shadowOffsetMaxWidth end
+  if height < near * o.shadowOffsetMaxHeight then height = near * o.shadowOffsetMaxHeight end
+  attributes.shadowOpacity = opacity
+  attributes.shadowRadius = radius
+  attributes.shadowOffset = CGSizeMake(width, height)
   -- applyScaleAndTranslation (keepHorizontalSpacingEqual, keepVerticalSpacingEqual: true)
   local scale = clamp(1 - curve(scaleCurve, distance) * o.scaleRatio, o.minScale, o.maxScale)
   local xAdjustment = (1 - scale) * w / 2
