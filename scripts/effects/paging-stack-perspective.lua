@@ -91,8 +91,8 @@ end
 
 local function easeOut(x) return 1 - math.log(1 + (9 - x * 9), 10) end   -- TransformCurve.easeOut
 
--- StackTransformView.applyStackTransform(progress:) on the card's attributes (w × h); N, and S and
--- |popAngle| in radians, come from the element query, which reads them once for all its cards.
+-- StackTransformView.applyStackTransform(progress:) on the card's attributes (w × h). N, S and
+-- |popAngle| (the angles in radians) come from the element query, read once for all its cards.
 local function applyStackTransform(attributes, progress, w, h, stackSize, stackAngle, absPopAngle)
   local o = params
   if REVERSE then progress = -progress end
