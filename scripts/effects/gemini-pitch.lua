@@ -81,6 +81,16 @@ local EASINGS = {
     t = t - 2; return (math.sqrt(1 - t * t) + 1) / 2 end,                         -- easeInOutCirc
 }
 
+-- math.max(low, math.min(high, x)) for low < high, as comparisons: the same value (high for a
+-- NaN, as there), without two C calls.
+local function clamp(x, low, high)
+  if x < high then
+    if x <= low then return low end
+    return x
+  end
+  return high
+end
+
 -- GeminiEasing.value(withRatio:): the curve of |ratio|, with ratio's sign.
 local function eased(ratio)
   local curve = EASINGS[math.floor(params.easing + 0.5) + 1]
@@ -92,7 +102,7 @@ end
 local function distanceRatio(attributes, layout)
   local bounds = layout.collectionView.bounds
   local ratio = (attributes.center.x - bounds.midX) / (bounds.width / 2 + attributes.size.width / 2)
-  return math.max(-1, math.min(1, ratio))
+  return clamp(ratio, -1, 1)
 end
 
 -- Gemini's transform3DIdentity.
@@ -112,11 +122,12 @@ local function shadowAlpha(e)
   return 0
 end
 
--- The renderer's palette colour of an item (hue steps by the golden ratio), under a black
--- view of opacity `shade`.
+-- The renderer's palette colour of an item (hue steps by the golden ratio, the lightness by
+-- section), under a black view of opacity `shade`.
+local LIGHTNESS = { 0.50, 0.42, 0.58 }
 local function shaded(indexPath, shade)
   local raw = 0.57 + indexPath.item * 0.618033988749895 + indexPath.section * 0.137
-  local hue, l, s = raw - math.floor(raw), ({ 0.50, 0.42, 0.58 })[indexPath.section % 3 + 1], 0.62
+  local hue, l, s = raw - math.floor(raw), LIGHTNESS[indexPath.section % 3 + 1], 0.62
   local q = l < 0.5 and l * (1 + s) or l + s - l * s
   local p = 2 * l - q
   local function channel(t)
@@ -139,14 +150,14 @@ local function appearance(attributes, e, cellCornerRadius)
   elseif cellCornerRadius > 0 then
     attributes.cornerRadius = cellCornerRadius
   end
-  local shade = math.max(0, math.min(1, shadowAlpha(e)))
+  local shade = clamp(shadowAlpha(e), 0, 1)
   if shade > 0 then attributes.backgroundColor = shaded(attributes.indexPath, shade) end
 end
 
 
 -- calculatedScale(withRatio:).
 local function calculatedScale(e)
-  local scale = math.max(0, math.min(1, params.scale))
+  local scale = clamp(params.scale, 0, 1)
   if math.floor(params.scaleEffect + 0.5) == 1 then return scale + (1 - scale) * math.abs(e) end
   return 1 - (1 - scale) * math.abs(e)
 end
@@ -163,7 +174,7 @@ end
 
 function transform(attributes, layout)
   local e = eased(distanceRatio(attributes, layout))
-  local degree = e * math.max(0, math.min(90, params.pitchDegree))
+  local degree = e * clamp(params.pitchDegree, 0, 90)
   local effect = math.floor(params.pitchEffect + 0.5)
   if effect == 0 then degree = -degree
   elseif effect == 1 then degree = degree

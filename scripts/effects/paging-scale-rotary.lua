@@ -104,30 +104,36 @@ local function round(x)   -- Swift's round: halves away from zero
   return math.floor(x + 0.5)
 end
 
--- TransformCurve.computeFromLinear(progress:)
+-- TransformCurve.computeFromLinear(progress:); kind: the curve param rounded (0, 1 or 2).
 local function curve(kind, x)
-  kind = round(kind)
   if kind == 1 then return math.log(1 + 9 * x, 10) end
   if kind == 2 then return 1 - math.log(10 - 9 * math.min(x, 1), 10) end
   return x
 end
 
--- ScaleTransformView.applyScaleTransform(progress:) on the card's attributes (w × h).
-local function applyScaleTransform(attributes, progress, w, h)
+-- ScaleTransformView.applyScaleTransform(progress:) on the card's attributes (w × h); the two
+-- curves come rounded from the element query, which rounds them once for all its cards.
+local function applyScaleTransform(attributes, progress, w, h, scaleCurve, translationCurve)
   local o = params
   local distance = math.abs(progress)
-  -- applyStyle: the shadow grows towards the centre page
+  -- applyStyle: the shadow grows towards the centre page; each math.max(min, near·max) as a
+  -- comparison, without its C call (the same value: min on a tie or a NaN, as math.max keeps it)
   local near = 1 - distance
-  attributes.shadowOpacity = math.max(o.shadowOpacityMin, near * o.shadowOpacityMax)
-  attributes.shadowRadius = math.max(o.shadowRadiusMin, near * o.shadowRadiusMax)
-  attributes.shadowOffset = CGSizeMake(math.max(o.shadowOffsetMinWidth, near * o.shadowOffsetMaxWidth),
-    math.max(o.shadowOffsetMinHeight, near * o.shadowOffsetMaxHeight))
+  local opacity, radius = o.shadowOpacityMin, o.shadowRadiusMin
+  local width, height = o.shadowOffsetMinWidth, o.shadowOffsetMinHeight
+  if opacity < near * o.shadowOpacityMax then opacity = near * o.shadowOpacityMax end
+  if radius < near * o.shadowRadiusMax then radius = near * o.shadowRadiusMax end
+  if width < near * o.shadowOffsetMaxWidth then width = near * o.shadowOffsetMaxWidth end
+  if height < near * o.shadowOffsetMaxHeight then height = near * o.shadowOffsetMaxHeight end
+  attributes.shadowOpacity = opacity
+  attributes.shadowRadius = radius
+  attributes.shadowOffset = CGSizeMake(width, height)
   -- applyScaleAndTranslation (keepHorizontalSpacingEqual, keepVerticalSpacingEqual: true)
-  local scale = clamp(1 - curve(o.scaleCurve, distance) * o.scaleRatio, o.minScale, o.maxScale)
+  local scale = clamp(1 - curve(scaleCurve, distance) * o.scaleRatio, o.minScale, o.maxScale)
   local xAdjustment = (1 - scale) * w / 2
   if progress > 0 then xAdjustment = -xAdjustment end
   local yAdjustment = (1 - scale) * h / 2
-  local translateProgress = curve(o.translationCurve, distance)
+  local translateProgress = curve(translationCurve, distance)
   local translateX = w * o.translationRatioX * translateProgress * (progress < 0 and -1 or 1) - xAdjustment
   local translateY = h * o.translationRatioY * math.abs(translateProgress) - yAdjustment
   translateX = clamp(translateX, w * o.minTranslationRatioX, w * o.maxTranslationRatioX)
@@ -167,6 +173,9 @@ function layoutAttributesForElements(_, layout)
   local startOut, endOut = math.max(0, -first), math.max(0, last - numberOfItems)
   first, last = math.max(0, first - endOut), math.min(numberOfItems, last + startOut)
   local w, h = W * (1 - 2 * params.cardMarginX), H * (1 - 2 * params.cardMarginY)
+  local x, y = visibleRect.x + (W - w) / 2, visibleRect.y + (H - h) / 2   -- every card's origin
+  -- the curves, rounded once for all the cards (params do not change in a call)
+  local scaleCurve, translationCurve = round(params.scaleCurve), round(params.translationCurve)
   local elements = {}
   local section, before, inSection = 0, 0, sections > 0 and collectionView:numberOfItems(0) or 0
   for index = first, last - 1 do
@@ -175,9 +184,9 @@ function layoutAttributesForElements(_, layout)
       inSection = collectionView:numberOfItems(section)
     end
     local attributes = layout:layoutAttributesForItem(IndexPath(index - before, section))
-    attributes.frame = CGRectMake(visibleRect.x + (W - w) / 2, visibleRect.y + (H - h) / 2, w, h)
+    attributes.frame = CGRectMake(x, y, w, h)
     local progress = index - currentScrollOffset
-    applyScaleTransform(attributes, progress, w, h)
+    applyScaleTransform(attributes, progress, w, h, scaleCurve, translationCurve)
     attributes.zIndex = -math.abs(round(progress))
     elements[#elements + 1] = attributes
   end

@@ -66,8 +66,8 @@ params = {
   cardMarginY = { value = 0.06, min = 0, max = 0.45, step = 0.01 },  -- 6% of H top and bottom
 }
 
-local REVERSE = true   -- the preset's reverse flag
-local FULL_BLUR = 30   -- points: UIBlurEffect .light at fractionComplete 1 (see above)
+local REVERSE <const> = true   -- the preset's reverse flag (constant: Lua compiles its tests away)
+local FULL_BLUR <const> = 30   -- points: UIBlurEffect .light at fractionComplete 1 (see above)
 
 function prepare(layout)
   local bounds = layout.collectionView.bounds
@@ -86,30 +86,39 @@ local function round(x)   -- Swift's round: halves away from zero
 end
 
 -- CGFloat.interpolate(in:out:): x held inside the input range (its lower end winning), then
--- mapped onto the output range's length; the output defaults to 0…1.
+-- mapped onto the output range's length; the output defaults to 0…1. The source takes the
+-- abs of x − inLower, of the input's length and of the output's; here each is already ≥ 0
+-- (x ≥ inLower once held; every range below runs upwards from an output of 0, the callers
+-- passing |angle|), so the three abs, a C call each, are left out: the same numbers (a −0
+-- from x = −0 becomes +0 in 0 + …, as the abs made it).
 local function interpolate(x, inLower, inUpper, outLower, outUpper)
   outLower, outUpper = outLower or 0, outUpper or 1
   if inUpper < x then x = inUpper end   -- math.max(math.min(x, inUpper), inLower), as comparisons
   if x < inLower then x = inLower end
-  return outLower + math.abs(x - inLower) / math.abs(inUpper - inLower) * math.abs(outUpper - outLower)
+  return outLower + (x - inLower) / (inUpper - inLower) * (outUpper - outLower)
 end
 
 local function easeOut(x) return 1 - math.log(1 + (9 - x * 9), 10) end   -- TransformCurve.easeOut
 
--- StackTransformView.applyStackTransform(progress:) on the card's attributes (w × h).
-local function applyStackTransform(attributes, progress, w, h)
+-- StackTransformView.applyStackTransform(progress:) on the card's attributes (w × h). N, S and
+-- |popAngle| (the angles in radians) come from the element query, read once for all its cards.
+local function applyStackTransform(attributes, progress, w, h, stackSize, stackAngle, absPopAngle)
   local o = params
   if REVERSE then progress = -progress end
   -- applyStyle
   attributes.shadowOpacity = o.shadowOpacity
   attributes.shadowRadius = o.shadowRadius
   attributes.shadowOffset = CGSizeMake(o.shadowOffsetWidth, o.shadowOffsetHeight)
-  -- applyScale
-  local scale = math.max(o.minScale, 1 - progress * o.scaleFactor)
-  local stackSize = math.floor(o.maxStackSize)
-  local perspectiveProgress = easeOut(interpolate(progress, 0, stackSize)) * o.perspectiveRatio
-  local translateX = w * o.spacingFactor * math.max(progress, 0) * o.stackPositionX
-  local translateY = h * o.spacingFactor * math.max(progress, 0) * o.stackPositionY
+  -- applyScale: math.max(o.minScale, 1 − p·scaleFactor), as
+  -- comparisons: the same value (a tie or a NaN keeps the bound, the argument they keep first)
+  local scale = o.minScale
+  local unclamped = 1 - progress * o.scaleFactor
+  if scale < unclamped then scale = unclamped end
+  local stackProgress = interpolate(progress, 0, stackSize)
+  local perspectiveProgress = easeOut(stackProgress) * o.perspectiveRatio
+  local positiveProgress = math.max(progress, 0)
+  local translateX = w * o.spacingFactor * positiveProgress * o.stackPositionX
+  local translateY = h * o.spacingFactor * positiveProgress * o.stackPositionY
   local yAdjustment = ((scale - 1) * h / 2 + perspectiveProgress * h) * -o.stackPositionY
   local xAdjustment = ((scale - 1) * w / 2 + perspectiveProgress * w) * -o.stackPositionX
   if progress < 0 then   -- the top card pops off
@@ -118,30 +127,36 @@ local function applyStackTransform(attributes, progress, w, h)
   end
   -- applyAlpha
   local alpha = 1
-  if progress >= stackSize - 1 then
-    alpha = 1 - interpolate(progress, stackSize - 1, stackSize - 1 + o.bottomStackAlphaSpeedFactor)
+  local targetCard = stackSize - 1
+  if progress >= targetCard then
+    alpha = 1 - interpolate(progress, targetCard, targetCard + o.bottomStackAlphaSpeedFactor)
   elseif progress < 0 then
     alpha = interpolate(progress, -1, -1 + o.topStackAlphaSpeedFactor)
   end
   if alpha > 0 and progress >= 0 then alpha = alpha - progress * o.alphaFactor end
-  attributes.alpha = math.max(0, math.min(1, alpha))
+  if alpha < 1 then   -- math.max(0, math.min(1, alpha)) as comparisons: the same value, NaN → 1
+    if alpha <= 0 then alpha = 0 end
+  else
+    alpha = 1
+  end
+  attributes.alpha = alpha
   -- applyRotation
-  local stackAngle = o.stackRotateAngel * RADIANS
   local angle
   if progress <= 0 then
-    angle = -interpolate(math.abs(progress), 0, 1, 0, math.abs(o.popAngle * RADIANS))
+    angle = -interpolate(math.abs(progress), 0, 1, 0, absPopAngle)
     if o.popAngle < 0 then angle = -angle end
   else
     local whole = math.floor(progress)   -- Int(progress), progress > 0
     angle = -(progress - whole) * stackAngle * 2 + stackAngle
     if whole % 2 == 0 then angle = -angle end
-    if progress < 1 then angle = angle + interpolate(1 - progress, 0, 1, 0, stackAngle) end
+    if progress < 1 then angle = angle + interpolate(1 - progress, 0, 1, 0, math.abs(stackAngle)) end
   end
   -- translatedBy(x + xAdj, y + yAdj).scaledBy(scale).rotated(by: angle): rotate, scale, then move
   local t = CATransform3DMakeTranslation(translateX + xAdjustment, translateY + yAdjustment, 0)
   attributes.transform3D = CATransform3DRotate(CATransform3DScale(t, scale, scale, 1), angle, 0, 0, 1)
-  -- applyBlurEffect: the deeper in the stack, the blurrier
-  attributes.blurRadius = interpolate(math.max(progress, 0), 0, stackSize) * o.maxBlurEffectRadius * FULL_BLUR
+  -- applyBlurEffect: the deeper in the stack, the blurrier; max(progress, 0).interpolate(in: 0…N)
+  -- is stackProgress (the interpolation holds p at 0 already)
+  attributes.blurRadius = stackProgress * o.maxBlurEffectRadius * FULL_BLUR
 end
 
 -- CollectionViewPagingLayout.layoutAttributesForElements(in:): the cells of the window around
@@ -164,6 +179,10 @@ function layoutAttributesForElements(_, layout)
   local startOut, endOut = math.max(0, -first), math.max(0, last - numberOfItems)
   first, last = math.max(0, first - endOut), math.min(numberOfItems, last + startOut)
   local w, h = W * (1 - 2 * params.cardMarginX), H * (1 - 2 * params.cardMarginY)
+  local x, y = visibleRect.x + (W - w) / 2, visibleRect.y + (H - h) / 2   -- every card's origin
+  -- the options as the math reads them, once for all the cards (params do not change in a call)
+  local stackSize = math.floor(params.maxStackSize)   -- N, a whole number (the source's Int)
+  local stackAngle, absPopAngle = params.stackRotateAngel * RADIANS, math.abs(params.popAngle * RADIANS)
   local elements = {}
   local section, before, inSection = 0, 0, sections > 0 and collectionView:numberOfItems(0) or 0
   for index = first, last - 1 do
@@ -172,9 +191,9 @@ function layoutAttributesForElements(_, layout)
       inSection = collectionView:numberOfItems(section)
     end
     local attributes = layout:layoutAttributesForItem(IndexPath(index - before, section))
-    attributes.frame = CGRectMake(visibleRect.x + (W - w) / 2, visibleRect.y + (H - h) / 2, w, h)
+    attributes.frame = CGRectMake(x, y, w, h)
     local progress = index - currentScrollOffset
-    applyStackTransform(attributes, progress, w, h)
+    applyStackTransform(attributes, progress, w, h, stackSize, stackAngle, absPopAngle)
     local zPosition = -round(progress)
     if REVERSE then zPosition = -zPosition end
     attributes.zIndex = zPosition

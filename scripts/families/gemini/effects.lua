@@ -178,7 +178,7 @@ end
     transform = [[
 function transform(attributes, layout)
   local e = eased(distanceRatio(attributes, layout))
-  local toDegree = math.max(0, math.min(90, params.cubeDegree))
+  local toDegree = clamp(params.cubeDegree, 0, 90)
   local degree = e * -toDegree
   local t = CATransform3DRotate(geminiIdentity(), degree * M_PI / 180, 0, 1, 0)
   local anchorX = 0                                        -- anchorPoint(withDistanceRatio:)

@@ -5,7 +5,9 @@
 -- extra header lines. Run scripts/generate-families after an edit.
 return {
   defaults = {
-    applyTransform = "    applyScaleTransform(attributes, progress, w, h)\n"
+    perQuery = "  -- the curves, rounded once for all the cards (params do not change in a call)\n"
+      .. "  local scaleCurve, translationCurve = round(params.scaleCurve), round(params.translationCurve)",
+    applyTransform = "    applyScaleTransform(attributes, progress, w, h, scaleCurve, translationCurve)\n"
       .. "    attributes.zIndex = -math.abs(round(progress))",
     shadow = true, scaleCurveName = ".linear", translationCurveName = ".linear",
   },
