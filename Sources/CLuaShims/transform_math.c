@@ -389,12 +389,26 @@ static inline cell field_cell(const tfields *f, int k) {
     return f->u ? num_cell(ud_get(f->u, k)) : copy_cell(f->slot + k, f->arg, f->keys[k]);
 }
 
+/// Pushes a new CATransform3D of the 16 numbers, their subtypes kept (new_value and a
+/// ud_set per field, in one pass).
+static void push_t3_numbers(lua_State *L, const lnum n[16]) {
+    tvalue *u = (tvalue *)lua_newuserdatauv(L, TVALUE_SIZE(16), 0);
+    u->tag = TVALUE_TAG(16);
+    unsigned ints = 0;
+    for (int k = 0; k < 16; k++) {
+        if (n[k].isint) { u->v[k].i = n[k].i; ints |= 1u << k; }
+        else u->v[k].d = n[k].d;
+    }
+    u->ints = ints;
+    lua_pushvalue(L, lua_upvalueindex(UV_T3));
+    lua_setmetatable(L, -2);
+}
+
 /// Pushes a new CATransform3D of the 16 values (each checked before it is made).
 static void push_t3(lua_State *L, const cell v[16]) {
     lnum n[16];
     for (int k = 0; k < 16; k++) n[k] = cell_value(L, v[k]);
-    tvalue *u = new_value(L, 16, UV_T3);
-    for (int k = 0; k < 16; k++) ud_set(u, k, n[k]);
+    push_t3_numbers(L, n);
 }
 
 /// Pushes a new CATransform3D of 12 floats and m41…m44 copied from the 4 slots at
@@ -568,8 +582,15 @@ static int scale3(lua_State *L) {
     tvalue *u = to_value(L, 1, 16);
     if (!(u || is_kind(L, 1, UV_K3)) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
-    tfields a = fields_of_value(L, 1, 1, UV_K3, u);
     lnum f[3] = {arg_num(L, 2), arg_num(L, 3), arg_num(L, 4)};
+    if (u) {  // a value: its fields are numbers, nothing to check (the hot path)
+        lnum n[16];
+        for (int k = 0; k < 12; k++) n[k] = nmul(f[k / 4], ud_get(u, k));
+        for (int k = 12; k < 16; k++) n[k] = ud_get(u, k);
+        push_t3_numbers(L, n);
+        return 1;
+    }
+    tfields a = fields_of_value(L, 1, 1, UV_K3, u);
     cell v[16];
     for (int k = 0; k < 12; k++) v[k] = num_cell(nmul(f[k / 4], field_num(L, &a, k)));
     for (int k = 12; k < 16; k++) v[k] = field_cell(&a, k);
@@ -584,8 +605,19 @@ static int translate3(lua_State *L) {
     tvalue *u = to_value(L, 1, 16);
     if (!(u || is_kind(L, 1, UV_K3)) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
-    tfields a = fields_of_value(L, 1, 1, UV_K3, u);
     lnum tx = arg_num(L, 2), ty = arg_num(L, 3), tz = arg_num(L, 4);
+    if (u) {  // a value: its fields are numbers, nothing to check (the hot path)
+        lnum n[16];
+        for (int k = 0; k < 12; k++) n[k] = ud_get(u, k);
+        for (int j = 0; j < 4; j++) {
+            lnum sum = nadd(nmul(tx, ud_get(u, j)), nmul(ty, ud_get(u, 4 + j)));
+            sum = nadd(sum, nmul(tz, ud_get(u, 8 + j)));
+            n[12 + j] = nadd(sum, ud_get(u, 12 + j));
+        }
+        push_t3_numbers(L, n);
+        return 1;
+    }
+    tfields a = fields_of_value(L, 1, 1, UV_K3, u);
     cell v[16];
     for (int k = 0; k < 12; k++) v[k] = field_cell(&a, k);
     for (int j = 0; j < 4; j++) {
@@ -790,10 +822,10 @@ static int make_translation3(lua_State *L) {
     lua_settop(L, 4);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     cardlua__charge(L, FEE_3D);
     if (!is_number(L, 1) || !is_number(L, 2) || !is_number(L, 3) || !none(L, 4)) return arg_error(L, 4);
-    cell v[16];
-    for (int k = 0; k < 16; k++) v[k] = int_cell(k % 5 == 0 ? 1 : 0);
-    v[12] = copy_cell(1, 1, "tx"); v[13] = copy_cell(2, 2, "ty"); v[14] = copy_cell(3, 3, "tz");
-    push_t3(L, v);
+    lnum n[16];
+    for (int k = 0; k < 16; k++) n[k] = I_(k % 5 == 0 ? 1 : 0);
+    n[12] = arg_num(L, 1); n[13] = arg_num(L, 2); n[14] = arg_num(L, 3);  // numbers: checked above
+    push_t3_numbers(L, n);
     return 1;
 }
 
@@ -802,10 +834,10 @@ static int make_scale3(lua_State *L) {
     lua_settop(L, 4);  // absent arguments read as nil; extra ones are ignored (as in Lua)
     cardlua__charge(L, FEE_3D);
     if (!is_number(L, 1) || !is_number(L, 2) || !is_number(L, 3) || !none(L, 4)) return arg_error(L, 4);
-    cell v[16];
-    for (int k = 0; k < 16; k++) v[k] = int_cell(k == 15 ? 1 : 0);
-    v[0] = copy_cell(1, 1, "sx"); v[5] = copy_cell(2, 2, "sy"); v[10] = copy_cell(3, 3, "sz");
-    push_t3(L, v);
+    lnum n[16];
+    for (int k = 0; k < 16; k++) n[k] = I_(k == 15 ? 1 : 0);
+    n[0] = arg_num(L, 1); n[5] = arg_num(L, 2); n[10] = arg_num(L, 3);  // numbers: checked above
+    push_t3_numbers(L, n);
     return 1;
 }
 
