@@ -344,8 +344,6 @@ void cardlua__charge_for(lua_State *L, long long units, const char *reason) {
     raise_limit(L, h);
 }
 
-void cardlua__charge(lua_State *L, long long units) { cardlua__charge_for(L, units, NULL); }
-
 int cardlua__limit_reached(lua_State *L) { return host_of(L)->budget_exhausted; }
 
 void cardlua__reset_budget(cardlua_host *h) {
