@@ -135,7 +135,7 @@ local function applyStackTransform(attributes, progress, w, h, stackSize, stackA
   -- applyRotation
   local angle
   if progress <= 0 then
-    angle = -interpolate(math.abs(progress), 0, 1, 0, absPopAngle)
+    angle = -interpolate(-progress, 0, 1, 0, absPopAngle)   -- |p| for p ≤ 0 (−(−0) is +0, as abs makes it)
     if o.popAngle < 0 then angle = -angle end
   else
     local whole = math.floor(progress)   -- Int(progress), progress > 0
