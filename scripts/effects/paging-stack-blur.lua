@@ -116,7 +116,8 @@ local function applyStackTransform(attributes, progress, w, h, stackSize, stackA
   if scale < unclamped then scale = unclamped end
   local stackProgress = interpolate(progress, 0, stackSize)
   local perspectiveProgress = easeOut(stackProgress) * o.perspectiveRatio
-  local positiveProgress = math.max(progress, 0)
+  local positiveProgress = progress   -- math.max(progress, 0) as a comparison: the same value
+  if progress < 0 then positiveProgress = 0 end
   local translateX = w * o.spacingFactor * positiveProgress * o.stackPositionX
   local translateY = h * o.spacingFactor * positiveProgress * o.stackPositionY
   local yAdjustment = ((scale - 1) * h / 2 + perspectiveProgress * h) * -o.stackPositionY
