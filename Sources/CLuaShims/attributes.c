@@ -109,17 +109,32 @@ void cardlua__push_slots(lua_State *L, cardlua_host *h, hot_slots *s) {
     s->keys = lua_gettop(L);
     s->names = h->key_names;
     s->values = s->keys + 1;
+    s->geometry = 0;
     lua_settop(L, s->values + K_ATTRIBUTES - 1);
+}
+
+/// Pushes the keys x, y, width and height on top, for cardlua__get_key to copy: the
+/// geometry's fields are most of what the read-back looks up (a copy of a stack slot is
+/// cheaper than a read of the keys table). Once a call, where it reads many items.
+void cardlua__push_geometry_keys(lua_State *L, hot_slots *s) {
+    luaL_checkstack(L, 4, "attribute keys");
+    s->geometry = lua_gettop(L) + 1;
+    for (int k = K_X; k <= K_HEIGHT; k++) lua_rawgeti(L, s->keys, k + 1);
+}
+
+static inline void push_key(lua_State *L, const hot_slots *s, int key) {
+    if (s->geometry > 0 && key >= K_X && key <= K_HEIGHT) lua_pushvalue(L, s->geometry + key - K_X);
+    else lua_rawgeti(L, s->keys, key + 1);
 }
 
 /// Pushes t[key] for key number `key` (raw first; metamethods for a key the table does
 /// not hold itself: this runs protected) and returns its type.
 int cardlua__get_key(lua_State *L, int table, const hot_slots *s, int key) {
-    lua_rawgeti(L, s->keys, key + 1);
+    push_key(L, s, key);
     int t = lua_rawget(L, table);
     if (t != LUA_TNIL) return t;
     lua_pop(L, 1);
-    lua_rawgeti(L, s->keys, key + 1);
+    push_key(L, s, key);
     return lua_gettable(L, table);
 }
 
@@ -932,6 +947,7 @@ static int body_transform(lua_State *L, cardlua_call *c) {
     int Lo = lua_gettop(L);
     hot_slots s;
     cardlua__push_slots(L, h, &s);
+    cardlua__push_geometry_keys(L, &s);
     int base = lua_gettop(L);
     clear_table(L, A);  // a frame stopped by an error may have left keys behind
     for (long i = 0; i < c->count; i++) {

@@ -531,6 +531,7 @@ static int read_elements(lua_State *L) {
     lua_pushliteral(L, "section");
     lua_pushliteral(L, "item");
     lua_pushliteral(L, "row");
+    cardlua__push_geometry_keys(L, &s);
     int base = lua_gettop(L);
     for (lua_Integer i = 1; i <= n; i++) {
         h->call->has_item = 0;

@@ -371,11 +371,13 @@ CARDLUA_INTERNAL extern const int cardlua__attribute_key_count;
 typedef struct {
     int keys;                  /* a table of the K_COUNT keys, cardlua__slot_keys order from 1 */
     int values;                /* K_ATTRIBUTES value slots from here */
+    int geometry;              /* 0, or where the keys x, y, width, height stand (cardlua__push_geometry_keys) */
     const char *const *names;  /* the interned attribute keys, cardlua__slot_keys order */
 } hot_slots;
 CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
 /* attributes.c */ CARDLUA_INTERNAL void cardlua__push_slots(lua_State *L, cardlua_host *h, hot_slots *s);
 /* attributes.c */ CARDLUA_INTERNAL int cardlua__get_key(lua_State *L, int table, const hot_slots *s, int key);
+/* attributes.c */ CARDLUA_INTERNAL void cardlua__push_geometry_keys(lua_State *L, hot_slots *s);
 /* attributes.c */ CARDLUA_INTERNAL int cardlua__read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
                                    const double *base, const double *start, double *out);
 /* attributes.c */ CARDLUA_INTERNAL void cardlua__note_unknown_keys(lua_State *L, cardlua_host *h, int table);
