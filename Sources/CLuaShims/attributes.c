@@ -78,8 +78,10 @@ static const char *const POOL_NAMES[4] = {"center", "frame", "size", "indexPath"
 
 // MARK: - What a transform call left in `attributes` (the per-item hot path, BENCHMARKS.md)
 
-// After each call one traversal of the attributes table moves the values of the
-// contract's keys into fixed stack slots and empties the table: an item that touched
+// After each call the values of the contract's keys move into fixed stack slots and the
+// table is emptied: the keys the proxy's metamethods put in are taken by look-up
+// (take_touched), and one lua_next tells whether anything else is left, which a
+// traversal takes (take_fields; check mode always traverses). An item that touched
 // nothing costs a single lua_next. Keys are recognised by identity: short strings are
 // interned, so the pointer lua_tostring gives for a key is that of the one string object
 // with its text (the host's copies are kept alive in the registry).
