@@ -511,8 +511,8 @@ static int read_elements(lua_State *L) {
     // Its value slots are not used: each card's values are pushed in key order just above
     // the card's table (below), where the slots' K_ATTRIBUTES dropped here make room. So
     // every height at which a card's reads may run a metamethod (and the stack may grow,
-    // an allocation charged to the budget) or raise stays what it was with the slots,
-    // and the same luaL_checkstack calls ensure the same room.
+    // an allocation charged to the budget) or raise is what it was with the slots (and the
+    // four geometry keys pushed below), and the luaL_checkstack calls ensure the room.
     lua_settop(L, s.keys);
     lua_createtable(L, 0, (int)n);  // (section, item) → its place in the list
     int seen = lua_gettop(L);

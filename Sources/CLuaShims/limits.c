@@ -117,7 +117,7 @@ static void *block_new(cardlua_host *h, size_t n) {
     return malloc((size_t)(c + 1) * SMALL_CLASS);
 }
 
-/// Drops a block whose Lua size is n: kept when small and its list has room.
+/// Drops a block whose Lua size is n: kept when small and SMALL_KEEP_BYTES has room for it.
 static void block_free(cardlua_host *h, void *p, size_t n) {
     if (n > SMALL_MAX || h->small_kept + (size_t)(size_class(n) + 1) * SMALL_CLASS > SMALL_KEEP_BYTES) {
         free(p);
