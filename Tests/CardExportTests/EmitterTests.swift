@@ -210,6 +210,52 @@ import Testing
         #expect(error?.message.hasPrefix("string concatenation") == true)
     }
 
+    @Test func localsNamingMathFunctionsAreCalledAsThoseFunctions() throws {
+        let swift = try Self.export("""
+        local abs, floor = math.abs, math.floor   -- looked up once
+        function transform(attributes, layout)
+          local max = math.max
+          local d = abs(attributes.center.x - layout.collectionView.bounds.midX)
+          attributes.zIndex = -floor(d)
+          attributes.alpha = max(0.2, 1 - d / 1000)
+        end
+        """)
+        #expect(swift.contains("// local abs = math.abs, floor = math.floor: each call below is the function's own  // looked up once"))
+        #expect(swift.contains("// local max = math.max: each call below is the function's own"))
+        #expect(swift.contains("let d: CGFloat = abs(attributes.center.x - visibleBounds.midX)"))
+        #expect(swift.contains("attributes.zIndex = Int(-floor(d))"))
+        #expect(swift.contains("attributes.alpha = max(0.2, 1 - d / 1000)"))
+        #expect(!swift.contains("let abs") && !swift.contains("var abs") && !swift.contains("let max"))
+    }
+
+    @Test func aMathFunctionLocalIsRefusedAnywhereButInACall() {
+        let passed = Self.refusal("""
+        local abs = math.abs
+        local function apply(f, x) return f(x) end
+        function transform(attributes, layout)
+          attributes.alpha = apply(abs, -0.5)
+        end
+        """)
+        #expect(passed?.line == 4)
+        #expect(passed?.message.hasPrefix("'abs' (math.abs) is supported only where it is called") == true)
+        let reassigned = Self.refusal("""
+        local abs = math.abs
+        function transform(attributes, layout)
+          abs = 1
+        end
+        """)
+        #expect(reassigned?.line == 3)
+        #expect(reassigned?.message.hasPrefix("'abs' names math.abs and is assigned again") == true)
+        let mixed = Self.refusal("""
+        local abs, n = math.abs, 3
+        function transform(attributes, layout)
+          attributes.alpha = abs(-0.5) / n
+        end
+        """)
+        #expect(mixed?.line == 1)
+        #expect(mixed?.message.hasPrefix("math.abs as a value is supported only in a `local` of math functions alone") == true)
+    }
+
     @Test func luaDefaultArgumentsBecomeSwiftDefaults() throws {
         let swift = try Self.export("""
         local function lerp(t, low, high)

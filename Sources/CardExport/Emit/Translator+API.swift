@@ -61,6 +61,9 @@ extension Translator {
             default: break
             }
         }
+        if lib == "math", Self.mathFunctionNames.contains(name) {
+            throw refuse(line, "math.\(name) as a value is supported only in a `local` of math functions alone (`local abs, max = math.abs, math.max`), called where it is used")
+        }
         if lib == "coroutine" { throw refuse(line, "coroutines are not supported (a layout computes each frame at once)") }
         if lib == "string" { throw refuse(line, "string functions (string.\(name)) are not supported (a layout builds no text)") }
         throw refuse(line, "\(lib).\(name) is not supported here")

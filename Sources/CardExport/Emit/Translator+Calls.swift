@@ -12,6 +12,9 @@ extension Translator {
             if m == "string" { throw refuse(line, "string functions (string.\(name)) are not supported (a layout builds no text)") }
             throw refuse(line, "\(m).\(name) is not supported")
         }
+        if case .name(let n) = function.kind, let id = lookUp(n), let f = mathAliases[id] {
+            return try mathCall(f, arguments, line: line)
+        }
         if case .name(let n) = function.kind, lookUp(n) == nil {
             return try apiCall(n, arguments, line: line)
         }
@@ -84,6 +87,38 @@ extension Translator {
             throw refuse(line, "\(name) takes \(kinds.count) argument\(kinds.count == 1 ? "" : "s"), got \(arguments.count)")
         }
         return try zip(arguments, kinds).map { try coerce(try expression($0), to: $1, line: line).text }
+    }
+
+    /// The math functions mathCall translates.
+    static let mathFunctionNames: Set<String> = [
+        "abs", "floor", "ceil", "sqrt", "sin", "cos", "tan", "asin", "acos", "exp", "atan", "log", "fmod", "min", "max",
+    ]
+
+    /// The name of the math function `e` is (`math.abs`: "abs"), when `math` is the library.
+    func mathFunctionName(_ e: LuaExpression) -> String? {
+        guard case let .field(library, name) = e.kind, case .name("math") = library.kind, lookUp("math") == nil,
+              Self.mathFunctionNames.contains(name) else { return nil }
+        return name
+    }
+
+    /// `local abs, floor = math.abs, math.floor`: when every value is a math function, each
+    /// name becomes an alias of its function (mathAliases) and true is returned; nothing is
+    /// declared in Swift, and each call through a name is that function's call (an alias
+    /// used otherwise, or assigned again, is refused where that happens).
+    func declareMathAliases(_ s: LuaStatement, names: [String], values: [LuaExpression]) -> Bool {
+        guard !names.isEmpty, names.count == values.count else { return false }
+        let functions = values.compactMap(mathFunctionName)
+        guard functions.count == values.count else { return false }
+        for (name, function) in zip(names, functions) {
+            mathAliases[declare(name, line: s.line)] = function
+        }
+        return true
+    }
+
+    /// What the Swift says in place of a `local` of math functions: `abs = math.abs, …`.
+    func mathAliasComment(_ names: [String]) -> String {
+        let pairs = names.compactMap { name in lookUp(name).flatMap { mathAliases[$0] }.map { "\(name) = math.\($0)" } }
+        return "local \(pairs.joined(separator: ", ")): each call below is the function's own"
     }
 
     func mathCall(_ name: String, _ arguments: [LuaExpression], line: Int) throws -> Code {

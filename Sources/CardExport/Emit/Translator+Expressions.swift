@@ -75,6 +75,9 @@ extension Translator {
         case .table(let fields):
             return try tableConstructor(fields, line: e.line)
         case .name(let n):
+            if let id = lookUp(n), let f = mathAliases[id] {
+                throw refuse(e.line, "'\(n)' (math.\(f)) is supported only where it is called (Swift has no value of it to pass or keep)")
+            }
             if let id = lookUp(n) {
                 readNow.insert(id)
                 let t = try variableType(id, line: e.line)

@@ -92,6 +92,10 @@ extension Translator {
                                variable: id, name: names[0], function: f)
             return
         }
+        if declareMathAliases(s, names: names, values: values) {
+            emit("// " + mathAliasComment(names))
+            return
+        }
         // Values first (they see the outer names), then the new locals.
         var codes: [Code] = []
         var tuple: Code?
@@ -242,6 +246,9 @@ extension Translator {
         case .name(let n):
             guard let id = lookUp(n) else {
                 throw refuse(line, "assigning a global variable ('\(n)') is not supported (a layout keeps no global state; declare it `local`)")
+            }
+            if let f = mathAliases[id] {
+                throw refuse(line, "'\(n)' names math.\(f) and is assigned again: not supported (keep one name for one function)")
             }
             mark(id, \.reassigned)
             assign(id, valueType, line: line)

@@ -170,6 +170,10 @@ extension Translator {
     /// `local NAME = value` at the top: a `private static let` (or a function).
     func moduleLocal(_ s: LuaStatement, names: [String], values: [LuaExpression]) throws {
         var block = commentLines(s)
+        if declareMathAliases(s, names: names, values: values) {
+            members.append(block + ["// " + mathAliasComment(names) + (s.trailingComment.map { "  // " + $0 } ?? "")])
+            return
+        }
         var codes: [Code] = []
         for (i, _) in names.enumerated() {
             if i < values.count {

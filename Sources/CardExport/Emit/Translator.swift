@@ -134,6 +134,10 @@ final class Translator {
     var voidCalls: Set<String> = []
     /// Locals renamed because Lua redeclared them in the same block.
     var renamedSwift: [Int: String] = [:]
+    /// Locals that name a math function (`local abs = math.abs`, the usual way to save the
+    /// look-up in Lua), by variable number: a call through one is the math call; nothing
+    /// is declared for the local itself.
+    var mathAliases: [Int: String] = [:]
     /// The name a table constructor's record takes (from the local or array it goes into).
     var pendingRecordName: String?
     /// The call being translated is a statement (its value, if any, is dropped).
