@@ -71,10 +71,11 @@ function prepare(layout)
 end
 
 local RADIANS = M_PI / 180
+local abs, floor, log = math.abs, math.floor, math.log   -- looked up once, not at each card's calls
 
 local function round(x)   -- Swift's round: halves away from zero
-  if x < 0 then return -math.floor(-x + 0.5) end
-  return math.floor(x + 0.5)
+  if x < 0 then return -floor(-x + 0.5) end
+  return floor(x + 0.5)
 end
 
 -- CGFloat.interpolate(in:out:): x held inside the input range (its lower end winning), then
@@ -90,7 +91,7 @@ local function interpolate(x, inLower, inUpper, outLower, outUpper)
   return outLower + (x - inLower) / (inUpper - inLower) * (outUpper - outLower)
 end
 
-local function easeOut(x) return 1 - math.log(1 + (9 - x * 9), 10) end   -- TransformCurve.easeOut
+local function easeOut(x) return 1 - log(1 + (9 - x * 9), 10) end   -- TransformCurve.easeOut
 
 -- StackTransformView.applyStackTransform(progress:) on the card's attributes (w × h). N, S and
 -- |popAngle| (the angles in radians) come from the element query, read once for all its cards.
@@ -139,10 +140,10 @@ local function applyStackTransform(attributes, progress, w, h, stackSize, stackA
     angle = -interpolate(-progress, 0, 1, 0, absPopAngle)   -- |p| for p ≤ 0 (−(−0) is +0, as abs makes it)
     if o.popAngle < 0 then angle = -angle end
   else
-    local whole = math.floor(progress)   -- Int(progress), progress > 0
+    local whole = floor(progress)   -- Int(progress), progress > 0
     angle = -(progress - whole) * stackAngle * 2 + stackAngle
     if whole % 2 == 0 then angle = -angle end
-    if progress < 1 then angle = angle + interpolate(1 - progress, 0, 1, 0, math.abs(stackAngle)) end
+    if progress < 1 then angle = angle + interpolate(1 - progress, 0, 1, 0, abs(stackAngle)) end
   end
   -- translatedBy(x + xAdj, y + yAdj).scaledBy(scale).rotated(by: angle): rotate, scale, then move
   local t = CATransform3DMakeTranslation(translateX + xAdjustment, translateY + yAdjustment, 0)
@@ -171,8 +172,8 @@ function layoutAttributesForElements(_, layout)
   local w, h = W * (1 - 2 * params.cardMarginX), H * (1 - 2 * params.cardMarginY)
   local x, y = visibleRect.x + (W - w) / 2, visibleRect.y + (H - h) / 2   -- every card's origin
   -- the options as the math reads them, once for all the cards (params do not change in a call)
-  local stackSize = math.floor(params.maxStackSize)   -- N, a whole number (the source's Int)
-  local stackAngle, absPopAngle = params.stackRotateAngel * RADIANS, math.abs(params.popAngle * RADIANS)
+  local stackSize = floor(params.maxStackSize)   -- N, a whole number (the source's Int)
+  local stackAngle, absPopAngle = params.stackRotateAngel * RADIANS, abs(params.popAngle * RADIANS)
   local elements = {}
   local section, before, inSection = 0, 0, sections > 0 and collectionView:numberOfItems(0) or 0
   for index = first, last - 1 do
