@@ -186,6 +186,21 @@ static tvalue *new_value(lua_State *L, int n, int mt) {
     return u;
 }
 
+/// Pushes a new value of the n numbers, their subtypes kept, with the metatable in
+/// upvalue `mt` (new_value and a ud_set per field, in one pass).
+static void push_numbers(lua_State *L, const lnum *v, int n, int mt) {
+    tvalue *u = (tvalue *)lua_newuserdatauv(L, TVALUE_SIZE(n), 0);
+    u->tag = TVALUE_TAG(n);
+    unsigned ints = 0;
+    for (int k = 0; k < n; k++) {
+        if (v[k].isint) { u->v[k].i = v[k].i; ints |= 1u << k; }
+        else u->v[k].d = v[k].d;
+    }
+    u->ints = ints;
+    lua_pushvalue(L, lua_upvalueindex(mt));
+    lua_setmetatable(L, -2);
+}
+
 /// For the host's read-back (attributes.c): the fields of one of these values at idx as
 /// doubles (m NULL: none, the kind alone); returns 16 (a CATransform3D), 6 (a
 /// CGAffineTransform) or 0 (anything else).
@@ -389,20 +404,7 @@ static inline cell field_cell(const tfields *f, int k) {
     return f->u ? num_cell(ud_get(f->u, k)) : copy_cell(f->slot + k, f->arg, f->keys[k]);
 }
 
-/// Pushes a new CATransform3D of the 16 numbers, their subtypes kept (new_value and a
-/// ud_set per field, in one pass).
-static void push_t3_numbers(lua_State *L, const lnum n[16]) {
-    tvalue *u = (tvalue *)lua_newuserdatauv(L, TVALUE_SIZE(16), 0);
-    u->tag = TVALUE_TAG(16);
-    unsigned ints = 0;
-    for (int k = 0; k < 16; k++) {
-        if (n[k].isint) { u->v[k].i = n[k].i; ints |= 1u << k; }
-        else u->v[k].d = n[k].d;
-    }
-    u->ints = ints;
-    lua_pushvalue(L, lua_upvalueindex(UV_T3));
-    lua_setmetatable(L, -2);
-}
+static void push_t3_numbers(lua_State *L, const lnum n[16]) { push_numbers(L, n, 16, UV_T3); }
 
 /// Pushes a new CATransform3D of the 16 values (each checked before it is made).
 static void push_t3(lua_State *L, const cell v[16]) {
@@ -425,8 +427,7 @@ static void push_t3_floats(lua_State *L, const lua_Number v[12], int copies) {
 static void push_affine(lua_State *L, const cell v[6]) {
     lnum n[6];
     for (int k = 0; k < 6; k++) n[k] = cell_value(L, v[k]);
-    tvalue *u = new_value(L, 6, UV_AFFINE);
-    for (int k = 0; k < 6; k++) ud_set(u, k, n[k]);
+    push_numbers(L, n, 6, UV_AFFINE);
 }
 
 static void push_identity3(lua_State *L) {
@@ -582,19 +583,12 @@ static int scale3(lua_State *L) {
     tvalue *u = to_value(L, 1, 16);
     if (!(u || is_kind(L, 1, UV_K3)) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
-    lnum f[3] = {arg_num(L, 2), arg_num(L, 3), arg_num(L, 4)};
-    if (u) {  // a value: its fields are numbers, nothing to check (the hot path)
-        lnum n[16];
-        for (int k = 0; k < 12; k++) n[k] = nmul(f[k / 4], ud_get(u, k));
-        for (int k = 12; k < 16; k++) n[k] = ud_get(u, k);
-        push_t3_numbers(L, n);
-        return 1;
-    }
     tfields a = fields_of_value(L, 1, 1, UV_K3, u);
-    cell v[16];
-    for (int k = 0; k < 12; k++) v[k] = num_cell(nmul(f[k / 4], field_num(L, &a, k)));
-    for (int k = 12; k < 16; k++) v[k] = field_cell(&a, k);
-    push_t3(L, v);
+    lnum f[3] = {arg_num(L, 2), arg_num(L, 3), arg_num(L, 4)};
+    lnum n[16];  // in push_t3's order: the products, then the copies checked
+    for (int k = 0; k < 12; k++) n[k] = nmul(f[k / 4], field_num(L, &a, k));
+    for (int k = 12; k < 16; k++) n[k] = cell_value(L, field_cell(&a, k));
+    push_t3_numbers(L, n);
     return 1;
 }
 
@@ -605,27 +599,16 @@ static int translate3(lua_State *L) {
     tvalue *u = to_value(L, 1, 16);
     if (!(u || is_kind(L, 1, UV_K3)) || !is_number(L, 2) || !is_number(L, 3) || !is_number(L, 4) || !none(L, 5))
         return arg_error(L, 5);
-    lnum tx = arg_num(L, 2), ty = arg_num(L, 3), tz = arg_num(L, 4);
-    if (u) {  // a value: its fields are numbers, nothing to check (the hot path)
-        lnum n[16];
-        for (int k = 0; k < 12; k++) n[k] = ud_get(u, k);
-        for (int j = 0; j < 4; j++) {
-            lnum sum = nadd(nmul(tx, ud_get(u, j)), nmul(ty, ud_get(u, 4 + j)));
-            sum = nadd(sum, nmul(tz, ud_get(u, 8 + j)));
-            n[12 + j] = nadd(sum, ud_get(u, 12 + j));
-        }
-        push_t3_numbers(L, n);
-        return 1;
-    }
     tfields a = fields_of_value(L, 1, 1, UV_K3, u);
-    cell v[16];
-    for (int k = 0; k < 12; k++) v[k] = field_cell(&a, k);
+    lnum tx = arg_num(L, 2), ty = arg_num(L, 3), tz = arg_num(L, 4);
+    lnum n[16];  // in push_t3's order: the sums (their reads checked), then the copies checked
     for (int j = 0; j < 4; j++) {
         lnum sum = nadd(nmul(tx, field_num(L, &a, j)), nmul(ty, field_num(L, &a, 4 + j)));
         sum = nadd(sum, nmul(tz, field_num(L, &a, 8 + j)));
-        v[12 + j] = num_cell(nadd(sum, field_num(L, &a, 12 + j)));
+        n[12 + j] = nadd(sum, field_num(L, &a, 12 + j));
     }
-    push_t3(L, v);
+    for (int k = 0; k < 12; k++) n[k] = cell_value(L, field_cell(&a, k));
+    push_t3_numbers(L, n);
     return 1;
 }
 
