@@ -48,9 +48,9 @@ let package = Package(
                           exclude: ["Templates", "Play"], plugins: ["EmbedPlugin"]),
         // Build time only: text files (Lua, JS, CSS) into Swift string constants, so the
         // binary needs no files beside it. Each target lists its files in */embed.list.
-        // Lua: the prelude is also compiled here (by the Lua cardlua links), so that no
-        // process parses it.
-        .executableTarget(name: "EmbedText", dependencies: ["CLua"], path: "Sources/EmbedText"),
+        // Lua: the prelude is also compiled here (by the Lua cardlua links, with the budget
+        // checkpoints of CLuaShims), so that no process parses it.
+        .executableTarget(name: "EmbedText", dependencies: ["CLua", "CLuaShims"], path: "Sources/EmbedText"),
         .plugin(name: "EmbedPlugin", capability: .buildTool(), dependencies: ["EmbedText"]),
         // What the test targets share: the package root, temporary directories, running a
         // process (the built `cardlua`, luacheck, Chromium) with a hang guard.

@@ -6,14 +6,23 @@
 //   instructions PRELUDE SCRIPT transform CALLS   CALLS transform calls of 200 items
 //   instructions PRELUDE SCRIPT elements CALLS    CALLS element queries over 20 pages
 //
+// PRELUDE is the prelude's text (its files joined): compiled here with its checkpoints,
+// as the build compiles it (Sources/EmbedText).
+//
 // transform: the items of the bench's per-item row (300 × 500 cards across ±1.5 viewports
 // of a 414 × 736 one); elements: a row of 20 pages of 414 × 736 (every item a page, as
 // the CollectionViewPagingLayout ports lay them out), one query per offset, 37.3 points
 // apart. The difference of two runs with different CALLS is the cost of the calls alone.
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
 
 #include "CLuaShims.h"
+
+typedef struct { char *bytes; size_t length; } buffer;
 
 #define PAGES 20
 static const double W = 414, H = 736;
@@ -60,14 +69,42 @@ static int fail(cardlua_host *h, const char *what) {
     return 1;
 }
 
+static int append(lua_State *L, const void *p, size_t n, void *ud) {
+    (void)L;
+    buffer *b = ud;
+    char *grown = realloc(b->bytes, b->length + n);
+    if (grown == NULL) return 1;
+    memcpy(grown + b->length, p, n);
+    b->bytes = grown;
+    b->length += n;
+    return 0;
+}
+
+/// The prelude's text with its checkpoints, compiled and dumped: what embed.list's
+/// preludeChunk holds (Sources/EmbedText), made by the same functions.
+static char *compiled(const char *text, size_t length, size_t *out_length) {
+    size_t n = 0;
+    char *instrumented = cardlua_instrument(text, length, &n);
+    lua_State *L = luaL_newstate();
+    buffer b = {NULL, 0};
+    if (instrumented != NULL && L != NULL && luaL_loadbufferx(L, instrumented, n, "=cardlua prelude", "t") == LUA_OK)
+        lua_dump(L, append, &b, 0);
+    if (L != NULL) lua_close(L);
+    free(instrumented);
+    *out_length = b.length;
+    return b.bytes;
+}
+
 int main(int argc, char **argv) {
     if (argc != 5) {
         fprintf(stderr, "usage: instructions PRELUDE SCRIPT transform|elements CALLS\n");
         return 2;
     }
     size_t preludeLength = 0, scriptLength = 0;
-    char *prelude = slurp(argv[1], &preludeLength), *script = slurp(argv[2], &scriptLength);
-    if (prelude == NULL || script == NULL) return fail(NULL, "cannot read the prelude or the script");
+    char *text = slurp(argv[1], &preludeLength), *script = slurp(argv[2], &scriptLength);
+    if (text == NULL || script == NULL) return fail(NULL, "cannot read the prelude or the script");
+    char *prelude = compiled(text, preludeLength, &preludeLength);
+    if (prelude == NULL) return fail(NULL, "cannot compile the prelude");
     int elements = argv[3][0] == 'e';
     int calls = atoi(argv[4]);
     const char *message = NULL;

@@ -719,14 +719,17 @@ void cardlua__note_return_line(lua_State *L, cardlua_host *h) {
     int F = c->transform_slot;
     c->return_probe = 1;
     c->return_line = 0;
-    lua_sethook(L, cardlua__count_hook, HOOK_MASK(h), lua_gethookcount(L));
+    // The hook as it was, to put back: on checkpoints, none.
+    lua_Hook hook = lua_gethook(L);
+    int mask = lua_gethookmask(L), count = lua_gethookcount(L);
+    lua_sethook(L, cardlua__count_hook, HOOK_MASK(h), count > 0 ? count : h->hook_step);
     h->budget_left = h->budget;
     lua_pushvalue(L, F);
     lua_pushvalue(L, F + 1);
     lua_pushvalue(L, F + 2);
     int status = lua_pcall(L, 2, 0, 0);
     c->return_probe = 0;
-    if (!h->budget_exhausted) lua_sethook(L, cardlua__count_hook, HOOK_MASK(h), lua_gethookcount(L));
+    if (!h->budget_exhausted) lua_sethook(L, hook, mask, count);
     if (status != LUA_OK) lua_pop(L, 1);
     else if (c->return_line > 0) c->callback_line = c->return_line;
 }

@@ -35,8 +35,29 @@ static int body_load(lua_State *L, cardlua_call *c) {
     cardlua_host *h = host_of(L);
     char chunk[520];
     snprintf(chunk, sizeof chunk, "@%s", h->chunkname);
-    // Text only: bytecode can crash the VM.
-    if (luaL_loadbufferx(L, c->load_source, c->load_length, chunk, "t") != LUA_OK) return lua_error(L);
+    // Text only: bytecode can crash the VM. The text with checkpoints first (see
+    // cardlua_load_script); if that does not compile, the text as it is, whose message
+    // is then the one reported, or which runs under the count hook.
+    int checkpoints = c->load_instrumented != NULL &&
+                      luaL_loadbufferx(L, c->load_instrumented, c->load_instrumented_length, chunk, "t") == LUA_OK;
+    if (!checkpoints) {
+        lua_settop(L, 0);
+        if (luaL_loadbufferx(L, c->load_source, c->load_length, chunk, "t") != LUA_OK) return lua_error(L);
+        if (h->checkpoints && !h->budget_exhausted) {
+            // A second script, without checkpoints, in a state already without the hook:
+            // the hook again (cardlua loads one script per state; this is for embedders).
+            h->checkpoints = 0;
+            lua_sethook(L, cardlua__count_hook, LUA_MASKCOUNT, h->hook_step);
+        }
+    } else {
+        // Both chunks count on checkpoints now: the hook's trap mode goes (limits.c puts
+        // the hook back past half the memory cap, or at a limit).
+        cardlua__push_checkpoint(L);
+        lua_setglobal(L, CARDLUA_CHECKPOINT_GLOBAL);
+        h->checkpoints = 1;
+        if (!h->budget_exhausted && lua_gethookcount(L) > 1 && h->memory_used <= h->memory_limit / 2)
+            lua_sethook(L, NULL, 0, 0);
+    }
     lua_call(L, 0, 0);
     return 0;
 }
@@ -53,7 +74,13 @@ int cardlua_load_script(cardlua_host *h, const char *source, size_t length, cons
         call.load_source = NULL;
         return cardlua__run_protected(h, &call, body_too_long);
     }
-    return cardlua__run_protected(h, &call, body_load);
+    // With checkpoints (checkpoints.c) when the prelude has them too: then neither needs
+    // the count hook, whose trap mode costs every instruction.
+    if (h->prelude_checkpoints)
+        call.load_instrumented = cardlua_instrument(source, length, &call.load_instrumented_length);
+    int status = cardlua__run_protected(h, &call, body_load);
+    free(call.load_instrumented);
+    return status;
 }
 
 static int body_has_function(lua_State *L, cardlua_call *c) {
@@ -268,6 +295,11 @@ static int body_collector_mode(lua_State *L, cardlua_call *c) {
     if (previous == LUA_GCGEN) lua_gc(L, LUA_GCGEN, 0, 0);
     c->answer = previous == LUA_GCGEN;
     return 0;
+}
+
+int cardlua_counts_on_checkpoints(cardlua_host *h) {
+    // Reads fields only (lua_gethook never raises): no protected call needed.
+    return h->checkpoints && !h->poisoned && h->L != NULL && lua_gethook(h->L) == NULL;
 }
 
 int cardlua_collector_mode(cardlua_host *h) {

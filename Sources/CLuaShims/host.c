@@ -148,7 +148,19 @@ static int body_setup(lua_State *L, cardlua_call *c) {
     lua_setfield(L, -2, "transformMath");
     lua_pushcfunction(L, cardlua__geometry_makers);  // CGPointMake … UIEdgeInsetsMake in C (geometry_native.c)
     lua_setfield(L, -2, "geometryMakers");
+    // Its budget function, if it was compiled with checkpoints (embed.list: its first
+    // statement takes the global and clears it).
+    cardlua__push_checkpoint(L);
+    lua_setglobal(L, CARDLUA_CHECKPOINT_GLOBAL);
     lua_call(L, 1, 1);
+    lua_pushglobaltable(L);
+    lua_pushliteral(L, CARDLUA_CHECKPOINT_GLOBAL);
+    h->prelude_checkpoints = lua_rawget(L, -2) == LUA_TNIL;
+    lua_pop(L, 2);
+    if (!h->prelude_checkpoints) {
+        lua_pushnil(L);
+        lua_setglobal(L, CARDLUA_CHECKPOINT_GLOBAL);
+    }
     if (!lua_istable(L, -1)) return luaL_error(L, "the prelude returned no internals");
     if (!cardlua__attribute_slots_match()) return luaL_error(L, "the attribute key lists disagree (attributes.c)");
     lua_pushvalue(L, -1);

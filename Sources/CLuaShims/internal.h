@@ -141,6 +141,8 @@ struct cardlua_call {
 
     const char *load_source;     // loading a script or the prelude
     size_t load_length;
+    char *load_instrumented;     // the script with checkpoints (cardlua_instrument), or NULL
+    size_t load_instrumented_length;
 
     // sizes.c: the item counts, the result buffer, the callback; and the call being read
     // back, for the return-line probe: the callback's slot, and its first argument's slot
@@ -176,6 +178,10 @@ struct cardlua_host {
     long long budget;
     long long budget_left;
     int hook_step;               // the hook's period for a small heap
+    // The prelude and the script count on checkpoints (checkpoints.c), the count hook off
+    // (until half the memory cap, or a limit): from a script's load on, when both have them.
+    int checkpoints;
+    int prelude_checkpoints;     // the prelude took its budget function: it has checkpoints
     int budget_exhausted;        // a limit (any of them) was reached: every hook raises
     char limit_text[192];        // what the limit error says
     const char *charge_reason;   // why a C function's charge ran out of budget, or NULL
@@ -422,6 +428,7 @@ CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
 /* limits.c */ CARDLUA_INTERNAL void cardlua__grow_records(lua_State *L, cardlua_host *h, double **buffer, long *capacity, long n,
                                  int stride, const char *what);
 /* limits.c */ CARDLUA_INTERNAL void cardlua__count_hook(lua_State *L, lua_Debug *ar);
+/* limits.c */ CARDLUA_INTERNAL void cardlua__push_checkpoint(lua_State *L);
 /* limits.c */ CARDLUA_INTERNAL void cardlua__describe_limit(cardlua_host *h, const char *what);
 /* limits.c */ CARDLUA_INTERNAL void cardlua__describe_memory_limit(cardlua_host *h);
 /* limits.c */ CARDLUA_INTERNAL void cardlua__frame_place(const cardlua_host *h, char *out, size_t size);

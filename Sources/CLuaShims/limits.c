@@ -39,7 +39,13 @@ static void retune_main_hook(cardlua_host *h) {
     h->period_heap_mark = h->memory_used * 2;
     if (h->L == NULL || h->budget_exhausted) return;
     int period = hook_period(h);
-    if (period < lua_gethookcount(h->L)) lua_sethook(h->L, cardlua__count_hook, HOOK_MASK(h), period);
+    if (h->checkpoints && lua_gethook(h->L) == NULL) {
+        // On checkpoints the hook is off until half the cap is in use; from there on it
+        // watches as before (hook_line, the period that shrinks with the heap).
+        if (h->memory_used > h->memory_limit / 2) lua_sethook(h->L, cardlua__count_hook, HOOK_MASK(h), period);
+    } else if (period < lua_gethookcount(h->L)) {
+        lua_sethook(h->L, cardlua__count_hook, HOOK_MASK(h), period);
+    }
 }
 
 /// Grows a host buffer of `stride` doubles a record to hold n records, through the capped
@@ -306,9 +312,9 @@ static void note_return(lua_State *L, cardlua_host *h, lua_Debug *ar) {
         h->call->return_line = ar->currentline;
 }
 
-/// Counts instructions (the thread's hook period each time it fires) and checks the
-/// memory cap and the clock. At a limit it raises, and keeps raising at every
-/// instruction.
+/// Counts instructions (the thread's hook period each time it fires; not on
+/// checkpoints, which count instead) and checks the memory cap and the clock. At a limit
+/// it raises, and keeps raising at every instruction.
 void cardlua__count_hook(lua_State *L, lua_Debug *ar) {
     cardlua_host *h = host_of(L);
     if (ar->event == LUA_HOOKRET) {
@@ -319,7 +325,8 @@ void cardlua__count_hook(lua_State *L, lua_Debug *ar) {
         // Only with half the cap in use: an honest effect never gets there, so the hot
         // path pays nothing for it.
         if (h->memory_used > h->memory_limit / 2) note_hook_line(L, h, ar);
-        h->budget_left -= lua_gethookcount(L);
+        // On checkpoints they count the steps; the hook only watches (memory, clock).
+        if (!h->checkpoints) h->budget_left -= lua_gethookcount(L);
         int timed_out = 0;
         if (h->budget_left > 0 && !cardlua__memory_given_up(h) && !(timed_out = out_of_time(h))) {
             int period = hook_period(h);
@@ -329,6 +336,39 @@ void cardlua__count_hook(lua_State *L, lua_Debug *ar) {
         note_limit(h, timed_out);
     }
     raise_limit(L, h);
+}
+
+/// __cardlua_budget, an instrumented chunk's budget function (checkpoints.c), one closure
+/// per chunk whose upvalue is the chunk counter's last grant: called by a checkpoint whose
+/// counter went below zero, with the counter. Charges the steps taken since that grant,
+/// checks the memory cap and the clock as the count hook does, and returns the next grant
+/// (the hook's period). At a limit it raises, at the checkpoint's line (level 1: the Lua
+/// function that called it).
+static int checkpoint(lua_State *L) {
+    cardlua_host *h = host_of(L);
+    lua_Integer granted = lua_tointeger(L, lua_upvalueindex(1));
+    lua_Integer steps = lua_tointeger(L, 1);
+    if (!h->budget_exhausted) {
+        h->budget_left -= (long long)(granted - steps);
+        int timed_out = 0;
+        if (h->budget_left > 0 && !cardlua__memory_given_up(h) && !(timed_out = out_of_time(h))) {
+            // Past half the cap the count hook watches too, as it always did there (the
+            // line a memory error names; the allocator may not read the stack).
+            if (h->memory_used > h->memory_limit / 2 && lua_gethook(L) == NULL)
+                lua_sethook(L, cardlua__count_hook, HOOK_MASK(h), hook_period(h));
+            lua_pushinteger(L, hook_period(h));
+            lua_copy(L, -1, lua_upvalueindex(1));
+            return 1;
+        }
+        note_limit(h, timed_out);
+    }
+    raise_limit(L, h);
+    return 0;
+}
+
+void cardlua__push_checkpoint(lua_State *L) {
+    lua_pushinteger(L, 0);  // the counter starts at 0, granted nothing
+    lua_pushcclosure(L, checkpoint, 1);
 }
 
 void cardlua__charge_for(lua_State *L, long long units, const char *reason) {

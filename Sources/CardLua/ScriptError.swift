@@ -93,8 +93,10 @@ public struct ScriptError: Error, CustomStringConvertible, Sendable, Equatable {
 /// The limits every callback call runs under (Sources/CLuaShims/README.md). The defaults are far above
 /// what an honest effect needs (microseconds and a few hundred instructions per item).
 public struct ScriptLimits: Sendable, Equatable {
-    /// Lua VM instructions per callback call (per item for `transform`); library functions
-    /// charge their C work to it too (pattern steps, table elements, bytes allocated).
+    /// Lua VM instructions per callback call (per item for `transform`), as the budget's
+    /// checkpoints estimate them (each loop pass and call charges half the tokens of its
+    /// code); library functions charge their C work to it too (pattern steps, table
+    /// elements, bytes allocated).
     public var maxInstructions: Int
     /// Bytes the Lua state may hold.
     public var maxMemory: Int

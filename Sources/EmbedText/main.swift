@@ -7,9 +7,10 @@
 // over lines that start with white space; `#` starts a comment line. An entry whose one
 // file is a folder (its path ends in `/`) becomes a list instead: every `.lua` file in
 // the folder, by name, as `[(file: String, text: String)]` (the effect catalogue). An
-// entry `NAME luac:OTHER` is the entry OTHER's text compiled by this Lua (lua_dump, debug
-// information kept), base64-encoded: what cardlua loads instead of parsing the text.
+// entry `NAME luac:OTHER` is the entry OTHER's text with budget checkpoints, compiled by
+// this Lua (lua_dump, debug information kept), base64-encoded: what cardlua loads instead of parsing the text.
 import CLua
+import CLuaShims
 import Foundation
 
 /// Stops the build with one line `file: message`.
@@ -56,13 +57,18 @@ func literal(_ text: String) -> String {
     return "\(hashes)\"\"\"\n\(text)\n\"\"\"\(hashes)"
 }
 
-/// `text` compiled as the chunk `chunkName` (as cardlua loads it: host.c's
-/// PRELUDE_CHUNKNAME), dumped with its debug information, so that its messages and
-/// tracebacks are the text's.
+/// `text` with its budget checkpoints (cardlua_instrument: the prelude, like scripts,
+/// runs without the count hook), compiled as the chunk `chunkName` (as cardlua loads it:
+/// host.c's PRELUDE_CHUNKNAME), dumped with its debug information, so that its messages
+/// and tracebacks are the text's (checkpoints keep every line where it was).
 func compiled(_ text: String, chunkName: String) -> [UInt8] {
     guard let L = luaL_newstate() else { fail("cannot create a Lua state") }
     defer { lua_close(L) }
-    let bytes = Array(text.utf8)
+    var length = 0
+    let instrumented = text.withCString { cardlua_instrument($0, strlen($0), &length) }
+    guard let instrumented else { fail("\(chunkName): cannot place its budget checkpoints (cardlua_instrument)") }
+    defer { free(instrumented) }
+    let bytes = Array(UnsafeRawBufferPointer(start: instrumented, count: length))
     let status = bytes.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: CChar.self) { luaL_loadbufferx(L, $0.baseAddress, $0.count, chunkName, "t") }
     }

@@ -159,6 +159,16 @@ void cardlua_set_check_mode(cardlua_host *host, int on);
 int cardlua_load_script(cardlua_host *host, const char *source, size_t length,
                         const char *chunkname);
 
+/// The Lua text `text` with budget checkpoints at each loop body, function body and
+/// `goto` (checkpoints.c), as cardlua loads scripts and compiles its prelude: a block of
+/// `*out_length` bytes plus a NUL, to free(); the line numbers are the text's. NULL when the
+/// text is left as it is: it uses a checkpoint's name, its blocks do not balance (it will
+/// not compile), it would grow past four times its length (and 4 KiB), or memory ran out.
+char *cardlua_instrument(const char *text, size_t length, size_t *out_length);
+
+/// The global an instrumented chunk takes its budget function from (and clears) as it starts.
+#define CARDLUA_CHECKPOINT_GLOBAL "__cardlua_checkpoint"
+
 /// Whether the script defined a global function of that name (after loading).
 int cardlua_has_function(cardlua_host *host, const char *name);
 
@@ -224,6 +234,11 @@ size_t cardlua_memory_in_use(cardlua_host *host);
 /// then, as any entry point would, it sets the last error to the re-entry refusal and
 /// returns 1. A host checks it before touching what the call under way is using.
 int cardlua_in_call(cardlua_host *host);
+
+/// Whether the state counts its budget on checkpoints with the count hook off (1), or
+/// runs under the count hook (0: a script without checkpoints, past half the memory cap,
+/// after a limit, or before a script is loaded). For tests.
+int cardlua_counts_on_checkpoints(cardlua_host *host);
 
 /// The collector's mode: 1 generational, 0 incremental (the mode between calls: a sizing
 /// call's generational mode ends with it, however it ends), -1 after a limit (no state)
