@@ -1,3 +1,4 @@
+import CLua
 import CLuaShims
 import CardLayout
 @testable import CardLua
@@ -161,6 +162,36 @@ import Testing
         _ = try Safety.frame(growing, items: 1)
         #expect(growing.memoryInUse > 4 << 20)
         #expect(cardlua_counts_on_checkpoints(growing.host) == 0)
+    }
+
+    /// An embedder's prelude compiled without checkpoints (as `luac` would): scripts are
+    /// then loaded as they are, and the count hook stops them as it always did.
+    @Test func aPreludeWithoutCheckpointsKeepsTheHook() throws {
+        let L = try #require(luaL_newstate())
+        defer { lua_close(L) }
+        let text = Array(CardLua.preludeSource.utf8)
+        let status = text.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { luaL_loadbufferx(L, $0.baseAddress, $0.count, "=cardlua prelude", "t") }
+        }
+        #expect(status == LUA_OK)
+        var chunk: [UInt8] = []
+        let writer: lua_Writer = { _, data, size, context in
+            context!.assumingMemoryBound(to: [UInt8].self).pointee
+                .append(contentsOf: UnsafeRawBufferPointer(start: data, count: size))
+            return 0
+        }
+        _ = withUnsafeMutablePointer(to: &chunk) { lua_dump(L, writer, $0, 0) }
+
+        var failure: UnsafePointer<CChar>?
+        let host = try #require(chunk.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cardlua_open($0.baseAddress, $0.count, 64 << 20, 100_000, &failure) }
+        })
+        defer { cardlua_close(host) }
+        let script = "local n = 0\nwhile true do n = n + 1 end\n"
+        let loaded = cardlua_load_script(host, script, script.utf8.count, "plain.lua")
+        #expect(loaded != CARDLUA_OK)
+        #expect(cardlua_counts_on_checkpoints(host) == 0)
+        #expect(String(cString: cardlua_message(host)).contains("exceeded the instruction budget of 100000 instructions"))
     }
 
     /// A syntax error is reported as the text has it, not as the instrumented text would.
