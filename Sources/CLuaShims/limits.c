@@ -1,5 +1,5 @@
-// Limits: the capped allocator, the count hook, the instruction budget, the time limits
-// and the limit messages. See README.md in this folder.
+// Limits: the capped allocator, the count hook, the checkpoints' budget function, the
+// instruction budget, the time limits and the limit messages. See README.md in this folder.
 #include "CLuaShims.h"
 #include "internal.h"
 

@@ -3,10 +3,10 @@ import CardLua
 import Foundation
 import Testing
 
-/// The limits of Sources/CLuaShims/README.md through LuaEffect: the instruction budget (count hook, plus
-/// the C work library functions charge to it), the memory cap, the time limit, and Lua's
-/// stack and C-call limits. Each ends the call with one clear line and leaves the host
-/// alive; a limit discards the state.
+/// The limits of Sources/CLuaShims/README.md through LuaEffect: the instruction budget
+/// (checkpoints and the count hook, plus the C work library functions charge to it), the
+/// memory cap, the time limit, and Lua's stack and C-call limits. Each ends the call with
+/// one clear line and leaves the host alive; a limit discards the state.
 @Suite struct LimitTests {
     // MARK: The instruction budget
 
