@@ -8,7 +8,8 @@
 // file is a folder (its path ends in `/`) becomes a list instead: every `.lua` file in
 // the folder, by name, as `[(file: String, text: String)]` (the effect catalogue). An
 // entry `NAME luac:OTHER` is the entry OTHER's text with budget checkpoints, compiled by
-// this Lua (lua_dump, debug information kept), base64-encoded: what cardlua loads instead of parsing the text.
+// this Lua (lua_dump, debug information kept), base64-encoded: what cardlua loads instead
+// of parsing the text.
 import CLua
 import CLuaShims
 import Foundation
@@ -65,7 +66,9 @@ func compiled(_ text: String, chunkName: String) -> [UInt8] {
     guard let L = luaL_newstate() else { fail("cannot create a Lua state") }
     defer { lua_close(L) }
     var length = 0
-    let instrumented = text.withCString { cardlua_instrument($0, strlen($0), &length) }
+    let instrumented = Array(text.utf8).withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { cardlua_instrument($0.baseAddress, $0.count, &length) }
+    }
     guard let instrumented else { fail("\(chunkName): cannot place its budget checkpoints (cardlua_instrument)") }
     defer { free(instrumented) }
     let bytes = Array(UnsafeRawBufferPointer(start: instrumented, count: length))
