@@ -44,19 +44,18 @@ static int body_load(lua_State *L, cardlua_call *c) {
         lua_settop(L, 0);
         if (luaL_loadbufferx(L, c->load_source, c->load_length, chunk, "t") != LUA_OK) return lua_error(L);
         if (h->checkpoints && !h->budget_exhausted) {
-            // A second script, without checkpoints, in a state already without the hook:
-            // the hook again (cardlua loads one script per state; this is for embedders).
+            // A script without checkpoints in a state without the hook (the prelude's
+            // turned it off): the hook again, for the rest of the state's life.
             h->checkpoints = 0;
             lua_sethook(L, cardlua__count_hook, LUA_MASKCOUNT, h->hook_step);
         }
     } else {
-        // Both chunks count on checkpoints now: the hook's trap mode goes (limits.c puts
-        // the hook back past half the memory cap, or at a limit).
+        // Both chunks count on checkpoints: the hook's trap mode goes, if the prelude's
+        // first checkpoint has not already turned it off (limits.c puts the hook back
+        // past half the memory cap, or at a limit).
         cardlua__push_checkpoint(L);
         lua_setglobal(L, CARDLUA_CHECKPOINT_GLOBAL);
-        h->checkpoints = 1;
-        if (!h->budget_exhausted && lua_gethookcount(L) > 1 && h->memory_used <= h->memory_limit / 2)
-            lua_sethook(L, NULL, 0, 0);
+        cardlua__count_on_checkpoints(h);
     }
     lua_call(L, 0, 0);
     return 0;

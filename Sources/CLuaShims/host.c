@@ -149,7 +149,7 @@ static int body_setup(lua_State *L, cardlua_call *c) {
     lua_pushcfunction(L, cardlua__geometry_makers);  // CGPointMake … UIEdgeInsetsMake in C (geometry_native.c)
     lua_setfield(L, -2, "geometryMakers");
     // Its budget function, if it was compiled with checkpoints (embed.list: its first
-    // statement takes the global and clears it).
+    // statement takes the global and clears it; its first call turns the hook off).
     cardlua__push_checkpoint(L);
     lua_setglobal(L, CARDLUA_CHECKPOINT_GLOBAL);
     lua_call(L, 1, 1);
@@ -220,7 +220,9 @@ cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t me
     cardlua__reset_budget(h);
     h->budget_left = SETUP_BUDGET;  // the prelude's work is not the script's
     h->call = &call;
+    h->setting_up = 1;
     int status = lua_pcall(L, 1, 0, 1);
+    h->setting_up = 0;
     h->call = NULL;
     if (status != LUA_OK) {
         if (message_out)

@@ -178,10 +178,12 @@ struct cardlua_host {
     long long budget;
     long long budget_left;
     int hook_step;               // the hook's period for a small heap
-    // The prelude and the script count on checkpoints (checkpoints.c), the count hook off
-    // (until half the memory cap, or a limit): from a script's load on, when both have them.
+    // The state counts its budget on checkpoints (checkpoints.c), the count hook off
+    // (until half the memory cap, or a limit): from the prelude's first checkpoint on,
+    // until a script without them is loaded.
     int checkpoints;
     int prelude_checkpoints;     // the prelude took its budget function: it has checkpoints
+    int setting_up;              // cardlua_open is loading the prelude
     int budget_exhausted;        // a limit (any of them) was reached: every hook raises
     char limit_text[192];        // what the limit error says
     const char *charge_reason;   // why a C function's charge ran out of budget, or NULL
@@ -429,6 +431,7 @@ CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
                                  int stride, const char *what);
 /* limits.c */ CARDLUA_INTERNAL void cardlua__count_hook(lua_State *L, lua_Debug *ar);
 /* limits.c */ CARDLUA_INTERNAL void cardlua__push_checkpoint(lua_State *L);
+/* limits.c */ CARDLUA_INTERNAL void cardlua__count_on_checkpoints(cardlua_host *h);
 /* limits.c */ CARDLUA_INTERNAL void cardlua__describe_limit(cardlua_host *h, const char *what);
 /* limits.c */ CARDLUA_INTERNAL void cardlua__describe_memory_limit(cardlua_host *h);
 /* limits.c */ CARDLUA_INTERNAL void cardlua__frame_place(const cardlua_host *h, char *out, size_t size);

@@ -338,16 +338,27 @@ void cardlua__count_hook(lua_State *L, lua_Debug *ar) {
     raise_limit(L, h);
 }
 
+void cardlua__count_on_checkpoints(cardlua_host *h) {
+    h->checkpoints = 1;
+    // Not past half the memory cap, nor at a limit or a refusal (period 1): there the hook
+    // stays, as it does when it is put back.
+    if (!h->budget_exhausted && lua_gethookcount(h->L) > 1 && h->memory_used <= h->memory_limit / 2)
+        lua_sethook(h->L, NULL, 0, 0);
+}
+
 /// __cardlua_budget, an instrumented chunk's budget function (checkpoints.c), one closure
 /// per chunk whose upvalue is the chunk counter's last grant: called by a checkpoint whose
 /// counter went below zero, with the counter. Charges the steps taken since that grant,
 /// checks the memory cap and the clock as the count hook does, and returns the next grant
 /// (the hook's period). At a limit it raises, at the checkpoint's line (level 1: the Lua
-/// function that called it).
+/// function that called it). Its first call during the set-up shows that the prelude has
+/// checkpoints: the state counts on them from there on, so the rest of the set-up runs
+/// without the hook's trap mode (the straight-line code before it could not loop).
 static int checkpoint(lua_State *L) {
     cardlua_host *h = host_of(L);
     lua_Integer granted = lua_tointeger(L, lua_upvalueindex(1));
     lua_Integer steps = lua_tointeger(L, 1);
+    if (h->setting_up && !h->checkpoints) cardlua__count_on_checkpoints(h);
     if (!h->budget_exhausted) {
         h->budget_left -= (long long)(granted - steps);
         int timed_out = 0;

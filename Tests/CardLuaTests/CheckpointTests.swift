@@ -164,12 +164,12 @@ import Testing
         #expect(cardlua_counts_on_checkpoints(growing.host) == 0)
     }
 
-    /// An embedder's prelude compiled without checkpoints (as `luac` would): scripts are
-    /// then loaded as they are, and the count hook stops them as it always did.
-    @Test func aPreludeWithoutCheckpointsKeepsTheHook() throws {
+    /// The prelude compiled as the build compiles it (`checkpoints`) or as `luac` would.
+    static func compiledPrelude(checkpoints: Bool) throws -> [UInt8] {
+        var text = Array(CardLua.preludeSource.utf8)
+        if checkpoints { text = Array(try #require(Self.instrumented(CardLua.preludeSource)).utf8) }
         let L = try #require(luaL_newstate())
         defer { lua_close(L) }
-        let text = Array(CardLua.preludeSource.utf8)
         let status = text.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { luaL_loadbufferx(L, $0.baseAddress, $0.count, "=cardlua prelude", "t") }
         }
@@ -181,12 +181,22 @@ import Testing
             return 0
         }
         _ = withUnsafeMutablePointer(to: &chunk) { lua_dump(L, writer, $0, 0) }
+        return chunk
+    }
 
+    /// With checkpoints in the prelude, the state counts on them from its set-up on (the
+    /// prelude's first checkpoint turns the hook off). An embedder's prelude compiled
+    /// without them (as `luac` would) keeps the hook, and scripts are then loaded as they
+    /// are. Either way an endless loop ends at the budget, and after it the hook is on.
+    @Test(arguments: [true, false])
+    func theStateCountsAsItsPreludeWasCompiled(checkpoints: Bool) throws {
+        let chunk = try Self.compiledPrelude(checkpoints: checkpoints)
         var failure: UnsafePointer<CChar>?
         let host = try #require(chunk.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { cardlua_open($0.baseAddress, $0.count, 64 << 20, 100_000, &failure) }
         })
         defer { cardlua_close(host) }
+        #expect(cardlua_counts_on_checkpoints(host) == (checkpoints ? 1 : 0))
         let script = "local n = 0\nwhile true do n = n + 1 end\n"
         let loaded = cardlua_load_script(host, script, script.utf8.count, "plain.lua")
         #expect(loaded != CARDLUA_OK)

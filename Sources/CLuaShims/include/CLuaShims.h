@@ -236,8 +236,8 @@ size_t cardlua_memory_in_use(cardlua_host *host);
 int cardlua_in_call(cardlua_host *host);
 
 /// Whether the state counts its budget on checkpoints with the count hook off (1), or
-/// runs under the count hook (0: a script without checkpoints, past half the memory cap,
-/// after a limit, or before a script is loaded). For tests.
+/// runs under the count hook (0: a prelude or a script without checkpoints, past half the
+/// memory cap, or after a limit). For tests.
 int cardlua_counts_on_checkpoints(cardlua_host *host);
 
 /// The collector's mode: 1 generational, 0 incremental (the mode between calls: a sizing
