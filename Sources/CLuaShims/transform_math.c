@@ -1083,8 +1083,7 @@ static int make_value(lua_State *L, const transform_kind *K) {
                        none(L, k + 1) ? "nil" : lua_pushfstring(L, "a %s", luaL_typename(L, k + 1)));
         n[k] = arg_num(L, k + 1);
     }
-    tvalue *u = new_value(L, K->n, K->mt);
-    for (int k = 0; k < K->n; k++) ud_set(u, k, n[k]);
+    push_numbers(L, n, K->n, K->mt);
     return 1;
 }
 

@@ -228,6 +228,21 @@ import Testing
         #expect(!swift.contains("let abs") && !swift.contains("var abs") && !swift.contains("let max"))
     }
 
+    /// Every math function docs/export.md lists can be named by a local and called through
+    /// it: the translator's list of aliasable names and its math calls name the same ones.
+    @Test(arguments: [("abs", 1), ("floor", 1), ("ceil", 1), ("sqrt", 1), ("sin", 1), ("cos", 1), ("tan", 1),
+                      ("asin", 1), ("acos", 1), ("exp", 1), ("atan", 1), ("log", 1), ("fmod", 2), ("min", 2), ("max", 2)])
+    func everyMathFunctionCanBeAliased(name: String, arity: Int) throws {
+        let arguments = Array(repeating: "0.5", count: arity).joined(separator: ", ")
+        let swift = try Self.export("""
+        local f = math.\(name)
+        function transform(attributes, layout)
+          attributes.alpha = math.min(1, math.abs(f(\(arguments))))
+        end
+        """)
+        #expect(swift.contains("// local f = math.\(name): each call below is the function's own"))
+    }
+
     @Test func aMathFunctionLocalIsRefusedAnywhereButInACall() {
         let passed = Self.refusal("""
         local abs = math.abs
