@@ -73,9 +73,10 @@ int cardlua_load_script(cardlua_host *h, const char *source, size_t length, cons
         call.load_source = NULL;
         return cardlua__run_protected(h, &call, body_too_long);
     }
-    // With checkpoints (checkpoints.c) when the prelude has them too: then neither needs
-    // the count hook, whose trap mode costs every instruction.
-    if (h->prelude_checkpoints)
+    // With checkpoints (checkpoints.c) when the state counts on them (the prelude has
+    // them): then neither chunk needs the count hook, whose trap mode costs every
+    // instruction.
+    if (h->checkpoints)
         call.load_instrumented = cardlua_instrument(source, length, &call.load_instrumented_length);
     int status = cardlua__run_protected(h, &call, body_load);
     free(call.load_instrumented);

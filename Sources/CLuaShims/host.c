@@ -153,14 +153,10 @@ static int body_setup(lua_State *L, cardlua_call *c) {
     cardlua__push_checkpoint(L);
     lua_setglobal(L, CARDLUA_CHECKPOINT_GLOBAL);
     lua_call(L, 1, 1);
-    lua_pushglobaltable(L);
-    lua_pushliteral(L, CARDLUA_CHECKPOINT_GLOBAL);
-    h->prelude_checkpoints = lua_rawget(L, -2) == LUA_TNIL;
-    lua_pop(L, 2);
-    if (!h->prelude_checkpoints) {
-        lua_pushnil(L);
-        lua_setglobal(L, CARDLUA_CHECKPOINT_GLOBAL);
-    }
+    // A prelude without checkpoints left the function there: no script may reach it (a
+    // call with a made-up counter would hand budget back).
+    lua_pushnil(L);
+    lua_setglobal(L, CARDLUA_CHECKPOINT_GLOBAL);
     if (!lua_istable(L, -1)) return luaL_error(L, "the prelude returned no internals");
     if (!cardlua__attribute_slots_match()) return luaL_error(L, "the attribute key lists disagree (attributes.c)");
     lua_pushvalue(L, -1);

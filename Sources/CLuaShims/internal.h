@@ -182,7 +182,6 @@ struct cardlua_host {
     // (until half the memory cap, or a limit): from the prelude's first checkpoint on,
     // until a script without them is loaded.
     int checkpoints;
-    int prelude_checkpoints;     // the prelude took its budget function: it has checkpoints
     int setting_up;              // cardlua_open is loading the prelude
     int budget_exhausted;        // a limit (any of them) was reached: every hook raises
     char limit_text[192];        // what the limit error says

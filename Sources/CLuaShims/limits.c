@@ -360,7 +360,8 @@ static int checkpoint(lua_State *L) {
     lua_Integer steps = lua_tointeger(L, 1);
     if (h->setting_up && !h->checkpoints) cardlua__count_on_checkpoints(h);
     if (!h->budget_exhausted) {
-        h->budget_left -= (long long)(granted - steps);
+        // At least a step: only a checkpoint calls this, with a counter below zero.
+        h->budget_left -= granted > steps ? (long long)(granted - steps) : 1;
         int timed_out = 0;
         if (h->budget_left > 0 && !cardlua__memory_given_up(h) && !(timed_out = out_of_time(h))) {
             // Past half the cap the count hook watches too, as it always did there (the
