@@ -28,6 +28,8 @@ struct LuaParser {
     /// How many of the current token's comments are already attached to something.
     private var commentsTaken = 0
     private var depth = 0
+    /// How many of `depth`'s levels are links of chains under way (see ``enterChainLink()``).
+    private var chainLinks = 0
     /// Per function being parsed (innermost last): how many loops enclose the current point.
     private var loopDepths: [Int] = [0]
     /// Per function being parsed: whether `...` is allowed in it.
@@ -93,9 +95,36 @@ struct LuaParser {
 
     private mutating func enterLevel() throws(LuaSyntaxError) {
         depth += 1
-        if depth > Self.maximumDepth {
-            throw error("the script nests too deeply (more than \(Self.maximumDepth) levels of blocks or subexpressions)")
+        if depth > Self.maximumDepth { throw tooDeep() }
+    }
+
+    /// The error at the level past ``maximumDepth``, worded for what made it deep.
+    private func tooDeep() -> LuaSyntaxError {
+        // Mostly links: a long chain. (A nesting of calls or of `..` is half links.)
+        if chainLinks * 4 > depth * 3 {
+            return error("the expression is too long to analyse (more than \(Self.maximumDepth) operators or "
+                + "suffixes in a row, counted with the levels it is nested in; Lua runs it, but cardlua's "
+                + "analysis and export take it only split into locals)")
         }
+        return error("the script nests too deeply (more than \(Self.maximumDepth) levels of blocks or subexpressions)")
+    }
+
+    /// One more link of a left-leaning chain (`a + b + c`, `a.b.c`, `f()()`): Lua builds
+    /// these in a loop, with no nesting, but the tree they make is one level deeper per link,
+    /// and every walk over the tree (and freeing it) recurses that deep. So each link counts
+    /// as a level, and the tree's height stays within a few times ``maximumDepth``: a chain of
+    /// a million terms is an error here, never a stack overflow. The caller gives the levels
+    /// back (`depth -= links`) when the chain ends.
+    private mutating func enterChainLink() throws(LuaSyntaxError) {
+        chainLinks += 1
+        depth += 1
+        if depth > Self.maximumDepth { throw tooDeep() }
+    }
+
+    /// Gives back the levels of a chain of `links` links that ended.
+    private mutating func leaveChain(_ links: Int) {
+        depth -= links
+        chainLinks -= links
     }
 
     // MARK: - Comments
@@ -444,7 +473,11 @@ struct LuaParser {
         } else {
             left = try parseSimpleExpression()
         }
+        var links = 0
+        defer { leaveChain(links) }
         while let binary = binaryOperator(), binary.precedence.left > limit {
+            try enterChainLink()
+            links += 1
             let line = current.line
             advance()
             let right = try parseExpression(limit: binary.precedence.right)
@@ -504,8 +537,17 @@ struct LuaParser {
         default:
             throw unexpected()
         }
+        var links = 0
+        defer { leaveChain(links) }
         while true {
             let line = current.line
+            switch current.kind {
+            case .symbol("."), .symbol("["), .symbol(":"), .symbol("("), .symbol("{"), .string:
+                try enterChainLink()
+                links += 1
+            default:
+                break
+            }
             switch current.kind {
             case .symbol("."):
                 advance()

@@ -432,8 +432,9 @@ import Testing
         let depth = 150
         _ = try expression(String(repeating: "(", count: depth) + "1" + String(repeating: ")", count: depth))
         _ = try parseLua(String(repeating: "do ", count: 150) + String(repeating: "end ", count: 150), fileName: "d.lua")
-        // A long chain of a left-associative operator is a loop, not a recursion.
-        _ = try expression(Array(repeating: "1", count: 20_000).joined(separator: " + "))
+        // A chain of a left-associative operator is a loop in Lua, but a tree as deep as it
+        // is long here: within the cap it parses (a longer one is refused, below).
+        _ = try expression(Array(repeating: "1", count: 150).joined(separator: " + "))
     }
 
     /// A body nested 100 000 deep, shown in the test's log by its first words only (the
@@ -476,6 +477,69 @@ import Testing
         #expect(error?.message.contains("nests too deeply") == true)
         #expect(error?.line == LuaParserTests.maximumDepthLine)
     }
+
+    /// Left-leaning chains, which Lua builds in a loop with no nesting at all: a million
+    /// terms make a tree a million levels deep, which every walk over it (and freeing it)
+    /// would follow into a stack overflow. Each link counts as a level, so the chain is an
+    /// error at the line where it passes the cap.
+    @Test(arguments: [
+        "1" + String(repeating: " + x", count: 1_000_000),
+        "x" + String(repeating: " and x", count: 1_000_000),
+        "x" + String(repeating: " < x", count: 1_000_000),
+        "x" + String(repeating: ".f", count: 1_000_000),
+        "x" + String(repeating: "[1]", count: 1_000_000),
+        "f" + String(repeating: "()", count: 1_000_000),
+        "o" + String(repeating: ":m()", count: 1_000_000),
+        "f" + String(repeating: "'s'", count: 1_000_000),
+    ].map(Nesting.init))
+    func refusesAMillionLinkChainWithAnError(_ chain: Nesting) {
+        let error = syntaxError("local x, f, o\nlocal y = " + chain.body)
+        #expect(error?.message.contains("too long to analyse") == true, "\(String(describing: error))")
+        #expect(error?.line == 2)
+    }
+
+    /// A chain well within the cap parses to the tree Lua's grouping gives, and the levels
+    /// it took are given back when it ends: the statement after a long chain nests as
+    /// deeply as one after none.
+    @Test func chainsWithinTheCapParseAndGiveTheirLevelsBack() throws {
+        let terms = Self.luaLevels - 10
+        let chain = "local y = 1" + String(repeating: " + 1", count: terms) + "\n"
+        let nested = String(repeating: "do ", count: Self.luaLevels - 2) + "local z = 1 "
+            + String(repeating: "end ", count: Self.luaLevels - 2)
+        let chunk = try parseLua(String(repeating: chain, count: 50) + nested, fileName: "chains.lua")
+        #expect(chunk.body.statements.count == 51)
+        guard case .local(_, let values) = chunk.body.statements[0].kind else {
+            Issue.record("not a local")
+            return
+        }
+        var height = 0
+        var node = values[0]
+        while case .binary(.add, let left, _) = node.kind {
+            height += 1
+            node = left
+        }
+        #expect(height == terms)
+    }
+
+    /// Ten thousand levels of each construct that nests: the cap's error, never a crash.
+    @Test(arguments: [
+        String(repeating: "if x then ", count: 10_000) + String(repeating: "end ", count: 10_000),
+        String(repeating: "while x do ", count: 10_000) + String(repeating: "end ", count: 10_000),
+        String(repeating: "function f() ", count: 10_000) + String(repeating: "end ", count: 10_000),
+        "local y = " + String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000),
+        "local y = " + String(repeating: "{", count: 10_000) + String(repeating: "}", count: 10_000),
+        "local y = " + String(repeating: "function() return ", count: 10_000) + "1"
+            + String(repeating: " end", count: 10_000),
+        "local y = " + String(repeating: "x[", count: 10_000) + "1" + String(repeating: "]", count: 10_000),
+    ].map(Nesting.init))
+    func refusesTenThousandLevelsOfEachConstruct(_ nesting: Nesting) {
+        let error = syntaxError("local x\n" + nesting.body)
+        #expect(error?.message.contains("nests too deeply") == true, "\(String(describing: error))")
+        #expect(error?.line == 2)
+    }
+
+    /// Lua's own cap on nesting (`LUAI_MAXCCALLS`), which the parser keeps.
+    private static let luaLevels = 200
 
     /// The line where 50 000 nested `do`s exceed the cap: the 201st statement.
     private static let maximumDepthLine = 201
