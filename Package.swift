@@ -59,6 +59,7 @@ let package = Package(
         .testTarget(name: "CardLuaTests", dependencies: ["CardLua", "CardLayout", "SeedTwins", "CardLuaTestSupport"]),
         .testTarget(name: "CardRenderTests", dependencies: ["CardRender", "CardLayout", "CardLuaTestSupport"]),
         .testTarget(name: "CardServeTests", dependencies: ["CardServe"]),
+        .testTarget(name: "LuaSyntaxTests", dependencies: ["LuaSyntax", "CardLuaTestSupport"]),
         // Test only: the slice of UIKit and QuartzCore that exported layouts use, with the
         // iOS SDK's Swift signatures and isolation, implemented over CardLayout, so that the
         // export tests compile exported Swift on Linux and compare it with the Lua run.

@@ -1,4 +1,3 @@
-import CardExport
 import CardLuaTestSupport
 import Foundation
 import LuaSyntax
@@ -343,10 +342,6 @@ import Testing
         let error = syntaxError(source)
         #expect(error == LuaSyntaxError(fileName: "bad.lua", line: line, message: message))
         #expect(error?.description == "bad.lua:\(line): \(message)")
-        // `cardlua export` reports it in its own form.
-        #expect(throws: ExportError(fileName: "bad.lua", line: line, message: message)) {
-            try Exporter.export(source: source, fileName: "bad.lua", className: nil, params: [:])
-        }
     }
 
     @Test func shadowingAConstLocalMakesTheNameAssignableAgain() throws {
