@@ -403,7 +403,7 @@ import Testing
     }
 
     /// What else `transform` reads of the view is read from the view, and a script's own
-    /// `visibleBounds` keeps its name (the bounds are then read from the view as well).
+    /// `visibleBounds` is renamed (the bounds are then read from the view as well).
     @Test func otherViewPropertiesAreStillReadFromTheView() throws {
         let swift = try Self.export(Self.transform("""
           attributes.alpha = layout.collectionView.contentSize.width
@@ -415,7 +415,159 @@ import Testing
           local visibleBounds = 2
           attributes.alpha = visibleBounds * layout.collectionView.bounds.width
         """))
-        #expect(shadowed.contains("attributes.alpha = CGFloat(visibleBounds) * collectionView.bounds.width"))
+        #expect(shadowed.contains("let visibleBoundsLocal: Int = 2  // visibleBounds"), "\(shadowed)")
+        #expect(shadowed.contains("attributes.alpha = CGFloat(visibleBoundsLocal) * collectionView.bounds.width"))
         #expect(shadowed.contains("guard let collectionView else { return }"))
+    }
+    // MARK: - Integers as Lua's VM computes them
+
+    @Test func negationAndAbsOfIntegersWrapAsLuas() throws {
+        let swift = try Self.export(Self.transform("""
+          local m = math.mininteger + attributes.indexPath.item
+          attributes.zIndex = -m + math.abs(m) + -math.mininteger + -5
+        """))
+        // -Int.min and abs(Int.min) trap in Swift; Lua wraps both round to math.mininteger.
+        #expect(swift.contains("attributes.zIndex = 0 &- m &+ luaIntAbs(m) &+ (0 &- Int.min) &+ -5"), "\(swift)")
+        #expect(swift.contains("fileprivate func luaIntAbs(_ x: Int) -> Int {"))
+        #expect(swift.contains("x < 0 ? 0 &- x : x"))
+    }
+
+    @Test func integerHelpersHandleLuasSpecialDivisors() throws {
+        let swift = try Self.export(Self.transform("""
+          local i = attributes.indexPath.item
+          attributes.zIndex = i // (i - 3) + i % (i - 3)
+        """))
+        // lvm.c's luaV_idiv and luaV_mod: -1 wraps (Int.min // -1) and 0 raises Lua's error.
+        #expect(swift.contains("if b == -1 { return 0 &- a }"), "\(swift)")
+        #expect(swift.contains("if b == -1 { return 0 }"))
+        #expect(swift.contains("fatalError(\"attempt to divide by zero\")"))
+        #expect(swift.contains("fatalError(\"attempt to perform 'n%0'\")"))
+    }
+
+    @Test(arguments: ["i // 0", "i % 0", "i // (2 - 2)", "i % -0"])
+    func anIntegerDivisionByAConstantZeroIsRefused(_ expression: String) {
+        let error = Self.refusal(Self.transform("""
+          local i = attributes.indexPath.item
+          attributes.zIndex = \(expression)
+        """))
+        #expect(error?.line == 3, "\(String(describing: error))")
+        #expect(error?.message.contains("by a constant zero") == true, "\(String(describing: error))")
+    }
+
+    // MARK: - Names
+
+    @Test func namesThatCannotBeBacktickedAreRenamedWithTheirScriptName() throws {
+        let swift = try Self.export(Self.transform("""
+          local self, Self, Type, Protocol, _ = 1, 2, 3, 4, 5
+          attributes.zIndex = self + Self + Type + Protocol + _
+        """))
+        #expect(swift.contains("let selfLocal: Int = 1  // self"), "\(swift)")
+        #expect(swift.contains("let SelfLocal: Int = 2  // Self"))
+        #expect(swift.contains("let TypeLocal: Int = 3  // Type"))
+        #expect(swift.contains("let ProtocolLocal: Int = 4  // Protocol"))
+        #expect(swift.contains("let underscoreLocal: Int = 5  // _"))
+        #expect(swift.contains("attributes.zIndex = selfLocal &+ SelfLocal &+ TypeLocal &+ ProtocolLocal &+ underscoreLocal"))
+    }
+
+    @Test func renamesNeverCollideWithTheScriptsOwnNames() throws {
+        let swift = try Self.export("""
+        params = {
+          itemSize = { value = 10, min = 0, max = 20 },
+          itemSizeParam = { value = 3, min = 0, max = 5 },
+        }
+        local function floor(x) return x - x % 1 end
+        local function floorScript(x) return x * 2 end
+        function transform(attributes, layout)
+          attributes.alpha = floor(params.itemSize) + floorScript(params.itemSizeParam)
+        end
+        """)
+        #expect(swift.contains("var itemSizeParam2: CGFloat = 10"), "\(swift)")
+        #expect(swift.contains("var itemSizeParam: CGFloat = 3"))
+        #expect(swift.contains("private func floorScript2(_ x: CGFloat) -> CGFloat {  // floor"))
+        #expect(swift.contains("private func floorScript(_ x: CGFloat) -> CGFloat {\n"))
+        #expect(swift.contains("attributes.alpha = floorScript2(self.itemSizeParam2) + floorScript(itemSizeParam)"))
+    }
+
+    @Test func localsNamedLikeSwiftTypesOrTheFilesNamesAreRenamed() throws {
+        let swift = try Self.export("""
+        local CGFloat = 2
+        local function helper(collectionView) return collectionView * CGFloat end
+        function transform(attributes, layout)
+          local CGSize, luaIntDiv = attributes.center.x, 3
+          attributes.alpha = helper(CGSize) / luaIntDiv + attributes.center.x // 7
+        end
+        """)
+        #expect(swift.contains("private static let CGFloatLocal: Int = 2  // CGFloat"), "\(swift)")
+        #expect(swift.contains("private func helper(_ collectionViewLocal: CGFloat) -> CGFloat {"))
+        #expect(swift.contains("let CGSizeLocal: CGFloat = attributes.center.x  // CGSize"))
+        #expect(!swift.contains("let CGFloat:") && !swift.contains("let CGSize:"))
+    }
+
+    @Test func recordFieldsAndConstructorLabelsAreSpelledForEachPlace() throws {
+        let swift = try Self.export(Self.transform("""
+          local card = { class = 1, init = 2, var = 3, inout = 4, self = 5 }
+          attributes.zIndex = card.class + card.init + card.var + card.inout + card.self
+        """))
+        // Labels take keywords bare, except inout (and var and let where declared); `self` is renamed.
+        #expect(swift.contains("Card(class: 1, init: 2, var: 3, `inout`: 4, selfField: 5)"), "\(swift)")
+        #expect(swift.contains("init(class: Int = 0, init: Int = 0, `var`: Int = 0, `inout`: Int = 0, selfField: Int = 0)"))
+        #expect(swift.contains("self.`init` = `init`"))
+        #expect(swift.contains("var selfField: Int = 0  // self"))
+    }
+
+    @Test func recordsAreNotNamedLikeTheTypesTheFileUses() throws {
+        let swift = try Self.export(Self.transform("""
+          local indexPaths = { n = 1 }
+          local cGFloats = { n = 2 }
+          attributes.zIndex = indexPaths.n + cGFloats.n
+        """))
+        #expect(!swift.contains("class IndexPath ") && !swift.contains("class CGFloat "), "\(swift)")
+        #expect(swift.contains("private final class IndexPathRecord {"))
+        #expect(swift.contains("private final class CGFloatRecord {"))
+    }
+
+    // MARK: - Text that travels into the file
+
+    @Test func fileNamesAndCommentsCannotEndTheirComment() throws {
+        // Lua ends a short comment at a carriage return too: a long one holds it.
+        let source = "--[[ head \r injected() \u{2028} \u{0} \u{1b}[31m */ ]]\n"
+            + "local a = 1 --[[ tail \r injected() ]]\n" + Self.transform("  attributes.zIndex = a")
+        let swift = try Exporter.export(source: source, fileName: "x\ny\r}\u{2029}.lua", className: "TLayout", params: [:])
+        for bad in ["\r", "\u{0}", "\u{1b}", "\u{2028}", "\u{2029}"] {
+            #expect(!swift.contains(bad), "\(bad.debugDescription) in \(swift.debugDescription)")
+        }
+        #expect(swift.contains("/// Exported by `cardlua export` from x\\ny\\r}\\u{2029}.lua."), "\(swift)")
+        // The parser reads a carriage return in a comment as Lua does, as a line break.
+        #expect(swift.contains("/// head\n///  injected() \\u{2028} \\u{0} \\e[31m */\n"), "\(swift)")
+        #expect(swift.contains("// tail  injected()"))
+        for line in swift.split(separator: "\n") where line.contains("injected") {
+            #expect(line.trimmingCharacters(in: .whitespaces).hasPrefix("//") || line.contains("  // "), "\(line)")
+        }
+    }
+
+    @Test func stringLiteralsEscapeEveryControlCharacter() throws {
+        let swift = try Self.export(Self.transform(#"""
+          local s = "q\"b\\c\r\0\27\226\128\168"
+          if s == "q\"b\\c\r\0\27\226\128\168" then attributes.alpha = 0.5 end
+        """#))
+        #expect(swift.contains(#"let s: String = "q\"b\\c\r\0\u{1B}\u{2028}""#), "\(swift)")
+        #expect(!swift.contains("\r") && !swift.contains("\u{0}") && !swift.contains("\u{2028}"))
+    }
+
+    // MARK: - Class names
+
+    @Test func classNamesThatAreTakenOrInvalidAreRefused() {
+        for name in ["UICollectionViewFlowLayout", "IndexPath", "CGFloat", "Int", "String", "Array", "UIView",
+                     "UICollectionViewLayout", "Self", "Type", "class", "luaMod"] {
+            #expect(Exporter.classNameProblem(name) != nil, "\(name)")
+        }
+        for name in ["Turn-Layout", "1Layout", "Ünï", ""] {
+            #expect(Exporter.classNameProblem(name)?.hasPrefix("expected a Swift type name") == true, "\(name)")
+        }
+        #expect(Exporter.classNameProblem("LolLayout") == nil)
+        // A name from a file name is never a taken one.
+        #expect(Exporter.className(forFileName: "UICollectionViewFlow.lua") == "ScriptUICollectionViewFlowLayout")
+        #expect(Exporter.className(forFileName: "u-i-collection-view.lua") == "ScriptUICollectionViewLayout")
+        #expect(Exporter.className(forFileName: "lol.lua") == "LolLayout")
     }
 }

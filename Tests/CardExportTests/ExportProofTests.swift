@@ -107,6 +107,14 @@ import Testing
             cases.append(ExportProof.Case(script: "\(tuned.script) (\(params.map { "\($0.name)=\($0.value)" }.joined(separator: " ")))",
                                           className: tuned.className, swift: swift, runs: [(name: "demo", record: record)]))
         }
+        // The hostile-names corpus and the integer edges, run under their (hostile) file names.
+        for hostile in HostileCorpus.cases {
+            let swift = try Exporter.export(source: hostile.source, fileName: hostile.fileName,
+                                            className: hostile.className, params: [:])
+            let record = try LuaRecorder.demo(source: hostile.source, fileName: hostile.fileName)
+            cases.append(ExportProof.Case(script: hostile.name, className: hostile.className, swift: swift,
+                                          runs: [(name: "demo", record: record)]))
+        }
         cases += [ExportProof.Case(script: "scripts/lol.lua (by hand)", className: "HandWrittenLolLayout",
                                       swift: HandWrittenLayouts.lol, runs: lolRuns)]
         // A deliberate translation bug: the turn's sign flipped inside the active distance.
@@ -180,6 +188,17 @@ import Testing
         let report = try await Self.report()
         let problems = report.problems(of: className)
         #expect(report.passed.contains(className), "\(problems.prefix(12).joined(separator: "\n"))")
+    }
+
+    /// The hostile-names corpus (names that clash with Swift, UIKit and the file's own
+    /// names; comments and file names holding line breaks and control characters) and the
+    /// integer edges Lua wraps compile without a warning and move as their Lua runs.
+    @Test(arguments: HostileCorpus.cases.map(\.className))
+    func hostileScriptsMoveAsTheirScript(_ className: String) async throws {
+        let report = try await Self.report()
+        let problems = report.problems(of: className)
+        #expect(problems.isEmpty, "\(problems.prefix(12).joined(separator: "\n"))")
+        #expect(report.passed.contains(className))
     }
 
     /// A warning in a compiled file fails its proof (the issue: "compiles without warnings

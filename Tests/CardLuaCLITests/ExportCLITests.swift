@@ -201,6 +201,41 @@ import Testing
         }
     }
 
+    /// A file name holding a line feed, a carriage return, an ESC and a tab is written
+    /// escaped in both of --check's lines (exportable, and the reason it is not), so that
+    /// each script stays one line and nothing reaches the terminal raw.
+    @Test func checkEscapesControlCharactersOfFileNames() throws {
+        try withDirectory { directory in
+            let good = try CLI.write(Self.tweakable, named: "a\nb\rc\u{1b}[31md\te.lua", in: directory)
+            let map = try CLI.write(Self.usesAMap, named: "m\na\rp\u{1b}[0m\t.lua", in: directory)
+            let result = try CLI.run(["export", "--check", good, map])
+            #expect(result.status == 1, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(lines.count == 3 && lines.last == "", "\(result.stdout.debugDescription)")
+            #expect(lines.first == "\(directory.path)/a\\nb\\rc\\e[31md\\te.lua: exportable", "\(result.stdout.debugDescription)")
+            #expect(lines.dropFirst().first?.hasPrefix("\(directory.path)/m\\na\\rp\\e[0m\\t.lua:5: export: a table used as a map") == true,
+                    "\(result.stdout.debugDescription)")
+            #expect(!result.stdout.contains("\u{1b}") && !result.stdout.contains("\r") && !result.stdout.contains("\t"))
+        }
+    }
+
+    /// --class takes no name the file or the app already uses for something else: Swift's,
+    /// Foundation's and UIKit's types, and names that are not Swift identifiers.
+    @Test func classRefusesNamesThatAreTaken() throws {
+        try withDirectory { directory in
+            let script = try CLI.write(Self.tweakable, named: "turn.lua", in: directory)
+            for name in ["UICollectionViewFlowLayout", "IndexPath", "CGFloat", "Int", "String", "Array", "UIView"] {
+                let result = try CLI.run(["export", script, "--class", name])
+                #expect(result.status == 2, "\(name): \(result.stdout.prefix(200))")
+                #expect(result.stderr.hasPrefix("cardlua: --class: '\(name)' is taken"), "\(result.stderr)")
+                #expect(result.stdout.isEmpty)
+            }
+            let invalid = try CLI.run(["export", script, "--class", "Turn-Layout"])
+            #expect(invalid.status == 2)
+            #expect(invalid.stderr.hasPrefix("cardlua: --class: expected a Swift type name"), "\(invalid.stderr)")
+        }
+    }
+
     // MARK: - Help and the route from `new`
 
     @Test func helpDescribesTheCommand() throws {

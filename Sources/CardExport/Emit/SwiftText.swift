@@ -40,7 +40,12 @@ enum SwiftText {
         return v.description
     }
 
-    /// A string as a Swift string literal.
+    // MARK: - Text that travels into the file
+
+    /// A string as a Swift string literal: `"` and `\\` escaped, and every control
+    /// character (C0, DEL, C1, the line and paragraph separators, the bidirectional
+    /// overrides and isolates) written as an escape, so the literal stays on its line and
+    /// shows what it holds.
     static func string(_ s: String) -> String {
         var out = "\""
         for c in s.unicodeScalars {
@@ -48,11 +53,55 @@ enum SwiftText {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
+            case "\r": out += "\\r"
             case "\t": out += "\\t"
-            default: out.unicodeScalars.append(c)
+            case "\0": out += "\\0"
+            default:
+                if isControl(c) { out += "\\u{" + String(c.value, radix: 16, uppercase: true) + "}" } else { out.unicodeScalars.append(c) }
             }
         }
         return out + "\""
+    }
+
+    /// A `// …` comment holding `text` (a comment of the script, a note): `//` alone when
+    /// the text is empty.
+    static func lineComment(_ text: String) -> String {
+        text.isEmpty ? "//" : "// " + commentText(text)
+    }
+
+    /// A `/// …` doc comment holding `text` (the script's header, a param's range and
+    /// label, the file name): `///` alone when the text is empty.
+    static func docComment(_ text: String) -> String {
+        text.isEmpty ? "///" : "/// " + commentText(text)
+    }
+
+    /// Text that stays inside one comment line: Swift ends a comment at a line feed or a
+    /// carriage return (the rest of the line would be code) and warns about a NUL, and
+    /// editors break lines at U+2028/U+2029 and reorder text at the bidirectional
+    /// controls; so each control character but the tab is written out visibly, as
+    /// `cardlua`'s messages write them (`\\n`, `\\r`, `\\e`, `\\u{0}`). `*/` and `/*`
+    /// stay: they mean nothing in a line comment, and the file has no block comments.
+    private static func commentText(_ text: String) -> String {
+        var out = ""
+        for c in text.unicodeScalars {
+            switch c {
+            case "\t": out.unicodeScalars.append(c)
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\u{1B}": out += "\\e"
+            default:
+                if isControl(c) { out += "\\u{" + String(c.value, radix: 16) + "}" } else { out.unicodeScalars.append(c) }
+            }
+        }
+        return out
+    }
+
+    /// C0, DEL, C1, U+2028/U+2029 and the bidirectional overrides and isolates.
+    private static func isControl(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     /// `#rrggbb` as a `UIColor`, or nil when the text is not that.
@@ -78,19 +127,34 @@ enum SwiftText {
         }
         """,
         "luaIntMod": """
-        /// Lua's `%` on integers: floored (Swift's `%` truncates).
+        /// Lua's `%` on integers, as Lua's VM computes it (lvm.c, luaV_mod): floored (Swift's
+        /// `%` truncates), 0 by -1 (where Swift's `Int.min % -1` would trap). By 0 Lua raises
+        /// an error, so the script fails in cardlua: there is no number to give, and this
+        /// stops with Lua's message instead of returning one that differs.
         fileprivate func luaIntMod(_ a: Int, _ b: Int) -> Int {
-            if b == -1 { return 0 }   // Int.min % -1 would trap
+            if b == 0 { fatalError("attempt to perform 'n%0'") }
+            if b == -1 { return 0 }
             let r = a % b
             return r != 0 && (r < 0) != (b < 0) ? r + b : r
         }
         """,
         "luaIntDiv": """
-        /// Lua's `//` on integers: floored (Swift's `/` truncates).
+        /// Lua's `//` on integers, as Lua's VM computes it (lvm.c, luaV_idiv): floored (Swift's
+        /// `/` truncates), wrapping round by -1 (`Int.min // -1` is Int.min, where Swift would
+        /// trap). By 0 Lua raises an error, so the script fails in cardlua: there is no number
+        /// to give, and this stops with Lua's message instead of returning one that differs.
         fileprivate func luaIntDiv(_ a: Int, _ b: Int) -> Int {
-            if b == -1 { return 0 &- a }   // Lua wraps Int.min // -1 around; Swift would trap
+            if b == 0 { fatalError("attempt to divide by zero") }
+            if b == -1 { return 0 &- a }
             let q = a / b
             return a % b != 0 && (a < 0) != (b < 0) ? q - 1 : q
+        }
+        """,
+        "luaIntAbs": """
+        /// Lua's `math.abs` on integers: math.mininteger is its own absolute value (Lua wraps
+        /// round, where Swift's `abs(Int.min)` would trap).
+        fileprivate func luaIntAbs(_ x: Int) -> Int {
+            x < 0 ? 0 &- x : x
         }
         """,
         "luaIndex": """

@@ -122,18 +122,18 @@ extension Translator {
         case .attributes:
             return try attributesField(b, name, line: line, writing: false)
         case .record(let r):
-            if let t = recordField(r, name) { return code("\(base).\(SwiftText.name(name))", t) }
+            if let t = recordField(r, name) { return code("\(base).\(fieldName(name))", t) }
             addRecordField(r, name, .unknown)
-            return code("\(base).\(SwiftText.name(name))", .unknown)
+            return code("\(base).\(fieldName(name))", .unknown)
         case .optional(let inner) where inner != .color:
             if case .record = inner {} else {
                 return try fieldAccess(code("\(base)!", inner), name, line: line)
             }
             guard case .record(let r) = inner else { break }
-            if let t = recordField(r, name) { return code("\(base)!.\(SwiftText.name(name))", t) }
-            return code("\(base)!.\(SwiftText.name(name))", .unknown)
+            if let t = recordField(r, name) { return code("\(base)!.\(fieldName(name))", t) }
+            return code("\(base)!.\(fieldName(name))", .unknown)
         case .emptyTable:
-            return code("\(base).\(SwiftText.name(name))", .unknown)
+            return code("\(base).\(fieldName(name))", .unknown)
         case .layout:
             return try layoutField(name, line: line)
         case .collectionView:

@@ -126,7 +126,11 @@ extension Translator {
         case "abs":
             guard arguments.count == 1 else { throw refuse(line, "math.abs takes 1 argument") }
             let c = try expression(arguments[0])
-            return code("abs(\(c.text))", c.type == .int ? .int : .num)
+            if c.type == .int {  // abs(Int.min) traps in Swift; Lua wraps round
+                helpers.insert("luaIntAbs")
+                return code("luaIntAbs(\(c.text))", .int)
+            }
+            return code("abs(\(c.text))", .num)
         case "floor", "ceil":
             guard arguments.count == 1 else { throw refuse(line, "math.\(name) takes 1 argument") }
             let c = try expression(arguments[0])

@@ -45,10 +45,9 @@ extension Translator {
         if t == .layout { return "self" }
         if moduleVariables.contains(id) {
             if mutableModuleVariables.contains(id) { return "self." + swiftName(id) }
-            if methodFunctions[id] != nil { return methodName(variables[id].luaName) }
+            if methodFunctions[id] != nil { return swiftName(id) }
             return inStaticInitializer ? swiftName(id) : "Self." + swiftName(id)
         }
-        if methodFunctions[id] != nil { return methodName(variables[id].luaName) }
         return swiftName(id)
     }
 
@@ -135,6 +134,11 @@ extension Translator {
             if !c.type.isNumber && c.type != .unknown && isFinal {
                 throw refuse(line, "negating \(c.type.kindName) is not supported")
             }
+            // Lua's integers wrap round: -math.mininteger is math.mininteger, where Swift's
+            // `-Int.min` traps; a literal (`-5`) cannot reach Int.min.
+            if c.type == .int, case .number = operand.kind {} else if c.type == .int {
+                return code("0 &- " + wrap(c, Code.additive + 1).text, .int, Code.additive)
+            }
             return code("-" + wrap(c, Code.prefix).text, c.type == .int ? .int : .num, Code.prefix)
         case .not:
             let c = try conditionCode(operand)
@@ -197,6 +201,7 @@ extension Translator {
         case .floorDivide:
             let (a, b) = try numericPair(l, r, line: line, what: "dividing")
             if a.type == .int && b.type == .int {
+                try refuseConstantZero(r, line: line, "integer division", luaMessage: "attempt to divide by zero")
                 helpers.insert("luaIntDiv")
                 return code("luaIntDiv(\(a.text), \(b.text))", .int)
             }
@@ -205,6 +210,7 @@ extension Translator {
         case .modulo:
             let (a, b) = try numericPair(l, r, line: line, what: "the remainder of")
             if a.type == .int && b.type == .int {
+                try refuseConstantZero(r, line: line, "the integer remainder", luaMessage: "attempt to perform 'n%0'")
                 helpers.insert("luaIntMod")
                 return code("luaIntMod(\(a.text), \(b.text))", .int)
             }
@@ -218,6 +224,14 @@ extension Translator {
         case .bitwiseOr, .bitwiseXor, .bitwiseAnd, .shiftLeft, .shiftRight:
             throw refuse(line, "bitwise operators are not supported (write the arithmetic)")
         }
+    }
+
+    /// `//` and `%` of integers by a divisor that is always zero: Lua raises an error there,
+    /// and no Swift gives what Lua does (the helpers stop with Lua's message where a zero
+    /// comes at run time).
+    func refuseConstantZero(_ divisor: LuaExpression, line: Int, _ what: String, luaMessage: String) throws {
+        guard isFinal, constantNumber(divisor) == 0 else { return }
+        throw refuse(line, "\(what) by a constant zero is not supported (Lua raises '\(luaMessage)' there, so the script fails; divide by a number that is not zero)")
     }
 
     /// Two numbers, both Int or both CGFloat.
@@ -350,10 +364,7 @@ extension Translator {
 
     func newRecord(named name: String) -> Int {
         let id = records.count
-        var n = name
-        var k = 2
-        while records.contains(where: { $0.name == n }) || n == className { n = name + String(k); k += 1 }
-        records.append(RecordFacts(name: n, parent: id))
+        records.append(RecordFacts(name: recordTypeName(name), parent: id))
         changed = true
         return id
     }
@@ -414,7 +425,7 @@ extension Translator {
         var args: [String] = []
         for field in records[root].fields {
             if let (_, c, l) = named.first(where: { $0.0 == field.name }) {
-                args.append("\(SwiftText.name(field.name)): \(try coerce(c, to: field.type, line: l).text)")
+                args.append("\(SwiftText.label(fieldName(field.name))): \(try coerce(c, to: field.type, line: l).text)")
             }
         }
         return code("\(records[root].name)(\(args.joined(separator: ", ")))", .record(root))
@@ -426,7 +437,7 @@ extension Translator {
         let savedLines = lines, savedIndent = indent
         lines = []
         indent = 0
-        try functionBody(f, fid: fid, role: .closure(fid), name: "", nested: true, trailing: nil)
+        try functionBody(f, fid: fid, role: .closure(fid), variable: nil, nested: true, trailing: nil)
         let text = lines.joined(separator: "\n")
         lines = savedLines
         indent = savedIndent

@@ -8,35 +8,35 @@ extension Translator {
     func assembleFile() throws -> String {
         var out: [String] = ["import UIKit", ""]
         if !chunk.headerComment.isEmpty {
-            for h in chunk.headerComment { out.append(h.isEmpty ? "///" : "/// " + h) }
+            for h in chunk.headerComment { out.append(SwiftText.docComment(h)) }
             out.append("///")
         }
-        out.append("/// Exported by `cardlua export` from \(fileName.split(separator: "/").last.map(String.init) ?? fileName).")
+        out.append(SwiftText.docComment("Exported by `cardlua export` from \(fileName.split(separator: "/").last.map(String.init) ?? fileName)."))
         out.append("final class \(className): UICollectionViewFlowLayout {")
         var body: [String] = []
         // params: stored properties that invalidate the layout
         if !parameters.isEmpty {
             for p in parameters {
                 if p.isBoolean {  // on/off: a Bool that invalidates the layout
-                    body.append("    /// On or off" + (p.comment.map { " — " + $0 } ?? ""))
+                    body.append("    " + SwiftText.docComment("On or off" + (p.comment.map { " — " + $0 } ?? "")))
                     let value = p.value != 0 ? "true" : "false"
                     if p.isConstant {
                         body.append("    /// Fixed at export: `layout.wraps` depends on it and UIKit's flow layout does not wrap.")
                         body.append("    let \(p.swiftName) = \(value)")
                     } else {
-                        body.append("    var \(p.swiftName): Bool = \(value) { didSet { invalidateLayout() } }")
+                        body.append("    var \(p.swiftName): Bool = \(value) { didSet { invalidateLayout() } }" + parameterNote(p))
                     }
                     continue
                 }
-                var doc = "    /// \(SwiftText.double(p.min))…\(SwiftText.double(p.max))"
+                var doc = "\(SwiftText.double(p.min))…\(SwiftText.double(p.max))"
                 if let s = p.step { doc += ", step \(SwiftText.double(s))" }
                 if let c = p.comment { doc += " — " + c }
-                body.append(doc)
+                body.append("    " + SwiftText.docComment(doc))
                 if p.isConstant {
                     body.append("    /// Fixed at export: `layout.wraps` depends on it and UIKit's flow layout does not wrap.")
                     body.append("    let \(p.swiftName): CGFloat = \(SwiftText.double(p.value))")
                 } else {
-                    body.append("    var \(p.swiftName): CGFloat = \(SwiftText.double(p.value)) { didSet { invalidateLayout() } }")
+                    body.append("    var \(p.swiftName): CGFloat = \(SwiftText.double(p.value)) { didSet { invalidateLayout() } }" + parameterNote(p))
                 }
             }
         }
@@ -176,19 +176,21 @@ extension Translator {
             var initBody: [String] = []
             for f in r.fields {
                 let t = try swiftType(f.type, line: 1)
-                let n = SwiftText.name(f.name)
+                let n = fieldName(f.name)
+                let note = n == SwiftText.name(f.name) ? "" : "  // " + f.name
                 if hasDefault(f.type) {
-                    out.append("    var \(n): \(t) = \(defaultValue(f.type))")
+                    out.append("    var \(n): \(t) = \(defaultValue(f.type))" + note)
                 } else if case .optional = f.type {
-                    out.append("    var \(n): \(t) = nil")
+                    out.append("    var \(n): \(t) = nil" + note)
                 } else {
-                    out.append("    var \(n): \(t)! = nil")
+                    out.append("    var \(n): \(t)! = nil" + note)
                 }
                 if r.constructorFields.contains(f.name) {
                     let d = hasDefault(f.type) ? defaultValue(f.type) : "nil"
                     let pt = hasDefault(f.type) ? t : (t.hasSuffix("?") ? t : t + "?")
-                    initParameters.append("\(n): \(pt) = \(d)")
-                    initBody.append("        self.\(f.name) = \(n)")
+                    // The label is the field's name (a keyword bare), the parameter inside is `n`.
+                    initParameters.append("\(SwiftText.parameterLabel(n)): \(pt) = \(d)")
+                    initBody.append("        self.\(n) = \(n)")
                 }
             }
             out.append("")
@@ -203,6 +205,11 @@ extension Translator {
             out += (SwiftText.helpers[h] ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
         return tidy(out).joined(separator: "\n") + "\n"
+    }
+
+    /// `  // name` beside a param the name table renamed (the script's name).
+    func parameterNote(_ p: ScriptParameter) -> String {
+        p.swiftName == SwiftText.name(p.luaName) ? "" : "  // params." + p.luaName
     }
 
     /// One blank line at most between members, none just inside a brace, no trailing blanks.

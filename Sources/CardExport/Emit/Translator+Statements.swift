@@ -19,7 +19,7 @@ extension Translator {
         let start = lines.count
         try statementBody(s)
         if let c = s.trailingComment, isFinal {
-            if lines.count > start { lines[start] += "  // " + c } else { emit("// " + c) }
+            if lines.count > start { lines[start] += "  " + SwiftText.lineComment(c) } else { emit(SwiftText.lineComment(c)) }
         }
     }
 
@@ -93,7 +93,7 @@ extension Translator {
             return
         }
         if declareMathAliases(s, names: names, values: values) {
-            emit("// " + mathAliasComment(names))
+            emit(SwiftText.lineComment(mathAliasComment(names)))
             return
         }
         // Values first (they see the outer names), then the new locals.
@@ -163,14 +163,15 @@ extension Translator {
                 continue
             }
             let st = try swiftType(t, line: s.line)
+            let note = renameNote(id)
             if i < codes.count, codes[i].type != .nilValue {
-                emit("\(needsVar(id) ? "var" : "let") \(swiftName(id)): \(st) = \(try coerce(codes[i], to: t, line: s.line).text)")
+                emit("\(needsVar(id) ? "var" : "let") \(swiftName(id)): \(st) = \(try coerce(codes[i], to: t, line: s.line).text)" + note)
             } else if hasDefault(t) {
-                emit("var \(swiftName(id)): \(st) = \(defaultValue(t))")
+                emit("var \(swiftName(id)): \(st) = \(defaultValue(t))" + note)
             } else if case .optional = t {
-                emit("var \(swiftName(id)): \(st) = nil")
+                emit("var \(swiftName(id)): \(st) = nil" + note)
             } else {
-                emit("var \(swiftName(id)): \(st)! = nil")
+                emit("var \(swiftName(id)): \(st)! = nil" + note)
             }
         }
     }
@@ -268,13 +269,13 @@ extension Translator {
                 }
                 addRecordField(r, name, valueType)
                 let ft = recordField(r, name) ?? valueType
-                return Code(text: "\(b.text).\(SwiftText.name(name))", type: ft, precedence: Code.atom)
+                return Code(text: "\(b.text).\(fieldName(name))", type: ft, precedence: Code.atom)
             case .attributes:
                 return try attributesField(b, name, line: line, writing: true)
             case .optional(let inner):
                 if case .record(let r) = inner {
                     addRecordField(r, name, valueType)
-                    return Code(text: "\(b.text)!.\(SwiftText.name(name))", type: recordField(r, name) ?? valueType, precedence: Code.atom)
+                    return Code(text: "\(b.text)!.\(fieldName(name))", type: recordField(r, name) ?? valueType, precedence: Code.atom)
                 }
             default: break
             }

@@ -51,8 +51,7 @@ extension Translator {
                 }
                 // A key written twice: Lua keeps the last.
                 parameters.removeAll { $0.luaName == name }
-                var swiftName = SwiftText.name(name)
-                if Self.reservedMemberNames.contains(name) { swiftName = name + "Param" }
+                let swiftName = parameterName(name)
                 if let flag {  // on/off: a Bool property
                     let on = switchOverrides[name] ?? flag
                     parameters.append(ScriptParameter(luaName: name, swiftName: swiftName, value: on ? 1 : 0,
@@ -164,14 +163,14 @@ extension Translator {
     }
 
     func commentLines(_ s: LuaStatement) -> [String] {
-        (s.isPrecededByBlankLine ? [""] : []) + s.leadingComments.map { $0.isEmpty ? "//" : "// " + $0 }
+        (s.isPrecededByBlankLine ? [""] : []) + s.leadingComments.map(SwiftText.lineComment)
     }
 
     /// `local NAME = value` at the top: a `private static let` (or a function).
     func moduleLocal(_ s: LuaStatement, names: [String], values: [LuaExpression]) throws {
         var block = commentLines(s)
         if declareMathAliases(s, names: names, values: values) {
-            members.append(block + ["// " + mathAliasComment(names) + (s.trailingComment.map { "  // " + $0 } ?? "")])
+            members.append(block + [SwiftText.lineComment(mathAliasComment(names)) + (s.trailingComment.map { "  " + SwiftText.lineComment($0) } ?? "")])
             return
         }
         var codes: [Code] = []
@@ -207,7 +206,8 @@ extension Translator {
             } else {
                 text = "private static let \(swiftName(id)): \(swiftType) = \(value)"
             }
-            if i == names.count - 1, let c = s.trailingComment { text += "  // " + c }
+            text += renameNote(id)
+            if i == names.count - 1, let c = s.trailingComment { text += "  " + SwiftText.lineComment(c) }
             block.append(text)
         }
         if block.contains(where: { !$0.hasPrefix("//") && !$0.isEmpty }) { members.append(block) }
@@ -246,7 +246,7 @@ extension Translator {
             if s.isPrecededByBlankLine { emit("") }
             emitComments(s.leadingComments)
         }
-        try functionBody(f, fid: fid, role: .helper(fid), name: name, nested: nested, trailing: s.trailingComment)
+        try functionBody(f, fid: fid, role: .helper(fid), variable: variable, nested: nested, trailing: s.trailingComment)
         let body = lines
         lines = savedLines
         indent = savedIndent
@@ -258,7 +258,7 @@ extension Translator {
     }
 
     /// The signature and body of a helper or a function literal.
-    func functionBody(_ f: LuaFunction, fid: Int, role: FunctionRole, name: String, nested: Bool,
+    func functionBody(_ f: LuaFunction, fid: Int, role: FunctionRole, variable: Int?, nested: Bool,
                       trailing: String?) throws {
         functionStack.append(role)
         keyStack.append("f\(fid)")
@@ -293,8 +293,8 @@ extension Translator {
                     assign(params[k], c.type, line: statement.line)
                     defaults[k] = c.text
                 }
-                defaultLines += statement.leadingComments.map { "// " + $0 }
-                defaultLines.append("// " + found.map { "\(f.parameters[$0.0]) defaults to \(defaults[$0.0]!)" }.joined(separator: ", ") + " (Lua's `or` on a missing argument)")
+                defaultLines += statement.leadingComments.map(SwiftText.lineComment)
+                defaultLines.append(SwiftText.lineComment(found.map { "\(f.parameters[$0.0]) defaults to \(defaults[$0.0]!)" }.joined(separator: ", ") + " (Lua's `or` on a missing argument)"))
                 skipped += 1
             }
             functions[fid].defaults = defaults
@@ -320,9 +320,9 @@ extension Translator {
             let key = "f\(fid)"
             if case .closure = role {
                 emit("{ (\(signature.map { String($0.dropFirst(2)) }.joined(separator: ", ")))\(arrow) in")
-            } else {
-                let swiftFunctionName = methodName(name)
-                emit("\(nested ? "" : "private ")func \(swiftFunctionName)(\(signature.joined(separator: ", ")))\(arrow) {" + (trailing.map { "  // " + $0 } ?? ""))
+            } else if let variable {
+                let note = renameNote(variable) + (trailing.map { "  " + SwiftText.lineComment($0) } ?? "")
+                emit("\(nested ? "" : "private ")func \(swiftName(variable))(\(signature.joined(separator: ", ")))\(arrow) {" + note)
             }
             indent += 1
             for r in rebinds { emit(r) }
@@ -344,10 +344,6 @@ extension Translator {
         case .boolean, .number, .string: return true
         default: return false
         }
-    }
-
-    func methodName(_ lua: String) -> String {
-        Self.reservedMemberNames.contains(lua) ? lua + "Script" : SwiftText.name(lua)
     }
 
     // MARK: - Callbacks
@@ -433,7 +429,7 @@ extension Translator {
             default: break
             }
             collectionViewBound = usesCV || [.sizeForItem, .insetForSection, .headerSize, .footerSize].contains(role)
-            if let c = s.trailingComment, !header.isEmpty { header[header.count - (usesCV ? 2 : 1)] += "  // " + c }
+            if let c = s.trailingComment, !header.isEmpty { header[header.count - (usesCV ? 2 : 1)] += "  " + SwiftText.lineComment(c) }
             for h in header { emit(h) }
             indent += 1
             for r in rebindLines { emit(r) }

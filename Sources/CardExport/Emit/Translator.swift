@@ -145,6 +145,31 @@ final class Translator {
     /// The variables this walk has read (a local no walk reads is written as `_ = …`).
     var readNow: Set<Int> = []
 
+    // The name table (Translator+Names.swift).
+    /// Every name the script spells (its tokens): a name the table makes up is none of them.
+    var scriptNames: Set<String> = []
+    /// The names the table made up, by what they name (`v<id>`, `p:<param>`, `f:<field>`).
+    var renames: [String: String] = [:]
+    var freshNames: Set<String> = []
+    /// The class's members by Swift name: what each names (one name, one member).
+    var memberOwners: [String: String] = [:]
+    /// The variables declared at the top of the script (members of the class).
+    var topLevelVariables: Set<Int> = []
+    /// The names made up by ``unique(_:)`` in this walk.
+    var uniqueNow: Set<String> = []
+    /// Names the file's code refers to by their bare name inside the script's functions
+    /// (types, functions, helpers, what the file declares around them): no local takes one.
+    lazy var namesInScope: Set<String> = SwiftText.unescapable.union(SwiftText.typeNames).union(SwiftText.functionNames)
+        .union(["collectionView", "collectionViewLayout", Self.visibleBounds, Self.preparedBounds, "super",
+                "offsetOnScrollAxis", "attributesForItem", "flipsHorizontallyInOppositeLayoutDirection",
+                className, className + "Attributes"])
+    /// Names no member of the class (a param, a module-level local, a function) takes: those
+    /// above, the flow layout's own members and the members the file writes.
+    lazy var namesOfMembers: Set<String> = namesInScope.union(Self.reservedMemberNames)
+    /// Names no record field takes: a field named like a type hides it in the record.
+    lazy var namesOfFields: Set<String> = SwiftText.unescapable.union(SwiftText.typeNames)
+        .union([className, className + "Attributes"])
+
     init(chunk: LuaChunk, fileName: String, className: String, overrides: [String: Double]) {
         self.chunk = chunk
         self.fileName = fileName
@@ -177,6 +202,7 @@ final class Translator {
         functionCount = 0
         constructorCount = 0
         uniqueCounter = 0
+        uniqueNow = []
         scopes = [[:]]
         members = []
         lines = []
@@ -223,6 +249,7 @@ final class Translator {
             changed = true
         }
         scopes[scopes.count - 1][luaName] = id
+        if scopes.count == 1 { topLevelVariables.insert(id) }
         return id
     }
 
@@ -231,12 +258,6 @@ final class Translator {
             if let id = scope[luaName] { return id }
         }
         return nil
-    }
-
-    /// The Swift name of a variable (its Lua name, escaped).
-    func swiftName(_ id: Int) -> String {
-        if let r = renamedSwift[id] { return r }
-        return SwiftText.name(variables[id].luaName)
     }
 
     /// Joins a value's kind into a variable's.
@@ -390,12 +411,18 @@ final class Translator {
     }
 
     func emitComments(_ comments: [String]) {
-        for c in comments { emit(c.isEmpty ? "//" : "// " + c) }
+        for c in comments { emit(SwiftText.lineComment(c)) }
     }
 
+    /// `base1`, `base2`… (one counter per walk), clear of the name table's names.
     func unique(_ base: String) -> String {
-        uniqueCounter += 1
-        return "\(base)\(uniqueCounter)"
+        var name: String
+        repeat {
+            uniqueCounter += 1
+            name = "\(base)\(uniqueCounter)"
+        } while scriptNames.contains(name) || namesOfMembers.contains(name) || freshNames.contains(name)
+        uniqueNow.insert(name)
+        return name
     }
 
     func scoped<T>(_ body: () throws -> T) rethrows -> T {

@@ -82,7 +82,7 @@ enum ExportCommand {
                 line = error.description
                 allExportable = false
             }
-            Console.out(line + "\n")
+            Console.out(Echo.safe(line, limit: nil) + "\n")  // a file name's control characters escaped
         }
         return allExportable ? 0 : 1
     }
@@ -106,26 +106,14 @@ enum ExportCommand {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// `--class NAME`: a Swift type name (letters, digits and `_`, not starting with a digit,
-    /// not a keyword).
+    /// `--class NAME`: a Swift type name that is not taken (``Exporter/classNameProblem(_:)``:
+    /// not a keyword, nor a type of Swift, Foundation or UIKit, nor a name the file declares).
     static func checkedClassName(_ name: String) throws(UsageError) -> String {
-        let isIdentifier = name.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
-            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-        guard isIdentifier, !swiftKeywords.contains(name), name != "_" else {
-            throw UsageError("--class: expected a Swift type name, like LolLayout (got '\(name)')", command: "export")
+        if let problem = Exporter.classNameProblem(name) {
+            throw UsageError("--class: \(problem)", command: "export")
         }
         return name
     }
-
-    /// Words Swift reserves that a class cannot be named without backticks.
-    private static let swiftKeywords: Set<String> = [
-        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
-        "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
-        "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
-        "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return",
-        "throw", "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self",
-        "super", "throws", "true", "try", "Type", "Protocol",
-    ]
 }
 
 /// Output that is thrown away: the demo run before a translation only has to succeed.
