@@ -372,6 +372,19 @@ import Testing
         #expect(swift.components(separatedBy: "override func prepare()").count == 2)
     }
 
+    /// The attributes subclass compiles for iOS 15 and never traps off the main thread: its
+    /// `isEqual(_:)` reads plain nonisolated values, not through `MainActor.assumeIsolated`
+    /// (iOS 17 and later, and a trap off the main actor).
+    @Test func theAttributesSubclassIsEqualNeedsNoMainActorCheck() throws {
+        let swift = try Self.export(Self.transform("""
+          attributes.cornerRadius = 8
+        """))
+        #expect(!swift.contains("MainActor.assumeIsolated {"))
+        #expect(swift.contains("    nonisolated(unsafe) var cornerRadius: CGFloat = 0\n"))
+        #expect(swift.contains("    nonisolated override func isEqual(_ object: Any?) -> Bool {\n"))
+        #expect(swift.contains("for iOS 15 and later."))
+    }
+
     /// Super's attributes are copied and transformed in one plain loop, each copy while the
     /// query holds its only reference (no second loop over the copies, no closure per element).
     @Test func theQueryCopiesAndTransformsInOnePass() throws {
@@ -383,6 +396,11 @@ import Testing
                     var elements: [UICollectionViewLayoutAttributes] = []
                     elements.reserveCapacity(base.count)
                     for item in base {
+                        // Headers and footers keep super's attributes: the script turns cells only.
+                        guard item.representedElementCategory == .cell else {
+                            elements.append(item)
+                            continue
+                        }
                         let element = item.copy() as! UICollectionViewLayoutAttributes
                         if let visibleBounds { transform(element, visibleBounds: visibleBounds) }
                         elements.append(element)
@@ -536,7 +554,7 @@ import Testing
         for bad in ["\r", "\u{0}", "\u{1b}", "\u{2028}", "\u{2029}"] {
             #expect(!swift.contains(bad), "\(bad.debugDescription) in \(swift.debugDescription)")
         }
-        #expect(swift.contains("/// Exported by `cardlua export` from x\\ny\\r}\\u{2029}.lua."), "\(swift)")
+        #expect(swift.contains("/// Exported by `cardlua export` from x\\ny\\r}\\u{2029}.lua, for iOS 15 and later."), "\(swift)")
         // The parser reads a carriage return in a comment as Lua does, as a line break.
         #expect(swift.contains("/// head\n///  injected() \\u{2028} \\u{0} \\e[31m */\n"), "\(swift)")
         #expect(swift.contains("// tail  injected()"))

@@ -108,7 +108,8 @@ import Testing
                                           className: tuned.className, swift: swift, runs: [(name: "demo", record: record)]))
         }
         // The hostile-names corpus and the integer edges, run under their (hostile) file names.
-        for hostile in HostileCorpus.cases {
+        // … and scripts with headers and footers, which keep super's attributes.
+        for hostile in HostileCorpus.cases + SectionsCorpus.cases {
             let swift = try Exporter.export(source: hostile.source, fileName: hostile.fileName,
                                             className: hostile.className, params: [:])
             let record = try LuaRecorder.demo(source: hostile.source, fileName: hostile.fileName)
@@ -203,6 +204,16 @@ import Testing
 
     /// A warning in a compiled file fails its proof (the issue: "compiles without warnings
     /// in Swift 6 language mode"), though it builds and matches.
+    /// Headers and footers keep super's attributes while the cells beside them turn and
+    /// fade: the engine turns cells only (on both of the export's query paths).
+    @Test(arguments: SectionsCorpus.cases.map(\.className))
+    func headersAndFootersKeepSupersAttributes(_ className: String) async throws {
+        let report = try await Self.report()
+        let problems = report.problems(of: className)
+        #expect(problems.isEmpty, "\(problems.prefix(12).joined(separator: "\n"))")
+        #expect(report.passed.contains(className))
+    }
+
     @Test func aWarningFailsTheProof() async throws {
         let report = try await Self.report()
         let diagnostics = report.diagnostics["WarnedHandWrittenLolLayout"] ?? []

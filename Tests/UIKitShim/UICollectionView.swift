@@ -136,3 +136,12 @@
     func collectionView(_ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout,
                         referenceSizeForFooterInSection section: Int) -> CGSize
 }
+
+extension UICollectionView {
+    /// `UICollectionView.elementKindSectionHeader` (`UICollectionElementKindSectionHeader`,
+    /// UIKit/UICollectionViewLayout.h, which Swift imports as a class property of the
+    /// main-actor class: read on the main actor, as the SDK requires).
+    public static let elementKindSectionHeader = "UICollectionElementKindSectionHeader"
+    /// `UICollectionView.elementKindSectionFooter` (`UICollectionElementKindSectionFooter`).
+    public static let elementKindSectionFooter = "UICollectionElementKindSectionFooter"
+}

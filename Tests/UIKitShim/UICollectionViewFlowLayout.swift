@@ -55,7 +55,7 @@ internal import CardLayout
         var result = layout.layoutAttributesForElements(in: query).map { make(cls, $0) }
         for supplementary in layout.supplementaryFrames(in: query) {
             let kind = supplementary.kind == .header
-                ? "UICollectionElementKindSectionHeader" : "UICollectionElementKindSectionFooter"
+                ? UICollectionView.elementKindSectionHeader : UICollectionView.elementKindSectionFooter
             let attributes = UICollectionViewLayoutAttributes.supplementary(
                 cls, kind: kind, indexPath: IndexPath(item: 0, section: supplementary.section))
             let f = supplementary.frame

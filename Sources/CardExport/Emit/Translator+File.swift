@@ -11,7 +11,7 @@ extension Translator {
             for h in chunk.headerComment { out.append(SwiftText.docComment(h)) }
             out.append("///")
         }
-        out.append(SwiftText.docComment("Exported by `cardlua export` from \(fileName.split(separator: "/").last.map(String.init) ?? fileName)."))
+        out.append(SwiftText.docComment("Exported by `cardlua export` from \(fileName.split(separator: "/").last.map(String.init) ?? fileName), for iOS 15 and later."))
         out.append("final class \(className): UICollectionViewFlowLayout {")
         var body: [String] = []
         // params: stored properties that invalidate the layout
@@ -95,6 +95,11 @@ extension Translator {
                 body.append("        var elements: [UICollectionViewLayoutAttributes] = []")
                 body.append("        elements.reserveCapacity(base.count)")
                 body.append("        for item in base {")
+                body.append("            // Headers and footers keep super's attributes: the script turns cells only.")
+                body.append("            guard item.representedElementCategory == .cell else {")
+                body.append("                elements.append(item)")
+                body.append("                continue")
+                body.append("            }")
                 body.append("            let element = item.copy() as! \(attrs)")
                 body.append(transformReadsBounds ? "            if let \(vb) { transform(element, \(vb): \(vb)) }"
                                                  : "            transform(element)")
@@ -111,9 +116,15 @@ extension Translator {
                 if hasTransform && transformReadsBounds {
                     body.append("        // The bounds prepare() read (the collection view's only before the first prepare()).")
                     body.append("        guard let \(vb) = \(Self.preparedBounds) ?? collectionView?.bounds else { return elements }")
-                    body.append("        for element in elements { transform(element, \(vb): \(vb)) }")
+                    body.append("        // Headers and footers keep super's attributes: the script turns cells only.")
+                    body.append("        for element in elements where element.representedElementCategory == .cell {")
+                    body.append("            transform(element, \(vb): \(vb))")
+                    body.append("        }")
                 } else if hasTransform {
-                    body.append("        for element in elements { transform(element) }")
+                    body.append("        // Headers and footers keep super's attributes: the script turns cells only.")
+                    body.append("        for element in elements where element.representedElementCategory == .cell {")
+                    body.append("            transform(element)")
+                    body.append("        }")
                 }
                 body.append("        return elements")
                 body.append("    }")
@@ -231,13 +242,16 @@ extension Translator {
             "",
             "/// \(className)'s attributes: UIKit's, plus the appearance the script sets (CALayer's names).",
             "final class \(n): UICollectionViewLayoutAttributes {",
-            "    var cornerRadius: CGFloat = 0",
-            "    var shadowOpacity: CGFloat = 0",
-            "    var shadowRadius: CGFloat = 3",
-            "    var shadowOffset = CGSize(width: 0, height: -3)",
-            "    var backgroundColor: UIColor?",
-            "    var blurRadius: CGFloat = 0",
-            "    var isDoubleSided = true",
+            "    // Plain values, nonisolated: NSObject's isEqual(_:) (below) is nonisolated and must read",
+            "    // them wherever UIKit compares attributes, without a main-actor check that traps off",
+            "    // the main thread (and without MainActor.assumeIsolated, which needs iOS 17).",
+            "    nonisolated(unsafe) var cornerRadius: CGFloat = 0",
+            "    nonisolated(unsafe) var shadowOpacity: CGFloat = 0",
+            "    nonisolated(unsafe) var shadowRadius: CGFloat = 3",
+            "    nonisolated(unsafe) var shadowOffset = CGSize(width: 0, height: -3)",
+            "    nonisolated(unsafe) var backgroundColor: UIColor?",
+            "    nonisolated(unsafe) var blurRadius: CGFloat = 0",
+            "    nonisolated(unsafe) var isDoubleSided = true",
             "",
             "    override func copy(with zone: NSZone? = nil) -> Any {",
             "        let copy = super.copy(with: zone) as! \(n)",
@@ -251,15 +265,12 @@ extension Translator {
             "        return copy",
             "    }",
             "",
-            "    // NSObject's isEqual(_:) is nonisolated; UIKit compares attributes on the main actor.",
             "    nonisolated override func isEqual(_ object: Any?) -> Bool {",
             "        guard let other = object as? \(n), super.isEqual(object) else { return false }",
-            "        return MainActor.assumeIsolated {",
-            "            cornerRadius == other.cornerRadius && shadowOpacity == other.shadowOpacity",
-            "                && shadowRadius == other.shadowRadius && shadowOffset == other.shadowOffset",
-            "                && backgroundColor == other.backgroundColor && blurRadius == other.blurRadius",
-            "                && isDoubleSided == other.isDoubleSided",
-            "        }",
+            "        return cornerRadius == other.cornerRadius && shadowOpacity == other.shadowOpacity",
+            "            && shadowRadius == other.shadowRadius && shadowOffset == other.shadowOffset",
+            "            && backgroundColor == other.backgroundColor && blurRadius == other.blurRadius",
+            "            && isDoubleSided == other.isDoubleSided",
             "    }",
             "",
             "    /// Gives a cell this appearance: call it from the cell's `apply(_ layoutAttributes:)`",

@@ -12,8 +12,10 @@ enum ProofEvent: Equatable {
 
 /// What the Lua run answered to one event.
 enum ProofAnswer: Equatable {
-    /// The frame's items (after `transform`), in the run's order.
-    case frame([LayoutAttributes])
+    /// The frame's items (after `transform`), in the run's order, and its headers and
+    /// footers (which the engine never transforms: each keeps its frame, the identity
+    /// transform and alpha 1, as super's attributes do in UIKit).
+    case frame([LayoutAttributes], supplementary: [SupplementaryAttributes])
     /// The script's `targetContentOffset`.
     case release(Point)
 }
@@ -56,7 +58,8 @@ final class RecordingEffect: Effect {
     func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding, context: ScrollContext) throws {
         try inner.transform(&attributes, layout: layout, context: context)
         record.events.append(.frame(bounds: context.bounds))
-        record.answers.append(.frame(attributes))
+        let supplementary = (layout as? FlowLayout)?.supplementaryAttributes(in: context.bounds) ?? []
+        record.answers.append(.frame(attributes, supplementary: supplementary))
     }
 
     func layoutAttributesForElements(in rect: Rect, layout: some BaseLayoutProviding,

@@ -26,7 +26,7 @@ enum ProofComparison {
                 if !close(x, target.x) || !close(y, target.y) {
                     note("release at event \(index): targetContentOffset is (\(x), \(y)), the script's (\(target.x), \(target.y))")
                 }
-            case let .frame(items):
+            case let .frame(items, supplementary):
                 guard head.count == 2, head[0] == "frame", let count = Int(String(head[1])) else {
                     note("event \(index) (a frame): the driver wrote \"\(header)\"")
                     return problems
@@ -59,6 +59,36 @@ enum ProofComparison {
                     ]
                     for (k, field) in fields.enumerated() where !close(values[k], field.1) {
                         note("frame \(index), item \(indexPath.item) of section \(indexPath.section): \(field.0) is \(values[k]), the script's \(field.1)")
+                    }
+                }
+                guard let views = lines.next(), views.hasPrefix("supplementary "),
+                      let viewCount = Int(views.dropFirst("supplementary ".count)) else {
+                    note("frame \(index): no supplementary line")
+                    return problems
+                }
+                var shown: [String: [Double]] = [:]
+                for _ in 0..<viewCount {
+                    guard let line = lines.next() else { note("frame \(index): output ends early"); return problems }
+                    let numbers = line.split(separator: " ").map { Double(String($0)) ?? .nan }
+                    guard numbers.count == 23 else { note("frame \(index): bad line \"\(line)\""); return problems }
+                    shown["\(numbers[0] == 0 ? "header" : "footer") of section \(Int(numbers[1]))"] = Array(numbers.dropFirst(2))
+                }
+                // The engine never transforms a header or footer: its frame, the identity, alpha 1.
+                var wanted: [String: [Double]] = [:]
+                for view in supplementary {
+                    let f = view.frame
+                    wanted["\(view.kind == .header ? "header" : "footer") of section \(view.section)"] =
+                        [f.origin.x, f.origin.y, f.size.width, f.size.height, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1]
+                }
+                if Set(shown.keys) != Set(wanted.keys) {
+                    note("frame \(index): headers and footers differ: the script shows \(wanted.keys.sorted()), the export \(shown.keys.sorted())")
+                }
+                let names = ["frame.x", "frame.y", "frame.width", "frame.height", "m11", "m12", "m13", "m14", "m21", "m22",
+                             "m23", "m24", "m31", "m32", "m33", "m34", "m41", "m42", "m43", "m44", "alpha"]
+                for (view, values) in wanted.sorted(by: { $0.key < $1.key }) {
+                    guard let got = shown[view] else { continue }
+                    for (k, name) in names.enumerated() where !close(got[k], values[k]) {
+                        note("frame \(index), \(view): \(name) is \(got[k]), super's \(values[k])")
                     }
                 }
             }

@@ -9,8 +9,9 @@ import Foundation
 /// left: the collection view's effective layout direction), `frame X Y W H`
 /// (the visible rect), `release X Y W H PX PY VX VY` (the visible rect at the release, the
 /// proposal, the velocity in points per millisecond). Output: `frame N` and N lines
-/// `section item x y w h cx cy m11…m44 alpha zIndex hidden` (cells only, in the layout's
-/// order), or `release X Y`. Numbers are Swift's shortest round-trip spelling.
+/// `section item x y w h cx cy m11…m44 alpha zIndex hidden` (the cells, in the layout's
+/// order), then `supplementary N` and N lines `kind section x y w h m11…m44 alpha` (the
+/// headers, kind 0, and footers, kind 1), or `release X Y`. Numbers are Swift's shortest round-trip spelling.
 ///
 /// `driver CLASS INPUT OUTPUT` plays one run; `driver --jobs FILE` plays every run FILE
 /// lists (`CLASS\tINPUT\tOUTPUT` a line) in one process, each with a layout and a view of
@@ -144,6 +145,17 @@ enum ProofDriver {
                               t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44, a.alpha]
                 output += "\\(a.indexPath.section) \\(a.indexPath.item) " + values.map(number).joined(separator: " ")
                 output += " \\(a.zIndex) \\(a.isHidden ? 1 : 0)\\n"
+            }
+            let views = (layout.layoutAttributesForElements(in: collectionView.bounds) ?? [])
+                .filter { $0.representedElementCategory == .supplementaryView }
+            output += "supplementary \\(views.count)\\n"
+            for a in views {
+                let t = a.transform3D
+                let kind = a.representedElementKind == UICollectionView.elementKindSectionHeader ? 0 : 1
+                let values = [a.frame.minX, a.frame.minY, a.frame.width, a.frame.height,
+                              t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24,
+                              t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44, a.alpha]
+                output += "\\(kind) \\(a.indexPath.section) " + values.map(number).joined(separator: " ") + "\\n"
             }
         }
         try output.write(toFile: outputPath, atomically: true, encoding: .utf8)
