@@ -365,11 +365,32 @@ import Testing
         end
         """)
         #expect(swift.contains("""
-                    super.prepare()
+                    defer { super.prepare() }  // super lays out with the properties set below
                     preparedBounds = collectionView?.bounds
                     guard let collectionView else { return }
             """))
         #expect(swift.components(separatedBy: "override func prepare()").count == 2)
+    }
+
+    /// `prepare` sets the flow layout's properties before `super.prepare()` lays out with
+    /// them (on every path out of it), and each only when its value changes: UIKit
+    /// invalidates the layout on every set, and `prepare` runs on every bounds change.
+    @Test func prepareSetsPropertiesBeforeSuperAndOnlyWhenTheyChange() throws {
+        let swift = try Self.export("""
+        function prepare(layout)
+          layout.scrollDirection = "horizontal"
+          layout.itemSize = CGSizeMake(layout.collectionView.bounds.width / 2, 100)
+          layout.minimumLineSpacing = 12
+        end
+        """)
+        #expect(swift.contains("""
+                override func prepare() {
+                    defer { super.prepare() }  // super lays out with the properties set below
+            """))
+        #expect(swift.contains("        update(\\.scrollDirection, to: .horizontal)\n"))
+        #expect(swift.contains("        update(\\.minimumLineSpacing, to: 12)\n"), "\(swift)")
+        #expect(swift.contains("if self[keyPath: property] != value { self[keyPath: property] = value }"))
+        #expect(!swift.contains("        super.prepare()\n"))
     }
 
     /// The attributes subclass compiles for iOS 15 and never traps off the main thread: its

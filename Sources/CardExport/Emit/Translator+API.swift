@@ -189,6 +189,8 @@ extension Translator {
     /// from the weakly held collection view on each query is a weak load, a retain and a
     /// release, more than the whole effect of a simple script costs per card.
     static let preparedBounds = "preparedBounds"
+    /// The generated method that sets a flow-layout property only when its value changes.
+    static let updateProperty = "update"
 
     /// What `transform` reads of the collection view's bounds, from `visibleBounds` rather
     /// than from the view per item: `bounds`, `frame` (the viewport at the origin) and
@@ -246,6 +248,19 @@ extension Translator {
         }
     }
 
+    /// A flow-layout property set to `value`. In `prepare` only when it changes
+    /// (``Translator/updateProperty``): UIKit invalidates the layout on every set, and
+    /// `prepare` runs on every bounds change, before the `super.prepare()` that lays out
+    /// with these values.
+    func setFlowProperty(_ name: String, to value: String) {
+        if role == .prepare {
+            usesUpdateProperty = true
+            emit("\(Self.updateProperty)(\\.\(name), to: \(value))")
+        } else {
+            emit("\(member(name)) = \(value)")
+        }
+    }
+
     /// `layout.X = v` and `layout.collectionView.X = v`: what `prepare` sets.
     func layoutAssignment(_ line: Int, base: LuaExpression, name: String, value: LuaExpression) throws -> Bool {
         let b = try expression(base)
@@ -263,7 +278,7 @@ extension Translator {
                 }
                 if name == "scrollDirection" {
                     guard s == "horizontal" || s == "vertical" else { throw refuse(line, "layout.scrollDirection \"\(s)\" is not a direction") }
-                    emit("\(member("scrollDirection")) = .\(s)")
+                    setFlowProperty("scrollDirection", to: ".\(s)")
                 } else {
                     guard s == "normal" || s == "fast" else { throw refuse(line, "layout.decelerationRate \"\(s)\" is not a rate") }
                     emit("\(collectionViewText).decelerationRate = .\(s)")
@@ -285,15 +300,15 @@ extension Translator {
                 return true
             case "itemSize", "estimatedItemSize", "headerReferenceSize", "footerReferenceSize":
                 let v = try expression(value)
-                emit("\(member(name)) = \(try coerce(v, to: .size, line: line).text)")
+                setFlowProperty(name, to: try coerce(v, to: .size, line: line).text)
                 return true
             case "sectionInset":
                 let v = try expression(value)
-                emit("\(member("sectionInset")) = \(try coerce(v, to: .insets, line: line).text)")
+                setFlowProperty(name, to: try coerce(v, to: .insets, line: line).text)
                 return true
             case "minimumLineSpacing", "minimumInteritemSpacing":
                 let v = try expression(value)
-                emit("\(member(name)) = \(try coerce(v, to: .num, line: line).text)")
+                setFlowProperty(name, to: try coerce(v, to: .num, line: line).text)
                 return true
             case "collectionView", "collectionViewContentSize", "time":
                 throw refuse(line, "layout.\(name) is read only")

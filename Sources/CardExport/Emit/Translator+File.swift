@@ -155,6 +155,14 @@ extension Translator {
             body.append("        super.layoutAttributesForItem(at: indexPath)!.copy() as! \(attrs)")
             body.append("    }")
         }
+        if usesUpdateProperty {
+            let u = Self.updateProperty
+            body.append("")
+            body.append("    /// Sets a flow-layout property only when its value changes: UIKit invalidates the layout on every set.")
+            body.append("    private func \(u)<Value: Equatable>(_ property: ReferenceWritableKeyPath<\(className), Value>, to value: Value) {")
+            body.append("        if self[keyPath: property] != value { self[keyPath: property] = value }")
+            body.append("    }")
+        }
         if usesOffsetOnAxis {
             body.append("")
             body.append("    /// A number from the script's targetContentOffset: the offset on the scroll axis (the other coordinate is the proposal's).")

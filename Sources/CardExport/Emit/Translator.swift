@@ -99,6 +99,8 @@ final class Translator {
     var usesAppearanceNow = false
     var helpers: Set<String> = []
     var usesOffsetOnAxis = false
+    /// Whether `prepare` sets a flow-layout property (through ``updateProperty``).
+    var usesUpdateProperty = false
     var uniqueCounter = 0
     var flipsHorizontally: Bool?
 
@@ -160,7 +162,7 @@ final class Translator {
     /// Names the file's code refers to by their bare name inside the script's functions
     /// (types, functions, helpers, what the file declares around them): no local takes one.
     lazy var namesInScope: Set<String> = SwiftText.unescapable.union(SwiftText.typeNames).union(SwiftText.functionNames)
-        .union(["collectionView", "collectionViewLayout", Self.visibleBounds, Self.preparedBounds, "super",
+        .union(["collectionView", "collectionViewLayout", Self.visibleBounds, Self.preparedBounds, Self.updateProperty, "super",
                 "offsetOnScrollAxis", "attributesForItem", "flipsHorizontallyInOppositeLayoutDirection",
                 className, className + "Attributes"])
     /// Names no member of the class (a param, a module-level local, a function) takes: those
@@ -209,6 +211,7 @@ final class Translator {
         indent = 0
         helpers = []
         usesOffsetOnAxis = false
+        usesUpdateProperty = false
         usesAttributesForItem = false
         callbacks = []
         for s in chunk.body.statements {
