@@ -142,15 +142,19 @@ void cardlua__watch_start(cardlua_host *h) {
     if (h->time_limit_ns <= 0 && h->run_limit_ns <= 0) return;
     cardlua_watchdog *w = watchdog_of(h);
     if (w == NULL) return;
+    long long run_deadline = h->run_limit_ns > 0 ? h->run_deadline_ns : 0;
     pthread_mutex_lock(&w->lock);
+    // Woken when it waits for a call, or when its time-out was set by other limits (a
+    // shorter one must not wait for the longer one's wake-up).
+    int wake = w->idle || w->limit_ns != h->time_limit_ns || w->run_deadline_ns != run_deadline;
     w->running = 1;
     w->L = h->L;
     w->limit_ns = h->time_limit_ns;
-    w->run_deadline_ns = h->run_limit_ns > 0 ? h->run_deadline_ns : 0;
+    w->run_deadline_ns = run_deadline;
     w->armed = 0;
     atomic_store(&w->expired, 0);
     atomic_store_explicit(&w->epoch, atomic_load_explicit(&w->epoch, memory_order_relaxed) + 1, memory_order_relaxed);
-    if (w->idle) pthread_cond_signal(&w->wake);
+    if (wake) pthread_cond_signal(&w->wake);
     pthread_mutex_unlock(&w->lock);
 }
 
