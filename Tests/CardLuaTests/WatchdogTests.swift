@@ -44,12 +44,14 @@ import Testing
 
     static let spin = "local n = 0\nwhile true do n = n + 1 end\n"
 
-    /// Per call: the loop ends at the call's time limit, at its line.
-    @Test func aLoopWithoutCheckpointsEndsAtTheCallsTimeLimit() throws {
+    /// The loop ends at the call's time limit, or, with no per-call limit, at the run's
+    /// deadline: with the usual message, at its line.
+    @Test(arguments: [true, false])
+    func aLoopWithoutCheckpointsEndsAtATimeLimit(perCall: Bool) throws {
         let host = try Self.open()
         #expect(cardlua_counts_on_checkpoints(host) == 1)
         cardlua_skip_checkpoints(host, 1)
-        cardlua_set_time_limit(host, 0.2)
+        if perCall { cardlua_set_time_limit(host, 0.2) } else { cardlua_set_run_time_limit(host, 0.2) }
         guard let status = Self.load(Self.spin, into: host) else {
             Issue.record("the loop did not end")
             return
@@ -57,26 +59,10 @@ import Testing
         defer { cardlua_close(host) }
         let error = cardlua_last_error(host)
         #expect(status == CARDLUA_LIMIT)
-        #expect(error.limit == CARDLUA_LIMIT_TIME)
+        #expect(error.limit == (perCall ? CARDLUA_LIMIT_TIME : CARDLUA_LIMIT_RUN_TIME))
         #expect(error.line == 2)
-        #expect(String(cString: error.text).hasPrefix("exceeded the time limit of 0.2 s per call"), "\(String(cString: error.text))")
-    }
-
-    /// Per run: with no per-call limit, the run's deadline ends it.
-    @Test func aLoopWithoutCheckpointsEndsAtTheRunsTimeLimit() throws {
-        let host = try Self.open()
-        cardlua_skip_checkpoints(host, 1)
-        cardlua_set_run_time_limit(host, 0.2)
-        guard let status = Self.load(Self.spin, into: host) else {
-            Issue.record("the loop did not end")
-            return
-        }
-        defer { cardlua_close(host) }
-        let error = cardlua_last_error(host)
-        #expect(status == CARDLUA_LIMIT)
-        #expect(error.limit == CARDLUA_LIMIT_RUN_TIME)
-        #expect(error.line == 2)
-        #expect(String(cString: error.text).hasPrefix("exceeded the time limit of 0.2 s per run"), "\(String(cString: error.text))")
+        let text = String(cString: error.text)
+        #expect(text.hasPrefix("exceeded the time limit of 0.2 s per \(perCall ? "call" : "run")"), "\(text)")
     }
 
     /// The time between calls is no call's: short calls far apart, each well inside the
