@@ -22,10 +22,10 @@ import Testing
 ///   before it, a `FORLOOP` and a `TFORLOOP`: the instructions from the target to the
 ///   jump, the code each round runs again, hold a marker. (Loops and backward `goto`s are
 ///   the only backward jumps Lua emits.)
-/// - **Every function entry is guarded.** In each function other than a main chunk,
-///   only the checkpoint's own instructions (`VARARGPREP`, `GETUPVAL`, the subtraction
-///   and its `MMBIN*`) come before the first marker: a call runs the checkpoint before
-///   anything of its body.
+/// - **Every function entry is guarded.** In each function other than a main chunk, the
+///   first marker is the fourth instruction (the fifth after a `VARARGPREP`): only the
+///   checkpoint's own `GETUPVAL`, subtraction and `MMBIN*` come before it, so a call runs
+///   the checkpoint before anything of its body.
 /// - **Nothing goes into a string.** No string constant of an instrumented chunk holds
 ///   `__cardlua_steps` (a checkpoint inserted where Lua reads a string or a comment).
 /// - **Lines are the text's.** The instrumented text without its prefix and checkpoints
@@ -301,8 +301,9 @@ struct CheckpointOracleTests {
     }
 
     /// The lines of luac's listing the check reads (the rest of it is tens of megabytes):
-    /// function headers, the section headers (`\t` is a tab here: grep -E has no escape for it), the instructions it looks at, the upvalues and
-    /// locals named `__cardlua_steps`, and string constants holding that name.
+    /// function headers, the section headers, the instructions it looks at, the upvalues
+    /// and locals named `__cardlua_steps`, and string constants holding that name. (`\t`
+    /// is a tab in this Swift string: grep -E has no escape for one.)
     static let wanted = "^(main|function) <|^(constants|locals|upvalues) \\(|^\t[0-9]+\t\\[[-0-9]+\\]\t"
         + "(ADDI|ADDK|SUBK|SETUPVAL|MMBIN[IK]?|JMP|FORLOOP|TFORLOOP|VARARGPREP)[ \t]|^\t[0-9]+\t__cardlua_steps\t"
         + "|^\t[0-9]+\tS\t.*__cardlua_steps"
