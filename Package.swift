@@ -22,7 +22,9 @@ let package = Package(
         .target(name: "CLuaShims", dependencies: ["CLua"],
                 // clock_gettime and CLOCK_MONOTONIC in strict C modes: one definition for
                 // every file of the target (internal.h, Sources/CLuaShims/README.md).
-                cSettings: [.define("_POSIX_C_SOURCE", to: "200809L", .when(platforms: [.linux]))]),
+                cSettings: [.define("_POSIX_C_SOURCE", to: "200809L", .when(platforms: [.linux]))],
+                // The watchdog's thread (watchdog.c): in libc since glibc 2.34, a library before.
+                linkerSettings: [.linkedLibrary("pthread", .when(platforms: [.linux]))]),
         // Pure Swift: geometry, transforms, flow layout, scroll physics, scenarios.
         .target(name: "CardLayout"),
         // The Lua side: sandboxed state, prelude (Lua/prelude/*.lua), LuaEffect.

@@ -101,15 +101,43 @@ static int current_guard(const scan *s) { return s->depth > 0 ? s->blocks[s->dep
 static int is_name_start(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 static int is_name_char(unsigned char c) { return is_name_start(c) || (c >= '0' && c <= '9'); }
 
-/// The level of a long bracket opening at p (`[`, `=`…, `[`), or -1.
+// The text is read as Lua 5.4's lexer (llex.c) reads it, token by token, so that no
+// loop, function or `goto` Lua sees hides from the scan inside what the scan took for a
+// comment or a string. Where the lexer would raise (an unfinished string, a malformed
+// numeral, `[=` that opens nothing), the scan fails: the text does not compile, and is
+// loaded as it is, for its own message. Whatever the scan cannot read fails it the same
+// way, and a failed text runs under the count hook: always safe.
+
+/// A line-end byte: llex's currIsNewline.
+static int is_newline(unsigned char c) { return c == '\n' || c == '\r'; }
+
+/// Lua's lisspace in the C locale (what `\z` skips): space, \t, \n, \v, \f, \r.
+static int is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+static int is_hex_digit(unsigned char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/// Past the line end at p: `\n`, `\r`, `\r\n` or `\n\r` (one line end each: llex's
+/// inclinenumber; `\n\n` and `\r\r` are two).
+static const char *skip_line_end(const char *p, const char *end) {
+    char first = *p++;
+    if (p < end && is_newline((unsigned char)*p) && *p != first) p++;
+    return p;
+}
+
+/// The level of a long bracket opening at p (`[`, `=`…, `[`); -1 when p is a plain `[`
+/// (or no `[`), -2 for `[=`… without its second `[` (llex's skip_sep answering 0).
 static int long_bracket(const char *p, const char *end) {
     if (p >= end || *p != '[') return -1;
     int level = 0;
     for (p++; p < end && *p == '='; p++) level++;
-    return (p < end && *p == '[') ? level : -1;
+    if (p < end && *p == '[') return level;
+    return level == 0 ? -1 : -2;
 }
 
-/// Past the long bracket of `level` opened at p; `end` when it never closes.
+/// Past the long bracket of `level` opened at p; NULL when it never closes (llex: an
+/// unfinished long string or comment). Line ends of any form are plain bytes here.
 static const char *skip_long(const char *p, const char *end, int level) {
     for (p += level + 2; p < end; p++) {
         if (*p != ']') continue;
@@ -118,7 +146,54 @@ static const char *skip_long(const char *p, const char *end, int level) {
         while (q < end && *q == '=') q++, n++;
         if (n == level && q < end && *q == ']') return q + 1;
     }
-    return end;
+    return NULL;
+}
+
+/// Past the short string opened by the quote at p; NULL where llex raises (a line end
+/// not escaped, the end of the text, an escape it does not know). A backslash before a
+/// line end of any form continues the string; `\z` skips the white space after it, line
+/// ends included; `\x`, `\u{…}` and `\ddd` are followed by digits, letters and braces
+/// only, which cannot end the string (a malformed one raises in llex).
+static const char *skip_short_string(const char *p, const char *end) {
+    char quote = *p++;
+    while (p < end) {
+        unsigned char c = (unsigned char)*p;
+        if (c == (unsigned char)quote) return p + 1;
+        if (is_newline(c)) return NULL;  // "unfinished string"
+        if (c != '\\') { p++; continue; }
+        if (++p >= end) return NULL;
+        c = (unsigned char)*p;
+        if (is_newline(c)) {
+            p = skip_line_end(p, end);
+        } else if (c == 'z') {
+            for (p++; p < end && is_space((unsigned char)*p); p++) {}
+        } else if ((c != 0 && strchr("abfnrtvxu\\\"'", c) != NULL) || (c >= '0' && c <= '9')) {
+            p++;
+        } else {
+            return NULL;  // "invalid escape sequence"
+        }
+    }
+    return NULL;
+}
+
+/// Past the numeral starting with the digit at p, as llex's read_numeral reads it (hex
+/// digits and dots; an exponent mark, `e` or `p` after `0x`, and its sign); NULL when a
+/// letter touches it (a malformed number: llex raises).
+static const char *skip_numeral(const char *p, const char *end) {
+    const char *exponent = "Ee";
+    if (*p == '0' && p + 1 < end && (p[1] == 'x' || p[1] == 'X')) exponent = "Pp", p++;
+    for (p++; p < end;) {
+        unsigned char d = (unsigned char)*p;
+        if (d == (unsigned char)exponent[0] || d == (unsigned char)exponent[1]) {
+            p++;
+            if (p < end && (*p == '+' || *p == '-')) p++;
+        } else if (is_hex_digit(d) || d == '.') {
+            p++;
+        } else {
+            break;
+        }
+    }
+    return p < end && is_name_start((unsigned char)*p) ? NULL : p;
 }
 
 static int word_is(const char *w, size_t n, const char *keyword) {
@@ -167,13 +242,23 @@ static void on_word(scan *s, const char *w, size_t n, size_t at) {
 /// Scans the text's tokens, noting where checkpoints go and what each guards.
 static void scan_text(scan *s, const char *text, size_t length) {
     const char *p = text, *end = text + length;
+    // A first line starting with `#`: luaL_loadfilex skips it, but cardlua loads text
+    // with luaL_loadbufferx, which does not, and no chunk starts with `#`: it will not
+    // compile.
+    if (length > 0 && text[0] == '#') s->failed = 1;
     while (p < end && !s->failed) {
         unsigned char c = (unsigned char)*p;
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') { p++; continue; }
-        if (c == '-' && p + 1 < end && p[1] == '-') {  // a comment: long, or to the end of the line
+        if (is_space(c)) { p++; continue; }  // llex: line ends, ' ', \f, \t, \v
+        if (c == '-' && p + 1 < end && p[1] == '-') {
+            // A comment: long when `--` opens a long bracket, else to the line's end
+            // (`--[` or `--[==` without its second `[` is a short comment).
             int level = long_bracket(p + 2, end);
-            if (level >= 0) p = skip_long(p + 2, end, level);
-            else while (p < end && *p != '\n') p++;
+            if (level >= 0) {
+                p = skip_long(p + 2, end, level);
+                if (p == NULL) { s->failed = 1; break; }  // an unfinished long comment
+            } else {
+                for (p += 2; p < end && !is_newline((unsigned char)*p); p++) {}
+            }
             continue;
         }
         size_t at = (size_t)(p - text);
@@ -187,19 +272,16 @@ static void scan_text(scan *s, const char *text, size_t length) {
             continue;
         }
         if (guard >= 0) s->points[guard].tokens++;
-        if (c >= '0' && c <= '9') {  // a numeral, exponent signs included
-            for (p++; p < end; p++) {
-                unsigned char d = (unsigned char)*p;
-                if (is_name_char(d) || d == '.') continue;
-                if ((d == '+' || d == '-') && strchr("eEpP", p[-1]) != NULL) continue;
-                break;
-            }
-        } else if (c == '"' || c == '\'') {  // a short string: escapes skip the next byte
-            for (p++; p < end && *p != (char)c && *p != '\n'; p++)
-                if (*p == '\\' && p + 1 < end) p++;
-            if (p < end) p++;
-        } else if (long_bracket(p, end) >= 0) {
-            p = skip_long(p, end, long_bracket(p, end));
+        if (c >= '0' && c <= '9') {
+            // (A numeral after a `.`, `.5`, is read from its digit: the same bytes.)
+            p = skip_numeral(p, end);
+        } else if (c == '"' || c == '\'') {
+            p = skip_short_string(p, end);
+        } else if (c == '[') {
+            int level = long_bracket(p, end);
+            if (level >= 0) p = skip_long(p, end, level);
+            else if (level == -1) p++;
+            else p = NULL;  // "invalid long string delimiter"
         } else if (c == ')' && s->params_pending > 0 && s->params_pending == s->depth) {
             // The end of a function's parameters (names only: no parenthesis comes
             // between): its body's checkpoint goes here.
@@ -209,6 +291,7 @@ static void scan_text(scan *s, const char *text, size_t length) {
         } else {
             p++;
         }
+        if (p == NULL) { s->failed = 1; break; }  // llex raises there: the text will not compile
     }
     if (s->depth != 0 || s->params_pending) s->failed = 1;  // will not compile
 }

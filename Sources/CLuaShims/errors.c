@@ -325,7 +325,9 @@ int cardlua__run_protected(cardlua_host *h, cardlua_call *c, cardlua_body body) 
     h->base_count = 0;
     h->in_call = 1;
     h->call = c;
+    cardlua__watch_start(h);
     int status = lua_pcall(L, 1, 0, 1);
+    cardlua__watch_end(h);  // before anything below may close the state
     h->in_call = 0;
     if (c->restore_incremental) {
         // sizes.c's generational mode ends with its call, however the call ended (an

@@ -235,6 +235,7 @@ cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t me
 
 void cardlua_close(cardlua_host *h) {
     if (h == NULL) return;
+    cardlua__watch_close(h);  // its thread joined: nothing touches the state from now on
     if (h->L) {
         lua_State *L = h->L;
         h->L = NULL;

@@ -91,6 +91,9 @@ enum {
 
 typedef struct cardlua_call cardlua_call;
 
+/// The host's watchdog thread (watchdog.c): made at the first call with a time limit.
+typedef struct cardlua_watchdog cardlua_watchdog;
+
 /// A protected body: the work of one entry point, run inside lua_pcall with its call's
 /// record (cardlua__run_protected).
 typedef int (*cardlua_body)(lua_State *L, cardlua_call *c);
@@ -195,6 +198,13 @@ struct cardlua_host {
     long long run_limit_ns;      // 0: none
     long long run_deadline_ns;
     int run_timed_out;           // the limit reached was the run's
+    // The thread that enforces both time limits without the checkpoints (watchdog.c),
+    // or NULL: none yet, or the system refused one (watchdog_failed: not asked again).
+    cardlua_watchdog *watchdog;
+    int watchdog_failed;
+    // For tests (cardlua_skip_checkpoints): scripts are loaded as they are, yet the state
+    // goes on counting on checkpoints, the hook off: a loop with no checkpoint at all.
+    int skip_checkpoints;
 
     // Bytes print and warn wrote so far (PRINT_CAP).
     size_t printed;
@@ -437,6 +447,18 @@ CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
 /* limits.c */ CARDLUA_INTERNAL int cardlua__memory_given_up(const cardlua_host *h);
 /* limits.c */ CARDLUA_INTERNAL long long cardlua__monotonic_ns(void);
 /* limits.c */ CARDLUA_INTERNAL void cardlua__reset_budget(cardlua_host *h);
+/// The count hook as the state wants it between calls: off on checkpoints (below half the
+/// memory cap), else at its period. Outside a call too (lua_sethook stores fields).
+/* limits.c */ CARDLUA_INTERNAL void cardlua__restore_hook(cardlua_host *h);
+/// The watchdog (watchdog.c): a call with a time limit starts (before its lua_pcall) and
+/// ends (after it, before anything may close the state); the call's clock starts again;
+/// whether it found the time up (1: the call's, 2: the run's; read by the clock's checks);
+/// stopped and joined before the host's state is closed (cardlua_close).
+/* watchdog.c */ CARDLUA_INTERNAL void cardlua__watch_start(cardlua_host *h);
+/* watchdog.c */ CARDLUA_INTERNAL void cardlua__watch_end(cardlua_host *h);
+/* watchdog.c */ CARDLUA_INTERNAL void cardlua__watch_restart(cardlua_host *h);
+/* watchdog.c */ CARDLUA_INTERNAL int cardlua__watch_expired(const cardlua_host *h);
+/* watchdog.c */ CARDLUA_INTERNAL void cardlua__watch_close(cardlua_host *h);
 /* transform_math.c */ CARDLUA_INTERNAL int cardlua__transform_math(lua_State *L);
 /* transform_math.c */ CARDLUA_INTERNAL void cardlua__list_api(lua_State *L, int result, const char *name,
     const char *params, const char *kinds, const char *returns, const char *doc);

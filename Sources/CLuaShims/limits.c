@@ -215,6 +215,11 @@ long long cardlua__monotonic_ns(void) {
 /// clock.
 static int out_of_time(cardlua_host *h) {
     if (h->time_limit_ns <= 0 && h->run_limit_ns <= 0) return 0;
+    int expired = cardlua__watch_expired(h);  // the watchdog found the time up (watchdog.c)
+    if (expired) {
+        if (expired == 2) h->run_timed_out = 1;
+        return 1;
+    }
     long long now = cardlua__monotonic_ns();
     if (h->run_limit_ns > 0 && now >= h->run_deadline_ns) {
         h->run_timed_out = 1;
@@ -402,6 +407,12 @@ void cardlua__reset_budget(cardlua_host *h) {
     h->hook_line = 0;
     h->budget_left = h->budget;
     h->deadline_ns = 0;
+    cardlua__watch_restart(h);
+}
+
+void cardlua__restore_hook(cardlua_host *h) {
+    if (h->checkpoints && h->memory_used <= h->memory_limit / 2) lua_sethook(h->L, NULL, 0, 0);
+    else lua_sethook(h->L, cardlua__count_hook, LUA_MASKCOUNT, hook_period(h));
 }
 
 // MARK: - Messages

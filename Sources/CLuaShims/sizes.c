@@ -39,7 +39,10 @@ static void find_return_line(lua_State *L) {
 /// transform's is per item); the clock starts again every ITEMS_PER_CLOCK calls.
 static void start_call(cardlua_host *h, long n) {
     h->budget_left = h->budget;
-    if (n % ITEMS_PER_CLOCK == 0) h->deadline_ns = 0;
+    if (n % ITEMS_PER_CLOCK == 0) {
+        h->deadline_ns = 0;
+        cardlua__watch_restart(h);
+    }
 }
 
 static int body_set_counts(lua_State *L, cardlua_call *c) {

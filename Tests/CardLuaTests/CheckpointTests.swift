@@ -103,6 +103,61 @@ import Testing
                 "\(outcome.failure.message)")
     }
 
+    /// The comment and string forms the scanner once read differently from Lua's lexer
+    /// (llex.c), each before an endless loop at load time: every one ends at the budget,
+    /// at the loop's line as Lua counts lines (CR LF and LF CR are one line end each; CR
+    /// alone and LF alone one each; a backslash or `\z` in a string does not hide the line
+    /// ends it skips from the count). The lines are counted by hand from the texts.
+    @Test(arguments: [
+        ("-- x\rwhile true do end", 2),
+        ("-- x\n\rwhile true do end", 2),
+        ("-- x\r\nwhile true do end", 2),
+        ("-- x\r\rwhile true do end", 3),
+        ("--[ x\rwhile true do end", 2),
+        ("--[== x\rwhile true do end", 2),
+        ("--[[ a\r\n b ]]\rwhile true do end", 3),
+        ("--[=[\r]]\r]=]while true do end", 3),
+        ("--[==[ ]=] \n\r ]==] while true do end", 2),
+        ("--[===[\r\n\r\n]===]repeat until false", 3),
+        ("local s = \"a\\z\n  \" while true do end", 2),
+        ("local s = 'a\\z \r\n\t \r  ' while true do end", 3),
+        ("local s = \"a\\\r\n\" while true do end", 2),
+        ("local s = \"a\\\n\r\" while true do end", 2),
+        ("local s = \"a\\\r\" while true do end", 2),
+        ("local s = \"a\\\r\\\r\" while true do end", 3),
+        ("local s = [[\r]] while true do end", 2),
+        ("local s = [=[\r\n]]\r]=] while true do end", 3),
+        ("local s = [==[ ]=] ]==] while true do end", 1),
+        ("local s = [===[\n\r]===] for i = 1, math.huge do end", 2),
+        ("local x = 0xe-1 while x do end", 1),
+    ])
+    func loopsAfterEveryLineEndFormEndAtTheBudget(source: String, line: Int) {
+        let outcome = Safety.run(source + "\n", limits: ScriptLimits(maxInstructions: 1_000_000, maxTime: 30))
+        #expect(outcome.failure.kind == .limit)
+        #expect(outcome.failure.message.hasPrefix("hostile.lua:\(line): exceeded the instruction budget of 1000000 instructions"),
+                "\(outcome.failure.message)")
+    }
+
+    /// The checkpoints go where Lua reads code, whatever the line ends: the hostile forms
+    /// get a checkpoint in their loop, and none goes into a string or a comment.
+    @Test(arguments: ["-- x\rwhile true do end", "local s = \"a\\z\n  \" while true do end",
+                      "local s = \"a\\\r\n\" while true do end", "--[==[\r]=]\r]==]while true do end",
+                      "local s = \"while true do end\\\n\r while true do end\"", "--[ \n\rwhile true do end"])
+    func hostileFormsAreScannedAsLuaReadsThem(source: String) throws {
+        let text = try #require(Self.instrumented(source))
+        #expect(Self.steps(text).count == (source.hasPrefix("local s = \"while") ? 0 : 1))
+        #expect(Self.stripped(text) == source)
+    }
+
+    /// Texts Lua's lexer refuses are left alone (they do not compile: loaded as they are,
+    /// their own syntax error is reported), and so is a first line starting with `#`:
+    /// cardlua loads text with luaL_loadbufferx, which does not skip it as `lua` does.
+    @Test(arguments: ["local s = \"a\rwhile true do end\"", "local s = 'a", "x = [=", "x = [==[ ]=]",
+                      "--[[ never closed", "x = 1_", "x = 3do", "x = \"\\q\"", "#!/usr/bin/env lua\nx = 1"])
+    func lexicalErrorsAreLeftAlone(source: String) {
+        #expect(Self.instrumented(source) == nil)
+    }
+
     /// A loop in the prelude driven by the script's data, with no script code in it: a
     /// scenario step whose `pairs` never ends (its iterator is a library function). The
     /// prelude's own checkpoints stop it.

@@ -119,8 +119,10 @@ void cardlua_close(cardlua_host *host);
 /// instruction budget cannot see; an honest effect needs microseconds per call.
 #define CARDLUA_DEFAULT_TIME_LIMIT_MS 2000
 
-/// Sets the time limit per callback call (seconds; 0 or less: none). Checked whenever the
-/// count hook fires; reaching it is a limit (CARDLUA_LIMIT), like the budget.
+/// Sets the time limit per callback call (seconds; 0 or less: none). Checked at the
+/// checkpoints and whenever the count hook fires, and watched from a thread of the
+/// host's (made at the first call with a time limit; joined by cardlua_close), which
+/// stops a call that met neither; reaching it is a limit (CARDLUA_LIMIT), like the budget.
 void cardlua_set_time_limit(cardlua_host *host, double seconds);
 
 /// The longest run time limit, in seconds (about 31 years): a longer finite limit is this
@@ -239,6 +241,12 @@ int cardlua_in_call(cardlua_host *host);
 /// runs under the count hook (0: a prelude or a script without checkpoints, past half the
 /// memory cap, or after a limit). For tests.
 int cardlua_counts_on_checkpoints(cardlua_host *host);
+
+/// For tests of the watchdog: with `on`, the scripts loaded next go in as they are, with
+/// no checkpoint, while a state that counts on checkpoints keeps the count hook off: a
+/// loop in them meets neither, as a loop the scanner missed would, and only the watchdog
+/// (the time limits enforced from its own thread) can stop it.
+void cardlua_skip_checkpoints(cardlua_host *host, int on);
 
 /// The collector's mode: 1 generational, 0 incremental (the mode between calls: a sizing
 /// call's generational mode ends with it, however it ends), -1 after a limit (no state)
