@@ -56,7 +56,7 @@ final class Playground: @unchecked Sendable {
         limits.maxRunTime = 0
         self.limits = limits
         do {
-            effect = try LuaEffect(path: scriptPath, limits: limits)
+            effect = try Self.loadEffect(scriptPath, folder: options.folder, limits: limits)
         } catch {
             throw RunFailure(message: RunPipeline.shown(error.message, path: scriptPath), details: error.details)
         }
@@ -72,6 +72,19 @@ final class Playground: @unchecked Sendable {
             numberOfItems: options.numberOfItems ?? Scenario.defaultNumberOfItems,
             layoutDirection: options.rightToLeft ? .rightToLeft : .leftToRight)
         noteWarnings()
+    }
+
+    /// The script at `path` loaded: one of `folder`'s read as the picker serves it
+    /// (``PlayFolder/source(of:)``: still in the folder, no link swapped in, a regular
+    /// file), a script given alone read as `run` reads it (its links followed). Neither
+    /// ever waits on a FIFO or a device: it is a load error, shown as a broken save.
+    static func loadEffect(_ path: String, folder: String?, limits: ScriptLimits) throws(ScriptError) -> LuaEffect {
+        let source = if let folder { try PlayFolder(path: folder).source(of: path) } else { try ScriptFile.read(path: path) }
+        return try LuaEffect(source: source, chunkName: path, limits: limits)
+    }
+
+    func loadEffect(_ path: String) throws(ScriptError) -> LuaEffect {
+        try Self.loadEffect(path, folder: options.folder, limits: limits)
     }
 
     /// The script in use, from any thread (the watcher follows it).
@@ -363,7 +376,7 @@ final class Playground: @unchecked Sendable {
     private func reloadIfChanged(at time: Double) {
         guard takeChanged() else { return }
         do {
-            let fresh = try LuaEffect(path: scriptPath, limits: limits)
+            let fresh = try loadEffect(scriptPath)
             keepOverrides(in: fresh)
             try session.reload(effect: fresh, at: max(time, session.state.time))
             effect = fresh
