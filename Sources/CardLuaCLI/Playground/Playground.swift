@@ -132,11 +132,15 @@ final class Playground: @unchecked Sendable {
     /// On the server's loop thread: the page and the event stream are answered at once;
     /// everything else goes to the engine's thread and is answered from there (nil).
     /// Every answer carries ``PlayHeaders``' fields.
-    func route(_ request: HTTPRequest, engine: PlayEngineQueue, reply: HTTPReply) -> HTTPResponse? {
-        if let answer = lanAndCards(request) { return PlayHeaders.added(to: answer) }
+    func route(_ received: HTTPRequest, engine: PlayEngineQueue, reply: HTTPReply) -> HTTPResponse? {
+        let request: HTTPRequest
+        switch lanAndCards(received) {
+        case let .admitted(inner): request = inner
+        case let .answered(answer): return PlayHeaders.added(to: answer)
+        }
         switch (request.path, request.method) {
         case ("/", "GET"), ("/", "HEAD"):
-            return PlayHeaders.added(to: lan?.remembering(.html(PlayPage.html), for: request) ?? .html(PlayPage.html))
+            return PlayHeaders.added(to: .html(PlayPage.html))
         case ("/events", "GET"): return PlayHeaders.added(to: .eventStream(initial: Array("retry: 500\n\n".utf8)))
         default: break
         }
@@ -171,7 +175,8 @@ final class Playground: @unchecked Sendable {
     /// position (400 with the reason for a name the script does not declare or a value
     /// outside its min…max); `GET /export` the Swift of `cardlua export` for the values in
     /// use. Anything else is 404; the only files served are `--cards` images, by number
-    /// (``lanAndCards(_:)``, which answers first: with `--lan`, 403 without the token).
+    /// (``lanAndCards(_:)``, which answers first: with `--lan`, 403 without the token, and
+    /// the paths here are what follows `/t/TOKEN`).
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         let post = request.method == "POST"
         switch (request.path, post) {

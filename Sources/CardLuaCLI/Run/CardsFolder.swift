@@ -117,8 +117,9 @@ struct CardsFolder {
         return CardPictures(urls: urls)!  // images is never empty
     }
 
-    /// The pictures of `play`'s page: `/cards/0`, `/cards/1`, … (``response(to:)``).
-    var served: CardPictures { CardPictures(urls: images.indices.map { "/cards/\($0)" })! }
+    /// The pictures of `play`'s page: `cards/0`, `cards/1`, … (``response(to:)``),
+    /// relative to the page, so that under `play --lan` they carry its token prefix.
+    var served: CardPictures { CardPictures(urls: images.indices.map { "cards/\($0)" })! }
 
     /// The policy of an image answer. Drawn as a CSS background an SVG runs no script and
     /// loads nothing; opened on its own at `/cards/N` it is a document in the page's
