@@ -141,17 +141,10 @@ import Testing
 
     // MARK: play
 
-    static let script = """
-    function prepare(layout)
-      layout.scrollDirection = "horizontal"
-      layout.itemSize = CGSizeMake(200, 600)
-    end
+    /// A script that loads (the picker tests' wide cards).
+    static let script = PlayPickerTests.wide
 
-    """
-
-    static func state(_ response: String) throws -> [String: Any] {
-        try #require(try PlayServer.json(response)["state"] as? [String: Any], "\(response.prefix(200))")
-    }
+    static func state(_ response: String) throws -> [String: Any] { try PlayPickerTests.state(response) }
 
     /// `play FOLDER` whose first script by name is a FIFO starts with the next one; the
     /// FIFO is not listed, and picking it is refused at once.
