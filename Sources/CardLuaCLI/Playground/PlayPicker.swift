@@ -63,9 +63,9 @@ struct PlayFolder {
     }
 
     /// The text of the folder's script at `full` (``path(of:)``), checked again as it is
-    /// read: the link it may be resolved to the file it leads to, which must still be
-    /// in the folder, and that file opened with `O_NOFOLLOW` (``RegularFile/Links/refuse``),
-    /// so a file swapped for a link, a FIFO or a device since the listing is refused at
+    /// read: a link is resolved to the file it leads to, which must still be directly in
+    /// the folder, and that file is opened with `O_NOFOLLOW` (``RegularFile/Links/refuse``),
+    /// so a file swapped for a link, a FIFO or a device since the check is refused at
     /// once. Errors name `full`, as a broken save's do.
     func source(of full: String) throws(ScriptError) -> String {
         guard let real = realPathInside(full) else {
