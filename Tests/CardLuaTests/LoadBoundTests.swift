@@ -59,7 +59,8 @@ import Testing
         }
     }
 
-    /// A script that is not UTF-8, a directory and a missing file keep their messages.
+    /// A script that is not UTF-8, a directory and a missing file keep their messages (a
+    /// directory is refused unread, as anything but a regular file is: ``RegularFile``).
     @Test func unreadableFilesKeepTheirMessages() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -67,7 +68,7 @@ import Testing
         try Data([0x2d, 0x2d, 0xe9, 0x0a]).write(to: binary)
         let missing = directory.appendingPathComponent("missing.lua").path
         for (path, reason) in [(binary.path, "cannot read the script (not UTF-8 text, or no permission)"),
-                               (directory.path, "cannot read the script (not UTF-8 text, or no permission)"),
+                               (directory.path, "not a regular file (a folder)"),
                                (missing, "no such file")] {
             #expect {
                 _ = try LuaEffect(path: path)

@@ -20,8 +20,9 @@ the other script at the same viewport, item count and centred item.
 
 The cards part: `play --cards examples/cards --lan --lan-address 127.0.0.2` (a second
 loopback address standing in for the LAN one: no traffic leaves the machine), opened at
-the LAN URL with its token: cards show the folder's images, and touches (the DevTools
-protocol's touch events, as a phone's) drag the collection view.
+the LAN URL with its token (`/t/TOKEN/`, every request of the page under it): cards show
+the folder's images, and touches (the DevTools protocol's touch events, as a phone's) drag
+the collection view.
 
     python3 Tests/browser/play_test.py [--cardlua PATH] [--screenshot FILE] [--measure] [--only NAME] [--only-cards]
                                        [--panel-only] [--panel-screenshot FILE]
@@ -75,7 +76,7 @@ class Play:
         self.proc = subprocess.Popen([cardlua, "play", script, "--port", "0"] + list(extra),
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline().strip()
-        match = re.match(r"^http://127\.0\.0\.1:(\d+)/(\?token=[0-9a-f]{32})?$", line)
+        match = re.match(r"^http://127\.0\.0\.1:(\d+)/(t/[0-9a-f]{32}/)?$", line)
         if not match:
             raise RuntimeError("cardlua play printed %r; stderr: %s" % (line, self.proc.stderr.read()))
         self.url = line
@@ -686,7 +687,7 @@ def cards_checks(args, driver, check, tmp):
                                        "--lan", "--lan-address", "127.0.0.2"])
     try:
         check("--lan prints the LAN URL with the token", play.lan_url ==
-              "http://127.0.0.2:%d/%s" % (play.port, play.url.split("/")[-1]), repr(play.lan_url))
+              play.url.replace("http://127.0.0.1:", "http://127.0.0.2:"), repr(play.lan_url))
         driver.get(play.lan_url)
         end, s = time.time() + WAIT, None
         while time.time() < end:
@@ -705,8 +706,8 @@ def cards_checks(args, driver, check, tmp):
           img.onerror = function () { done([url, 0, false]); };
           if (m) { img.src = m[1]; } else { done([url, 0, false]); }
         """)
-        check("a card shows the folder's first image (served over the LAN URL with the token's cookie)",
-              "/cards/0" in shown[0] and shown[1] == 300 and shown[2], str(shown))
+        check("a card shows the folder's first image (served under the LAN URL, with the token)",
+              play.lan_url + "cards/0" in shown[0] and shown[1] == 300 and shown[2], str(shown))
         touch = driver.execute_script("return getComputedStyle(window.cardlua.stage).touchAction")
         check("the viewport takes touches itself (touch-action: none)", touch == "none", touch)
         before = driver.execute_script("return window.cardlua.state().contentOffset.x")
@@ -734,9 +735,12 @@ def cards_checks(args, driver, check, tmp):
               s["contentOffset"]["x"] > before + 100 and snapped, "offset %s → %s, snap %s" % (before, s["contentOffset"], s["lastSnap"]))
         refused = driver.execute_async_script("""
           var done = arguments[0];
-          fetch('/state', { credentials: 'omit' }).then(function (r) { done(r.status); });
+          Promise.all([fetch('/state'), fetch('state')]).then(function (r) { done([r[0].status, r[1].status]); });
         """)
-        check("the same request without the cookie is refused (403)", refused == 403, str(refused))
+        check("the state without the token in its path is refused (403), under it answered",
+              refused == [403, 200], str(refused))
+        cookies = driver.get_cookies()
+        check("no cookie is set (a host's cookies go to all its ports)", cookies == [], str(cookies))
     finally:
         play.stop()
 

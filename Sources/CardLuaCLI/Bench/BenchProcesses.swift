@@ -195,7 +195,7 @@ enum BenchProcesses {
     /// a version that changes the output (every card's zIndex) and the original.
     static func watchLatency(_ script: String, _ options: BenchCommand.Options, table: inout BenchTable) {
         let what = "watch: save to output (\(Echo.safe(script)), json)"
-        guard let original = try? String(contentsOfFile: script, encoding: .utf8) else {
+        guard let original = try? ScriptFile.read(path: script) else {
             table.missing(what, reason: "cannot read \(Echo.safe(script))")
             return
         }

@@ -100,10 +100,11 @@ enum ExportCommand {
         options.format = .json
         var warnings: [String] = []
         try RunPipeline.run(options, into: DiscardedOutput(), color: false, columns: 80, warnings: &warnings)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw RunFailure(message: "\(path): cannot read the script", details: "")
+        do {
+            return try ScriptFile.read(path: path)
+        } catch {
+            throw RunFailure(message: RunPipeline.shown(error.message, path: path), details: "")
         }
-        return String(decoding: data, as: UTF8.self)
     }
 
     /// `--class NAME`: a Swift type name that is not taken (``Exporter/classNameProblem(_:)``:

@@ -85,7 +85,10 @@ enum NewCommand {
         let definitionsPath = sibling(of: path, named: definitionsFileName)
         // Whether cardlua.d.lua beside the script holds cardlua's definitions afterwards.
         var definitionsAreCardlua = true
-        if let existing = try? String(contentsOfFile: definitionsPath, encoding: .utf8) {
+        // Read without waiting (a FIFO or a device there is left alone, as a file that
+        // is not cardlua's is), and bounded.
+        let found = Self.text(at: definitionsPath)
+        if case let .text(existing) = found {
             if existing == definitions {
                 report += "kept \(definitionsPath) (up to date)\n"
             } else if existing.hasPrefix("---@meta cardlua") {
@@ -100,6 +103,9 @@ enum NewCommand {
                 definitionsAreCardlua = false
                 report += "left \(definitionsPath) alone: it is not cardlua's (write the definitions elsewhere with cardlua types -o FILE)\n"
             }
+        } else if found == .other {
+            definitionsAreCardlua = false
+            report += "left \(definitionsPath) alone: it is not cardlua's (write the definitions elsewhere with cardlua types -o FILE)\n"
         } else {
             switch createExclusively(definitionsPath, contents: definitions) {
             case .created: report += "wrote \(definitionsPath) (the cardlua API definitions, for your editor)\n"
@@ -149,13 +155,33 @@ enum NewCommand {
     /// Whether the `.luarc.json` at `path` lists `library` in its workspace library, in
     /// either spelling LuaLS reads (`"workspace.library"` or `"workspace": {"library"}`).
     static func luarcLists(_ library: String, at path: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: path),
-              let settings = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+        guard case let .text(text) = text(at: path),
+              let settings = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return false }
         let nested = (settings["workspace"] as? [String: Any])?["library"]
         let entries = ((settings["workspace.library"] as? [Any]) ?? []) + ((nested as? [Any]) ?? [])
         return entries.contains { entry in
             guard let text = entry as? String else { return false }
             return text == library || text == "./" + library
+        }
+    }
+
+    /// What is at a path beside the new script.
+    enum Found: Equatable {
+        /// Nothing.
+        case nothing
+        /// A regular file of UTF-8 text, at most a script's size (``ScriptFile/maxBytes``).
+        case text(String)
+        /// Anything else: a FIFO, a device, a folder, a file too large, unreadable or not text.
+        case other
+    }
+
+    /// What is at `path`, read as ``RegularFile`` reads (never waiting on it).
+    static func text(at path: String) -> Found {
+        do {
+            let bytes = try RegularFile.read(path: path, maxBytes: ScriptFile.maxBytes)
+            return String(validating: bytes, as: UTF8.self).map(Found.text) ?? .other
+        } catch {
+            return error == .missing ? .nothing : .other
         }
     }
 

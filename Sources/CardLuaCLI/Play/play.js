@@ -29,6 +29,11 @@
   function num(x, d) { var s = String(Number(x.toFixed(d))); return s === "-0" ? "0" : s; }
   function pt(p, d) { return "(" + num(p.x, d) + ", " + num(p.y, d) + ")"; }
 
+  // Every request is by a URL relative to the page ("/state" is asked as "state"): under
+  // `play --lan` the page is at /t/TOKEN/ and each of its requests carries the token in
+  // its path that way (LANAccess.swift); no cookie ever does.
+  function here(path) { return path.replace(/^\//, ""); }
+
   // MARK: requests, serialized so the engine sees inputs in the order they happened
   function enqueue(request) {
     var last = pending[pending.length - 1];
@@ -48,7 +53,7 @@
     var options = r.body !== undefined
       ? { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(r.body) }
       : { method: r.method || "GET" };
-    fetch(r.path, options).then(function (response) {
+    fetch(here(r.path), options).then(function (response) {
       if (!response.ok) { return response.text().then(function (t) { throw new Error(response.status + " " + t); }); }
       return response.json();
     }).then(function (answer) {
@@ -285,7 +290,7 @@
     for (var k = 0; k < section && k < pictures.sections.length; k++) { n += pictures.sections[k]; }
     cardluaCard.picture(el, pictures.images[n % pictures.images.length]);
   }
-  fetch("/cards").then(function (r) { return r.ok ? r.json() : null; }).then(function (answer) {
+  fetch(here("/cards")).then(function (r) { return r.ok ? r.json() : null; }).then(function (answer) {
     pictures = answer;
     for (var key in cards) { var p = key.split(":"); picture(cards[key], +p[0], +p[1]); }
   }).catch(function () {});
@@ -521,7 +526,7 @@
     }
   }
   $("export").addEventListener("click", function () {
-    fetch("/export").then(function (r) { return r.json(); }).then(function (a) {
+    fetch(here("/export")).then(function (r) { return r.json(); }).then(function (a) {
       $("exporterror").hidden = !a.error;
       $("exporterror").textContent = a.error || "";
       $("exported").hidden = !a.swift;
@@ -557,10 +562,10 @@
     $("pickerrow").hidden = false;
   }
   $("picker").addEventListener("change", function () { pickScript($("picker").value); $("stage").focus(); });
-  fetch("/scripts").then(function (r) { return r.json(); }).then(showPicker).catch(function () {});
+  fetch(here("/scripts")).then(function (r) { return r.json(); }).then(showPicker).catch(function () {});
 
   // MARK: live reload: the server says the script changed; the next request reloads it
-  var events = new EventSource("/events");
+  var events = new EventSource(here("/events"));
   events.addEventListener("changed", function () { queue = []; enqueue({ path: "/reload", body: { t: now() } }); });
 
   // MARK: automation (tests, benchmarks)
@@ -599,7 +604,7 @@
   };
 
   // Start: the engine's clock goes on from where the session is.
-  fetch("/state").then(function (r) { return r.json(); }).then(function (answer) {
+  fetch(here("/state")).then(function (r) { return r.json(); }).then(function (answer) {
     clockBase = answer.state.time + 0.01 - performance.now() / 1000;
     accept(answer, true);
     requestAnimationFrame(tick);

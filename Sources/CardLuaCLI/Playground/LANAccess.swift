@@ -12,16 +12,25 @@ import Darwin
 /// A second server listens on the machine's LAN address (``LANAccess/findAddress()``:
 /// the first IPv4 address of an interface that is up and not loopback), at the same port.
 /// Every request, on either address, must then carry the session's token — a random 128
-/// bits from the system's CSPRNG, printed in the URL and its QR code — as `?token=` (the
-/// first load; the page answer sets it as a cookie) or as that cookie (the page's own
-/// fetches, its event stream, its images); anything else is 403. Host and Origin are
+/// bits from the system's CSPRNG, printed in the URL and its QR code — as the first
+/// segment of its path: `http://HOST:PORT/t/TOKEN/` is the page, `/t/TOKEN/state` its
+/// state, `/t/TOKEN/cards/0` an image, and so on (``admit(_:)`` takes the prefix off and
+/// the routes are the same as without `--lan`); anything else is 403. The page asks for
+/// everything by URLs relative to itself, so each of its requests — fetches, the event
+/// stream, the images its style sheet draws — carries the prefix without any code of
+/// its own.
+///
+/// No cookie carries the token: a browser sends a host's cookies to every port of that
+/// host, so any other web server on the machine (or on the phone's view of it) would
+/// receive it. A path is the page's own, and `Referrer-Policy: no-referrer`
+/// (``PlayHeaders``) keeps it out of every request to elsewhere. Host and Origin are
 /// checked as without `--lan`, the LAN address with the port being one more allowed Host.
 struct LANAccess: Sendable {
     /// The address the second server listens on.
     let address: String
     /// The secret: 32 lower-case hex digits.
     let token: String
-    /// The port, for the cookie's name (cookies are per host, not per port).
+    /// The port, for the URLs.
     let port: UInt16
 
     init(address: String, port: UInt16, token: String = LANAccess.newToken()) {
@@ -57,32 +66,46 @@ struct LANAccess: Sendable {
         return nil
     }
 
-    /// The URL to open on the phone.
-    var url: String { "http://\(address):\(port)/?token=\(token)" }
+    /// The first segment of every path: `/t/TOKEN`.
+    var prefix: String { "/t/\(token)" }
 
-    /// The cookie that carries the token after the first load.
-    var cookieName: String { "cardlua_token_\(port)" }
+    /// The page's URL on the LAN address: the one to open on the phone.
+    var url: String { url(host: address) }
 
-    /// Nil when `request` carries the token (in the query or the cookie), else 403.
-    func refusal(for request: HTTPRequest) -> HTTPResponse? {
-        if let given = request.queryValue("token"), Self.same(given, token) { return nil }
-        for header in request.headers.values(for: "Cookie") {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName else { continue }
-                if Self.same(parts[1].trimmingCharacters(in: .whitespaces), token) { return nil }
-            }
+    /// The page's URL on `host` (an address) at the port.
+    func url(host: String) -> String { "http://\(host):\(port)\(prefix)/" }
+
+    /// What a request is let in as.
+    enum Admission {
+        /// It carried the token: the request as the routes see it, the prefix taken off
+        /// its path (`/t/TOKEN/state?x=1` → `/state?x=1`).
+        case admitted(HTTPRequest)
+        /// Answered at once: 403 without the token, or the page's URL with the slash it
+        /// lacked (`/t/TOKEN` → `/t/TOKEN/`, so the page's relative URLs resolve under it).
+        case answered(HTTPResponse)
+    }
+
+    /// Whether `request` carries the token as the first segment of its path; nothing
+    /// else (the query, a cookie, a header) counts.
+    func admit(_ request: HTTPRequest) -> Admission {
+        let target = request.target
+        let head = "/t/"
+        guard target.hasPrefix(head) else { return .answered(Self.forbidden) }
+        let rest = target.dropFirst(head.count)
+        let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        guard Self.same(String(rest[..<end]), token) else { return .answered(Self.forbidden) }
+        guard end < rest.endIndex, rest[end] == "/" else {
+            var moved = HTTPResponse.status(302)
+            moved.headers.add("Location", prefix + "/" + rest[end...])
+            return .answered(moved)
         }
-        return .status(403, message: "Forbidden: open the URL cardlua play --lan printed (it carries the token)")
+        var inner = request
+        inner.target = String(rest[end...])
+        return .admitted(inner)
     }
 
-    /// `response` with the cookie set, when `request` brought the token in its query.
-    func remembering(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
-        guard request.queryValue("token") != nil else { return response }
-        var response = response
-        response.headers.add("Set-Cookie", "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
-        return response
-    }
+    static let forbidden = HTTPResponse.status(
+        403, message: "Forbidden: open the URL cardlua play --lan printed (it carries the token)")
 
     /// Compares every character, so the time taken says nothing of how much matched.
     static func same(_ a: String, _ b: String) -> Bool {

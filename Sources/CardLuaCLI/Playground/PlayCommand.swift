@@ -37,7 +37,7 @@ enum PlayCommand {
         let lanServer = try PlayLANServer.start(options, port: server.port, playground: playground, engine: engine)
         let interrupt = InterruptFlag.install()
         server.start()
-        Console.out("http://127.0.0.1:\(server.port)/" + (playground.lan.map { "?token=\($0.token)" } ?? "") + "\n")
+        Console.out((playground.lan?.url(host: "127.0.0.1") ?? "http://127.0.0.1:\(server.port)/") + "\n")
         if let lan = playground.lan { Console.out(lan.banner(color: Console.wantsColor)) }
         Console.error("playing \(Echo.safe(options.scriptPath))"
                       + (options.folder.map { " (the page picks the others of \(Echo.safe($0)))" } ?? "")

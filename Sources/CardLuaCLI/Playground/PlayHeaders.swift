@@ -5,8 +5,8 @@ import CardServe
 ///
 /// - `X-Content-Type-Options: nosniff`: a browser takes each answer as the type it is
 ///   labelled, never sniffs a card image or a JSON answer into HTML or script.
-/// - `Referrer-Policy: no-referrer`: with `--lan` the page's first URL carries the
-///   session's token; no request the page makes passes it on.
+/// - `Referrer-Policy: no-referrer`: with `--lan` every URL of the page carries the
+///   session's token in its path; no request the page makes passes it on.
 /// - `Cache-Control: no-store`: the page, the state and the frames are live; nothing is
 ///   kept on disk (a card image keeps its own `no-cache`, ``CardsFolder``).
 /// - The page only: `Content-Security-Policy: frame-ancestors 'none'` and

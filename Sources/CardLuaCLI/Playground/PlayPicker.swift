@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CardLayout
 import CardLua
 import CardServe
@@ -34,14 +39,41 @@ struct PlayFolder {
             && !name.contains("/") && !name.contains("\\") && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 
-    /// A regular file whose real path (links resolved) is inside the folder's.
+    /// A regular file whose real path (links resolved) is inside the folder's: never a
+    /// FIFO, a device, a socket or a folder, which could not be read (a FIFO without a
+    /// writer would wait for one).
     private func isScriptInside(_ name: String) -> Bool {
-        let full = self.path(of: name)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue else { return false }
-        let folder = (path as NSString).resolvingSymlinksInPath
-        let real = (full as NSString).resolvingSymlinksInPath
-        return (real as NSString).deletingLastPathComponent == folder
+        guard let real = realPathInside(self.path(of: name)) else { return false }
+        var info = stat()
+        return stat(real, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The real path of `full` (links resolved) when it is directly in the folder, else nil.
+    private func realPathInside(_ full: String) -> String? {
+        guard let folder = Self.realPath(path), let real = Self.realPath(full),
+              (real as NSString).deletingLastPathComponent == folder else { return nil }
+        return real
+    }
+
+    /// `realpath(3)`: the path with every link resolved; nil when it leads nowhere.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The text of the folder's script at `full` (``path(of:)``), checked again as it is
+    /// read: a link is resolved to the file it leads to, which must still be directly in
+    /// the folder, and that file is opened with `O_NOFOLLOW` (``RegularFile/Links/refuse``),
+    /// so a file swapped for a link, a FIFO or a device since the check is refused at
+    /// once. Errors name `full`, as a broken save's do.
+    func source(of full: String) throws(ScriptError) -> String {
+        guard let real = realPathInside(full) else {
+            var info = stat()
+            let reason = lstat(full, &info) == 0 ? "not a script of the folder (a link leading out of it)" : "no such file"
+            throw ScriptError(kind: .unreadable, message: "\(full): \(reason)")
+        }
+        return try ScriptFile.read(path: real, links: .refuse, shownAs: full)
     }
 }
 
@@ -81,7 +113,7 @@ extension Playground {
         setScriptPath(path)
         Console.error("playing \(Echo.safe(path))")
         do {
-            let fresh = try LuaEffect(path: path, limits: limits)
+            let fresh = try loadEffect(path)
             try session.reload(effect: fresh, at: max(t, session.state.time))
             effect = fresh
             goodSource = fresh.source

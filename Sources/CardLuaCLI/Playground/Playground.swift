@@ -56,7 +56,7 @@ final class Playground: @unchecked Sendable {
         limits.maxRunTime = 0
         self.limits = limits
         do {
-            effect = try LuaEffect(path: scriptPath, limits: limits)
+            effect = try Self.loadEffect(scriptPath, folder: options.folder, limits: limits)
         } catch {
             throw RunFailure(message: RunPipeline.shown(error.message, path: scriptPath), details: error.details)
         }
@@ -72,6 +72,19 @@ final class Playground: @unchecked Sendable {
             numberOfItems: options.numberOfItems ?? Scenario.defaultNumberOfItems,
             layoutDirection: options.rightToLeft ? .rightToLeft : .leftToRight)
         noteWarnings()
+    }
+
+    /// The script at `path` loaded: one of `folder`'s read as the picker serves it
+    /// (``PlayFolder/source(of:)``: still in the folder, no link swapped in, a regular
+    /// file), a script given alone read as `run` reads it (its links followed). Neither
+    /// ever waits on a FIFO or a device: it is a load error, shown as a broken save.
+    static func loadEffect(_ path: String, folder: String?, limits: ScriptLimits) throws(ScriptError) -> LuaEffect {
+        let source = if let folder { try PlayFolder(path: folder).source(of: path) } else { try ScriptFile.read(path: path) }
+        return try LuaEffect(source: source, chunkName: path, limits: limits)
+    }
+
+    func loadEffect(_ path: String) throws(ScriptError) -> LuaEffect {
+        try Self.loadEffect(path, folder: options.folder, limits: limits)
     }
 
     /// The script in use, from any thread (the watcher follows it).
@@ -119,11 +132,15 @@ final class Playground: @unchecked Sendable {
     /// On the server's loop thread: the page and the event stream are answered at once;
     /// everything else goes to the engine's thread and is answered from there (nil).
     /// Every answer carries ``PlayHeaders``' fields.
-    func route(_ request: HTTPRequest, engine: PlayEngineQueue, reply: HTTPReply) -> HTTPResponse? {
-        if let answer = lanAndCards(request) { return PlayHeaders.added(to: answer) }
+    func route(_ received: HTTPRequest, engine: PlayEngineQueue, reply: HTTPReply) -> HTTPResponse? {
+        let request: HTTPRequest
+        switch lanAndCards(received) {
+        case let .admitted(inner): request = inner
+        case let .answered(answer): return PlayHeaders.added(to: answer)
+        }
         switch (request.path, request.method) {
         case ("/", "GET"), ("/", "HEAD"):
-            return PlayHeaders.added(to: lan?.remembering(.html(PlayPage.html), for: request) ?? .html(PlayPage.html))
+            return PlayHeaders.added(to: .html(PlayPage.html))
         case ("/events", "GET"): return PlayHeaders.added(to: .eventStream(initial: Array("retry: 500\n\n".utf8)))
         default: break
         }
@@ -158,7 +175,8 @@ final class Playground: @unchecked Sendable {
     /// position (400 with the reason for a name the script does not declare or a value
     /// outside its min…max); `GET /export` the Swift of `cardlua export` for the values in
     /// use. Anything else is 404; the only files served are `--cards` images, by number
-    /// (``lanAndCards(_:)``, which answers first: with `--lan`, 403 without the token).
+    /// (``lanAndCards(_:)``, which answers first: with `--lan`, 403 without the token, and
+    /// the paths here are what follows `/t/TOKEN`).
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         let post = request.method == "POST"
         switch (request.path, post) {
@@ -363,7 +381,7 @@ final class Playground: @unchecked Sendable {
     private func reloadIfChanged(at time: Double) {
         guard takeChanged() else { return }
         do {
-            let fresh = try LuaEffect(path: scriptPath, limits: limits)
+            let fresh = try loadEffect(scriptPath)
             keepOverrides(in: fresh)
             try session.reload(effect: fresh, at: max(time, session.state.time))
             effect = fresh

@@ -1,3 +1,4 @@
+import CardLua
 import CardRender
 import CardServe
 import Foundation
@@ -18,6 +19,15 @@ struct CardsFolder {
         var path: String
         var contentType: String
         var bytes: Int
+
+        /// The file's bytes now, read as ``RegularFile`` reads: at most ``maxFileBytes``,
+        /// never waiting (a FIFO or a device put in its place is refused at once), and
+        /// with `O_NOFOLLOW` — the folder was listed without following links, and a file
+        /// swapped for one since is refused, not followed out of the folder. The check is
+        /// on the open file, so nothing can be swapped in between.
+        func read() throws(RegularFile.Failure) -> [UInt8] {
+            try RegularFile.read(path: path, maxBytes: CardsFolder.maxFileBytes, links: .refuse)
+        }
     }
 
     /// The folder as given.
@@ -98,16 +108,18 @@ struct CardsFolder {
         }
         var urls: [String] = []
         for image in images {
-            guard let data = FileManager.default.contents(atPath: image.path), data.count <= Self.maxFileBytes else {
-                throw UsageError("--cards: cannot read '\(Echo.safe(image.name))'", command: command)
+            let bytes: [UInt8]
+            do { bytes = try image.read() } catch {
+                throw UsageError("--cards: cannot read '\(Echo.safe(image.name))': \(error.reason)", command: command)
             }
-            urls.append("data:\(image.contentType);base64," + data.base64EncodedString())
+            urls.append("data:\(image.contentType);base64," + Data(bytes).base64EncodedString())
         }
         return CardPictures(urls: urls)!  // images is never empty
     }
 
-    /// The pictures of `play`'s page: `/cards/0`, `/cards/1`, … (``response(to:)``).
-    var served: CardPictures { CardPictures(urls: images.indices.map { "/cards/\($0)" })! }
+    /// The pictures of `play`'s page: `cards/0`, `cards/1`, … (``response(to:)``),
+    /// relative to the page, so that under `play --lan` they carry its token prefix.
+    var served: CardPictures { CardPictures(urls: images.indices.map { "cards/\($0)" })! }
 
     /// The policy of an image answer. Drawn as a CSS background an SVG runs no script and
     /// loads nothing; opened on its own at `/cards/N` it is a document in the page's
@@ -121,21 +133,16 @@ struct CardsFolder {
 
     /// `GET /cards/N`: image N of the folder, with its content type; 404 for anything
     /// else (a name, a path, a number out of range, a file that is no longer a regular
-    /// file of at most ``maxFileBytes``).
+    /// file of at most ``maxFileBytes``: a link, a FIFO, a device — refused without
+    /// waiting, ``Image/read()``).
     func response(to request: HTTPRequest) -> HTTPResponse {
         let prefix = "/cards/"
         guard request.path.hasPrefix(prefix) else { return .status(404) }
         let digits = request.path.dropFirst(prefix.count)
         guard !digits.isEmpty, digits.count <= 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
               let n = Int(digits), images.indices.contains(n) else { return .status(404) }
-        let image = images[n]
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: image.path),
-              attributes[.type] as? FileAttributeType == .typeRegular,
-              let size = (attributes[.size] as? NSNumber)?.intValue, size <= Self.maxFileBytes,
-              let data = FileManager.default.contents(atPath: image.path), data.count <= Self.maxFileBytes else {
-            return .status(404)
-        }
-        var response = HTTPResponse.bytes(Array(data), contentType: image.contentType)
+        guard let bytes = try? images[n].read() else { return .status(404) }
+        var response = HTTPResponse.bytes(bytes, contentType: images[n].contentType)
         response.headers.add("Cache-Control", "no-cache")
         response.headers.add("X-Content-Type-Options", "nosniff")
         response.headers.add("Content-Security-Policy", Self.imagePolicy)

@@ -7,7 +7,10 @@ import Foundation
 
 /// What tells one version of a file from the next, read with one `stat(2)`: the device and
 /// inode (an editor that saves by renaming a new file over the old one changes these),
-/// the size, and the modification and status-change times to the nanosecond.
+/// the size, and the modification and status-change times to the nanosecond, and whether
+/// it is a regular file. A `stat` never opens the file, so a FIFO or a device put in the
+/// script's place is seen without waiting on it: a change like any other, whose reading
+/// (``RegularFile``) then refuses it with its one-line error.
 struct FileStamp: Equatable {
     var device: UInt64
     var inode: UInt64
@@ -16,12 +19,13 @@ struct FileStamp: Equatable {
     var modifiedNanoseconds: Int
     var changedSeconds: Int
     var changedNanoseconds: Int
+    /// False for a FIFO, a device, a socket or a folder in the file's place.
+    var isRegular = true
 
-    /// The stamp of the file at `path` now, or nil when there is none (or it is not a
-    /// regular file).
+    /// The stamp of the file at `path` now, or nil when there is none.
     static func of(_ path: String) -> FileStamp? {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
         let modified = info.st_mtimespec, changed = info.st_ctimespec
         #else
@@ -29,7 +33,8 @@ struct FileStamp: Equatable {
         #endif
         return FileStamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                          modifiedSeconds: Int(modified.tv_sec), modifiedNanoseconds: Int(modified.tv_nsec),
-                         changedSeconds: Int(changed.tv_sec), changedNanoseconds: Int(changed.tv_nsec))
+                         changedSeconds: Int(changed.tv_sec), changedNanoseconds: Int(changed.tv_nsec),
+                         isRegular: (info.st_mode & S_IFMT) == S_IFREG)
     }
 }
 
@@ -109,18 +114,20 @@ struct FileWatcher {
 
     /// The file's stamp once two reads in a row agree (a few tries at most), and, when the
     /// file is empty, once it has stayed empty for ``emptyGrace`` (or filled up); nil if it
-    /// vanished meanwhile.
+    /// vanished meanwhile. (A FIFO or a device has no size to wait for: only a regular
+    /// file that is empty gets the grace.)
     private func settledStamp() -> FileStamp? {
         guard var settled = stamp(path) else { return nil }
         var waitedEmpty = 0.0
         var tries = 0
-        while tries < 20 || (settled.size == 0 && waitedEmpty < emptyGrace) {
+        func empty(_ stamp: FileStamp) -> Bool { stamp.isRegular && stamp.size == 0 }
+        while tries < 20 || (empty(settled) && waitedEmpty < emptyGrace) {
             pause(settle)
-            if settled.size == 0 { waitedEmpty += settle }
+            if empty(settled) { waitedEmpty += settle }
             tries += 1
             guard let again = stamp(path) else { return nil }
             if again == settled {
-                if settled.size != 0 || waitedEmpty >= emptyGrace { break }
+                if !empty(settled) || waitedEmpty >= emptyGrace { break }
                 continue
             }
             settled = again
