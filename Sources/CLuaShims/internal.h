@@ -454,6 +454,12 @@ CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
 /// ends (after it, before anything may close the state); the call's clock starts again;
 /// whether it found the time up (1: the call's, 2: the run's; read by the clock's checks);
 /// stopped and joined before the host's state is closed (cardlua_close).
+/// Gives a new coroutine the count hook, which on checkpoints only watches (the clock, the
+/// watchdog's verdict, memory): the watchdog arms the main thread's hook alone, and each
+/// Lua thread has its own, so a loop in a coroutine that met no checkpoint still ends at a
+/// time limit. The budget stays the checkpoints'. (Coroutines are rare in effects: the
+/// hook's trap mode costs them alone.)
+/* limits.c */ CARDLUA_INTERNAL void cardlua__watch_coroutine(lua_State *co);
 /* watchdog.c */ CARDLUA_INTERNAL void cardlua__watch_start(cardlua_host *h);
 /* watchdog.c */ CARDLUA_INTERNAL void cardlua__watch_end(cardlua_host *h);
 /* watchdog.c */ CARDLUA_INTERNAL void cardlua__watch_restart(cardlua_host *h);

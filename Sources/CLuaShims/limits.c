@@ -343,6 +343,14 @@ void cardlua__count_hook(lua_State *L, lua_Debug *ar) {
     raise_limit(L, h);
 }
 
+void cardlua__watch_coroutine(lua_State *co) {
+    cardlua_host *h = host_of(co);
+    // A coroutine starts with its creator's hook (lua_newthread copies it): under the hook
+    // already (no checkpoints, past half the memory cap, at a limit), nothing to add.
+    if (lua_gethook(co) != NULL) return;
+    lua_sethook(co, cardlua__count_hook, LUA_MASKCOUNT, hook_period(h));
+}
+
 void cardlua__count_on_checkpoints(cardlua_host *h) {
     h->checkpoints = 1;
     // Not past half the memory cap, nor at a limit or a refusal (period 1): there the hook

@@ -304,6 +304,7 @@ static int resume_wrapped(lua_State *L) {
 static int sandboxed_wrap(lua_State *L) {
     luaL_checktype(L, 1, LUA_TFUNCTION);
     lua_State *co = lua_newthread(L);
+    cardlua__watch_coroutine(co);
     lua_pushvalue(L, 1);
     lua_xmove(L, co, 1);
     lua_pushvalue(L, lua_upvalueindex(1));
@@ -319,6 +320,15 @@ static int sandboxed_wrap(lua_State *L) {
 static int guarded_resume(lua_State *L) {
     if (cardlua__limit_reached(L)) cardlua__charge(L, 0);  // raises the limit error again
     return call_original(L);
+}
+
+/// coroutine.create(f): the stock one, the new coroutine under the watching hook
+/// (cardlua__watch_coroutine).
+static int watched_create(lua_State *L) {
+    int results = call_original(L);
+    lua_State *co = lua_tothread(L, -1);
+    if (co != NULL) cardlua__watch_coroutine(co);
+    return results;
 }
 
 /// coroutine.close(co): refused once a limit is reached (a coroutine the limit stopped
@@ -446,7 +456,7 @@ static const sandbox_entry SANDBOX[] = {
     {"coroutine", "wrap", SB_BUILD, NULL, build_wrap, 0,
      "does not close a coroutine a limit stopped"},
     WRAP("coroutine", "close", guarded_close, "refused after a limit"),
-    KEEP("coroutine", "create", PURE),
+    WRAP("coroutine", "create", watched_create, "the new coroutine's own hook watches the time limits"),
     KEEP("coroutine", "isyieldable", PURE),
     WRAP("coroutine", "resume", guarded_resume, "refused after a limit"),
     KEEP("coroutine", "running", PURE),

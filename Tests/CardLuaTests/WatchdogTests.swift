@@ -65,6 +65,30 @@ import Testing
         #expect(text.hasPrefix("exceeded the time limit of 0.2 s per \(perCall ? "call" : "run")"), "\(text)")
     }
 
+    /// A loop that meets no checkpoint inside a coroutine (which has a hook of its own, not
+    /// the main thread's that the watchdog arms) ends at the time limit too, made by either
+    /// of the sandbox's makers, nested or not: each new coroutine watches the clock.
+    @Test(arguments: [
+        "local co = coroutine.create(function()\n  local n = 0 while true do n = n + 1 end\nend)\ncoroutine.resume(co)\n",
+        "coroutine.wrap(function()\n  local n = 0 while true do n = n + 1 end\nend)()\n",
+        "coroutine.wrap(function()\n  local n = 0 coroutine.wrap(function() while true do n = n + 1 end end)()\nend)()\n",
+    ])
+    func aLoopInACoroutineEndsAtTheTimeLimit(_ script: String) throws {
+        let host = try Self.open()
+        cardlua_skip_checkpoints(host, 1)
+        cardlua_set_time_limit(host, 0.2)
+        guard let status = Self.load(script, into: host) else {
+            Issue.record("the loop in the coroutine did not end")
+            return
+        }
+        defer { cardlua_close(host) }
+        let error = cardlua_last_error(host)
+        #expect(status == CARDLUA_LIMIT)
+        #expect(error.limit == CARDLUA_LIMIT_TIME)
+        let text = String(cString: error.text)
+        #expect(text.hasPrefix("exceeded the time limit of 0.2 s per call"), "\(text)")
+    }
+
     /// The time between calls is no call's: short calls far apart, each well inside the
     /// limit, all succeed, and the hook stays off (the watchdog armed nothing).
     @Test func timeBetweenCallsIsNotCounted() throws {
