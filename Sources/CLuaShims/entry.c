@@ -78,6 +78,18 @@ int cardlua_load_script(cardlua_host *h, const char *source, size_t length, cons
         call.load_source = NULL;
         return cardlua__run_protected(h, &call, body_too_long);
     }
+    // A first line that starts with '#' (`#!/usr/bin/env lua`) is skipped, as the `lua`
+    // command skips it (luaL_loadfilex; luaL_loadbufferx does not): the text from the
+    // first '\n' on, that line end kept, so every line keeps its number. The syntax tree
+    // check and export read skip it the same way (LuaLexer).
+    if (length > 0 && source[0] == '#') {
+        const char *newline = memchr(source, '\n', length);
+        size_t skipped = newline != NULL ? (size_t)(newline - source) : length;
+        source += skipped;
+        length -= skipped;
+        call.load_source = source;
+        call.load_length = length;
+    }
     // With checkpoints (checkpoints.c) when the state counts on them (the prelude has
     // them): then neither chunk needs the count hook, whose trap mode costs every
     // instruction.

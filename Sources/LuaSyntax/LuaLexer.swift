@@ -68,7 +68,8 @@ struct LuaLexer {
     mutating func tokenize() throws(LuaSyntaxError) -> [LuaToken] {
         // Like `lua`, skip a first line starting with `#` (a shebang).
         if current == UInt8(ascii: "#") {
-            while position < bytes.count, !isNewline(current) { position += 1 }
+            // Up to the first line feed, as lua.c's loader reads it (a CR alone does not end it there).
+            while position < bytes.count, current != UInt8(ascii: "\n") { position += 1 }
             lastItemEndLine = 1
         }
         var tokens: [LuaToken] = []

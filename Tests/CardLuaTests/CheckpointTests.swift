@@ -150,12 +150,28 @@ import Testing
     }
 
     /// Texts Lua's lexer refuses are left alone (they do not compile: loaded as they are,
-    /// their own syntax error is reported), and so is a first line starting with `#`:
-    /// cardlua loads text with luaL_loadbufferx, which does not skip it as `lua` does.
+    /// their own syntax error is reported), and so is a first line starting with `#`,
+    /// which Lua's lexer refuses too: the loader skips that line before the scanner reads
+    /// the text (below).
     @Test(arguments: ["local s = \"a\rwhile true do end\"", "local s = 'a", "x = [=", "x = [==[ ]=]",
                       "--[[ never closed", "x = 1_", "x = 3do", "x = \"\\q\"", "#!/usr/bin/env lua\nx = 1"])
     func lexicalErrorsAreLeftAlone(source: String) {
         #expect(Self.instrumented(source) == nil)
+    }
+
+    /// A first line starting with `#` is skipped, as the `lua` command skips it: up to the
+    /// first line feed (a CR alone does not end it), every line keeping its number; the
+    /// loop after it gets its checkpoint and ends at the budget on its own line.
+    @Test(arguments: [
+        ("#!/usr/bin/env lua\nwhile true do end", 2),
+        ("#!/usr/bin/env lua\r\n\nlocal n = 0 repeat n = n + 1 until false", 3),
+        ("# a comment line\rwhile true do end\nwhile true do end", 2),
+    ])
+    func aShebangLineIsSkippedAsLuaSkipsIt(source: String, line: Int) {
+        let outcome = Safety.run(source + "\n", limits: ScriptLimits(maxInstructions: 1_000_000, maxTime: 30))
+        #expect(outcome.failure.kind == .limit)
+        #expect(outcome.failure.message.hasPrefix("hostile.lua:\(line): exceeded the instruction budget of 1000000 instructions"),
+                "\(outcome.failure.message)")
     }
 
     /// A loop in the prelude driven by the script's data, with no script code in it: a

@@ -280,6 +280,16 @@ import Testing
         #expect(number.text == "1.50e+2" && number.value == 150 && !number.isInteger)
     }
 
+    /// A first line starting with `#` is skipped up to the first line feed, as `lua` skips
+    /// it (a CR alone does not end it), and the lines after it keep their numbers.
+    @Test func aShebangLineRunsToTheFirstLineFeed() throws {
+        let chunk = try parseLua("#!/usr/bin/env lua\r\nlocal x = 1\n", fileName: "a.lua")
+        #expect(chunk.body.statements.first?.line == 2)
+        let crOnly = try parseLua("# x\rlocal y = 1\nlocal z = 2\n", fileName: "b.lua")
+        #expect(crOnly.body.statements.count == 1)
+        #expect(crOnly.body.statements.first?.line == 2)
+    }
+
     @Test func aHeaderRunsUpToTheFirstBlankLineOrCode() throws {
         let direct = try parseLua("#!/usr/bin/env lua\n-- Title.\nlocal x = 1\n", fileName: "a.lua")
         #expect(direct.headerComment == ["Title."])
