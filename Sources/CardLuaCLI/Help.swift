@@ -105,11 +105,13 @@ enum Help {
 
     USAGE: cardlua check SCRIPT [options]
 
-    Loads the script, calls prepare for two viewports, transform across a sweep of
-    offsets including both ends, and targetContentOffset with flings both ways. Reports
-    errors, NaN or infinite values, alpha outside 0…1, unknown fields written on
-    attributes or layout, transform results that are computed and dropped, and globals
-    that look like misspelled callbacks, each as file:line: message on standard output;
+    Loads the script, calls prepare for two viewports (414x736 and 768x1024, and
+    --viewport's), transform across a sweep of offsets including both ends, and
+    targetContentOffset with flings both ways. Reports errors, NaN or infinite values,
+    alpha outside 0…1, unknown fields written on attributes or layout, transform results
+    that are computed and dropped, globals that look like misspelled callbacks, and cards
+    that do not fit between the section insets (UIKit logs that the flow layout's
+    behaviour is not defined), each as file:line: message on standard output;
     a problem met in several frames is one line, with the count. The limits are run's.
     Exit status 1 when it found an error, 0 when clean or with warnings only (1 with
     --strict).

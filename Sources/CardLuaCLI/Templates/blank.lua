@@ -14,9 +14,11 @@ function prepare(layout)
   local width, height = bounds.width * 0.7, bounds.height * 0.5
   layout.scrollDirection = "horizontal"                -- or "vertical"
   layout.itemSize = CGSizeMake(width, height)          -- width, height of every card
-  -- Side insets centre the first and the last card; top and bottom insets leave room for
-  -- one row only (a horizontal flow fills columns from the top while cards fit).
-  local side, top = (bounds.width - width) / 2, (bounds.height - height) / 2
+  -- Side insets centre the first and the last card. Top and bottom insets of a quarter
+  -- of the free height leave room for one row only (a horizontal flow fills columns from
+  -- the top while cards fit) and keep the card clear of them: UIKit wants a card less
+  -- tall than the view minus these insets (and an app's safe area, docs/export.md).
+  local side, top = (bounds.width - width) / 2, (bounds.height - height) / 4
   layout.sectionInset = UIEdgeInsetsMake(top, side, top, side)   -- top, left, bottom, right
   layout.minimumLineSpacing = 16                       -- between cards along the scroll
   layout.decelerationRate = "fast"                     -- "normal" (UIKit's default), "fast", a number
