@@ -40,8 +40,8 @@ enum Help {
 
     \(runOptions)
 
-    A script that declares tweakables (params = { rotate = { value, min, max } }) takes
-    --param rotate=50 (wrap=false for an on/off one, style=flat for one with options);
+    A script that declares tweakables (params = { tilt = { value, min, max } }) takes
+    --param tilt=0.5 (wrap=false for an on/off one, style=flat for one with options);
     a name it does not declare or a value out of its range is wrong usage. The JSON
     then records the values used ("params").
 
