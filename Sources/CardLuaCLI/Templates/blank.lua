@@ -32,7 +32,9 @@ function transform(attributes, layout)
   local distance = math.abs(attributes.center.x - layout.collectionView.bounds.midX) / pitch
   local scale = 1 - (1 - params.sideScale) * math.min(distance, 1)
   attributes.transform3D = CATransform3DMakeScale(scale, scale, 1)
-  attributes.zIndex = -math.floor(distance)           -- the centred card on top
+  -- The nearest card on top: distance rounded to the nearest whole place (0 for the
+  -- centred card, -1 for its neighbours), so a card 0.99999 places away is a neighbour.
+  attributes.zIndex = -math.floor(distance + 0.5)
   -- What else you may change, for example:
   --   attributes.transform3D = CATransform3DRotate(t, angle, 0, 1, 0)   -- turn about y
   --   attributes.alpha = 0.5      -- 0 (invisible) to 1
