@@ -202,20 +202,19 @@ enum Help {
 
     USAGE: cardlua bench SCRIPT... [options]
 
-    First, what each script costs: µs per card (its transform), and the demo's busiest
+    For each script, what it costs: µs per card (its transform), and the demo's busiest
     frame (the most cards: the element query, if any, and every card's transform) in µs
-    and as a share of a 120 Hz display's 8.33 ms frame. Then the context: the per-item
-    cost of its transform through cardlua; with --stock,
+    and as a share of a 120 Hz display's 8.33 ms frame. Beside the per-card figure: the
+    native Swift twin for the seeds (lol, card-scale, photo-browser), and with --stock
     the same script's transform run by the stock lua5.4 interpreter in a plain Lua loop
     (the Lua floor: same prelude, same items, the same sandbox and limits as run, in a
-    process that dies with cardlua); the native Swift twin for the seeds (lol,
-    card-scale, photo-browser); and a whole frame (the visible-rect query plus every
-    visible card) over a sweep of offsets. Once per run: a bare lua_pcall of an empty
-    function from C (the floor of any call) and an empty transform through cardlua.
-    Prints medians over repeated runs after a warm-up, and ratios against the floors.
-    In-process figures are CPU time; cold runs and watch latency are wall clock.
-    Build with -c release for real figures (scripts/bench does). Nothing is judged
-    unless --targets asks for the engine's own targets (the project's benchmark).
+    process that dies with cardlua; only then the × lua5.4 column). Then the floors the
+    ratios are against: a bare lua_pcall of an empty function from C (× pcall: the
+    floor of any call) and an empty transform through cardlua. Medians over repeated
+    runs after a warm-up. In-process figures are CPU time; cold runs and watch latency
+    are wall clock. Build with -c release for real figures (scripts/bench does).
+    Nothing is judged unless --targets asks for the engine's own targets (the project's
+    benchmark, which adds a frame over a sweep of offsets and the element query's cost).
 
     \(OptionTable.help(OptionTable.bench))
 
