@@ -49,7 +49,7 @@ enum Help {
       cardlua run scripts/lol.lua --offset 150 --format json
       cardlua run scripts/lol.lua --fling 2
       cardlua run scripts/card-scale.lua -o preview.html
-      cardlua run effect.lua --param rotate=50 --param spacing=-5
+      cardlua run scripts/effects/icarousel-coverflow.lua --param tilt=0.5 --param wrap=true
     """
 
     static let watch = """
@@ -82,7 +82,8 @@ enum Help {
     file:line: message over the stage and keeps the last good effect. A slider per
     tweakable the script declares (params; a toggle for an on/off one, segments for
     one with options) runs it again with the new value, keeping
-    the position; Copy params copies the values as --param options. A wheel or
+    the position; Copy params copies a params = { … } table with the values on screen
+    (min, max, step, options and labels kept), to paste over the script's. A wheel or
     trackpad scroll is a pan (a drag released with its velocity). Record starts a
     recording and a second press stops it: what you did in between becomes a
     scenarios = { recorded = … } block for `run --scenario recorded`.
@@ -169,9 +170,10 @@ enum Help {
     layoutAttributesForItem(at:), shouldInvalidateLayout(forBoundsChange:) and
     targetContentOffset(forProposedContentOffset:withScrollingVelocity:), keeping the
     script's names and comments. Tweakables (params) become stored properties that
-    invalidate the layout; --param bakes in the values you tuned (play's Copy params
-    gives them). First the script runs its demo as `cardlua run` does: a script that
-    fails there fails here the same way, and --param is checked as run checks it.
+    invalidate the layout; --param bakes in the values you tuned (or paste play's Copy
+    params table into the script). First the script runs its demo as `cardlua run`
+    does: a script that fails there fails here the same way, and --param is checked as
+    run checks it.
     A construct the translator does not take (a table used as a map, coroutines, string
     building, a wrapping layout, …) is refused with one line, file:line: export: what
     and why, exit status 1, and no -o file. --check prints, per script, "FILE:
@@ -182,7 +184,7 @@ enum Help {
 
     EXAMPLES:
       cardlua export scripts/lol.lua -o LolLayout.swift
-      cardlua export scripts/lol.lua --class SkinPickerLayout --param rotate=50
+      cardlua export scripts/effects/fspager-coverflow.lua --class CoverFlowLayout --param itemWidth=240
       cardlua export --check scripts/*.lua scripts/effects/*.lua
     """
 
