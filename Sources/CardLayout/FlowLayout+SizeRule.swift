@@ -49,8 +49,8 @@ extension FlowLayout {
     /// The sections (with items) that break the size rule: an item extent across the
     /// scroll axis greater than the viewport's minus both insets. An exact fit is no
     /// breach (UIKit lays a full-height page out without a word).
-    static func sizeRuleBreaches(configuration: FlowLayoutConfiguration, viewportSize: Size,
-                                 sections: [FlowSection], perItem: PerItemStore?,
+    static func sizeRuleBreaches(configuration: FlowLayoutConfiguration, sections: [FlowSection],
+                                 perItem: PerItemStore?,
                                  axesOf: (Int) -> FlowAxes) -> [SizeRuleBreach] {
         var found: [SizeRuleBreach] = []
         for (s, section) in sections.enumerated() where section.itemCount > 0 {

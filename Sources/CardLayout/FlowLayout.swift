@@ -142,8 +142,8 @@ public struct FlowLayout: Sendable {
             self.usesPerItemSizes = false
         }
         self.sections = sections
-        self.sizeRuleBreaches = FlowLayout.sizeRuleBreaches(configuration: configuration, viewportSize: viewportSize,
-                                                            sections: sections, perItem: perItem, axesOf: axesOf)
+        self.sizeRuleBreaches = FlowLayout.sizeRuleBreaches(configuration: configuration, sections: sections,
+                                                            perItem: perItem, axesOf: axesOf)
 
         var ordered = true
         for i in sections.indices.dropFirst()
