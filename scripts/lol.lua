@@ -2,6 +2,13 @@
 -- Cards turn about the y axis with distance from the centre, up to 35° at 200 points,
 -- and a fling comes to rest with the card nearest the centre centred.
 -- Note the seed's m34 = +1/600: a reversed perspective, kept as the article has it.
+-- The sizes are the article's too: a 500-pt card between 200-pt section insets top and
+-- bottom needs 900 pt of a 736-pt view, which a real UICollectionViewFlowLayout logs
+-- ("the item height must be less than the height of the UICollectionView minus the
+-- section insets top and bottom values, minus the content insets top and bottom
+-- values"; check and run warn the same). A real app centres the card instead: top and
+-- bottom insets of (bounds.height - itemSize.height) / 2 or less, less the safe area
+-- (docs/export.md, "Wiring the layout into an app").
 
 local ACTIVE_DISTANCE = 200              -- the original project's value (see seeds/README)
 local ROTATE = 35.0 * M_PI / 180.0       -- #define rotate 35.0*M_PI/180.0

@@ -60,6 +60,9 @@ public struct FlowLayout: Sendable {
     let mirrorWidth: Double?
     /// Whether any section has a header or a footer.
     let hasSupplementaryViews: Bool
+    /// The sections whose items do not fit across the scroll axis between the section
+    /// insets, which UIKit logs as undefined behaviour (FlowLayout+SizeRule.swift).
+    public let sizeRuleBreaches: [SizeRuleBreach]
 
     /// Lays out `numberOfItemsInSections.count` sections.
     ///
@@ -139,6 +142,8 @@ public struct FlowLayout: Sendable {
             self.usesPerItemSizes = false
         }
         self.sections = sections
+        self.sizeRuleBreaches = FlowLayout.sizeRuleBreaches(configuration: configuration, sections: sections,
+                                                            perItem: perItem, axesOf: axesOf)
 
         var ordered = true
         for i in sections.indices.dropFirst()

@@ -68,7 +68,7 @@ public struct ScriptParam: Hashable, Sendable {
         switch kind {
         case .number:
             guard let x = Double(trimmed), x.isFinite else {
-                throw ParamOverrideError(name: name, text: "expected a number after '=' (got '\(text)')")
+                throw ParamOverrideError(name: name, text: numberExpected(got: "'\(text)'"))
             }
             return .number(x)
         case .boolean:
@@ -84,6 +84,14 @@ public struct ScriptParam: Hashable, Sendable {
             }
             return .option(trimmed)
         }
+    }
+
+    /// "params.tilt is a number from 0 to 1: type one, like --param tilt=0.9 (got 'yes')":
+    /// which value to type, the default as the example.
+    func numberExpected(got: String) -> String {
+        let n = Suggest.number
+        let example: String = if case let .number(x) = defaultValue { n(x) } else { n(minimum) }
+        return "params.\(name) is a number from \(n(minimum)) to \(n(maximum)): type one, like --param \(name)=\(example) (got \(got))"
     }
 
     /// "'flt' is not one of params.style's options (cover, flat, stack); did you mean flat?"
@@ -218,7 +226,7 @@ extension LuaEffect {
                     throw ParamOverrideError(name: name, text: ScriptParam.notAnOption(text, name: name, options: options))
                 }
             case (.number, _):
-                throw ParamOverrideError(name: name, text: "params.\(name) is a number: expected a finite number (got \(setting))")
+                throw ParamOverrideError(name: name, text: param.numberExpected(got: "\(setting)"))
             case (.boolean, _):
                 throw ParamOverrideError(name: name, text: "params.\(name) is on/off: expected true or false (got \(setting))")
             case let (.options(options), _):

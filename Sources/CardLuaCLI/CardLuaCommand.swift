@@ -14,8 +14,9 @@ enum CardLuaCommand {
     /// Runs the subcommand `words` name; what goes wrong is thrown for ``exitStatus(reporting:)``.
     static func dispatch(_ words: [String]) throws -> Int32 {
         guard let first = words.first else {
-            Console.out(Help.overview + "\n")
-            return 0
+            // No command is wrong usage: the overview where errors go, exit status 2.
+            Console.error(Help.overview)
+            return 2
         }
         let rest = Array(words.dropFirst())
         switch first {

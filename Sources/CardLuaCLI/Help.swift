@@ -40,8 +40,8 @@ enum Help {
 
     \(runOptions)
 
-    A script that declares tweakables (params = { rotate = { value, min, max } }) takes
-    --param rotate=50 (wrap=false for an on/off one, style=flat for one with options);
+    A script that declares tweakables (params = { tilt = { value, min, max } }) takes
+    --param tilt=0.5 (wrap=false for an on/off one, style=flat for one with options);
     a name it does not declare or a value out of its range is wrong usage. The JSON
     then records the values used ("params").
 
@@ -49,7 +49,7 @@ enum Help {
       cardlua run scripts/lol.lua --offset 150 --format json
       cardlua run scripts/lol.lua --fling 2
       cardlua run scripts/card-scale.lua -o preview.html
-      cardlua run effect.lua --param rotate=50 --param spacing=-5
+      cardlua run scripts/effects/icarousel-coverflow.lua --param tilt=0.5 --param wrap=true
     """
 
     static let watch = """
@@ -82,7 +82,8 @@ enum Help {
     file:line: message over the stage and keeps the last good effect. A slider per
     tweakable the script declares (params; a toggle for an on/off one, segments for
     one with options) runs it again with the new value, keeping
-    the position; Copy params copies the values as --param options. A wheel or
+    the position; Copy params copies a params = { … } table with the values on screen
+    (min, max, step, options and labels kept), to paste over the script's. A wheel or
     trackpad scroll is a pan (a drag released with its velocity). Record starts a
     recording and a second press stops it: what you did in between becomes a
     scenarios = { recorded = … } block for `run --scenario recorded`.
@@ -105,11 +106,13 @@ enum Help {
 
     USAGE: cardlua check SCRIPT [options]
 
-    Loads the script, calls prepare for two viewports, transform across a sweep of
-    offsets including both ends, and targetContentOffset with flings both ways. Reports
-    errors, NaN or infinite values, alpha outside 0…1, unknown fields written on
-    attributes or layout, transform results that are computed and dropped, and globals
-    that look like misspelled callbacks, each as file:line: message on standard output;
+    Loads the script, calls prepare for two viewports (414x736 and 768x1024, and
+    --viewport's), transform across a sweep of offsets including both ends, and
+    targetContentOffset with flings both ways. Reports errors, NaN or infinite values,
+    alpha outside 0…1, unknown fields written on attributes or layout, transform results
+    that are computed and dropped, globals that look like misspelled callbacks, and cards
+    that do not fit between the section insets (UIKit logs that the flow layout's
+    behaviour is not defined), each as file:line: message on standard output;
     a problem met in several frames is one line, with the count. The limits are run's.
     Exit status 1 when it found an error, 0 when clean or with warnings only (1 with
     --strict).
@@ -167,9 +170,10 @@ enum Help {
     layoutAttributesForItem(at:), shouldInvalidateLayout(forBoundsChange:) and
     targetContentOffset(forProposedContentOffset:withScrollingVelocity:), keeping the
     script's names and comments. Tweakables (params) become stored properties that
-    invalidate the layout; --param bakes in the values you tuned (play's Copy params
-    gives them). First the script runs its demo as `cardlua run` does: a script that
-    fails there fails here the same way, and --param is checked as run checks it.
+    invalidate the layout; --param bakes in the values you tuned (or paste play's Copy
+    params table into the script). First the script runs its demo as `cardlua run`
+    does: a script that fails there fails here the same way, and --param is checked as
+    run checks it.
     A construct the translator does not take (a table used as a map, coroutines, string
     building, a wrapping layout, …) is refused with one line, file:line: export: what
     and why, exit status 1, and no -o file. --check prints, per script, "FILE:
@@ -180,7 +184,7 @@ enum Help {
 
     EXAMPLES:
       cardlua export scripts/lol.lua -o LolLayout.swift
-      cardlua export scripts/lol.lua --class SkinPickerLayout --param rotate=50
+      cardlua export scripts/effects/fspager-coverflow.lua --class CoverFlowLayout --param itemWidth=240
       cardlua export --check scripts/*.lua scripts/effects/*.lua
     """
 
@@ -200,20 +204,19 @@ enum Help {
 
     USAGE: cardlua bench SCRIPT... [options]
 
-    First, what each script costs: µs per card (its transform), and the demo's busiest
+    For each script, what it costs: µs per card (its transform), and the demo's busiest
     frame (the most cards: the element query, if any, and every card's transform) in µs
-    and as a share of a 120 Hz display's 8.33 ms frame. Then the context: the per-item
-    cost of its transform through cardlua; with --stock,
+    and as a share of a 120 Hz display's 8.33 ms frame. Beside the per-card figure: the
+    native Swift twin for the seeds (lol, card-scale, photo-browser), and with --stock
     the same script's transform run by the stock lua5.4 interpreter in a plain Lua loop
     (the Lua floor: same prelude, same items, the same sandbox and limits as run, in a
-    process that dies with cardlua); the native Swift twin for the seeds (lol,
-    card-scale, photo-browser); and a whole frame (the visible-rect query plus every
-    visible card) over a sweep of offsets. Once per run: a bare lua_pcall of an empty
-    function from C (the floor of any call) and an empty transform through cardlua.
-    Prints medians over repeated runs after a warm-up, and ratios against the floors.
-    In-process figures are CPU time; cold runs and watch latency are wall clock.
-    Build with -c release for real figures (scripts/bench does). Nothing is judged
-    unless --targets asks for the engine's own targets (the project's benchmark).
+    process that dies with cardlua; only then the × lua5.4 column). Then the floors the
+    ratios are against: a bare lua_pcall of an empty function from C (× pcall: the
+    floor of any call) and an empty transform through cardlua. Medians over repeated
+    runs after a warm-up. In-process figures are CPU time; cold runs and watch latency
+    are wall clock. Build with -c release for real figures (scripts/bench does).
+    Nothing is judged unless --targets asks for the engine's own targets (the project's
+    benchmark, which adds a frame over a sweep of offsets and the element query's cost).
 
     \(OptionTable.help(OptionTable.bench))
 

@@ -69,14 +69,14 @@ import Testing
 
     /// Scripts exported with `--param` values: fspager-linear.lua as a user tuned it in
     /// `cardlua play` (a narrower card, a gentler scale, a snap two pages on), and the
-    /// iCarousel types that wrap by default with `wrap=0` (the README's catalogue marks them
-    /// exportable so).
-    static let tunedCases: [(script: String, className: String, params: [String: Double])] =
+    /// iCarousel types that wrap by default with `wrap=false` (the README's catalogue marks
+    /// them exportable so).
+    static let tunedCases: [(script: String, className: String, params: [String: Double], switches: [String: Bool])] =
         [("scripts/effects/fspager-linear.lua", "TunedFspagerLinearLayout",
-          ["itemWidthRatio": 0.45, "minimumScale": 0.8, "decelerationDistance": 2])]
+          ["itemWidthRatio": 0.45, "minimumScale": 0.8, "decelerationDistance": 2], [:])]
         + ["cylinder", "inverted-cylinder", "inverted-rotary", "inverted-wheel", "rotary", "wheel"].map { name in
             ("scripts/effects/icarousel-\(name).lua",
-             "Unwrapped" + Exporter.className(forFileName: "icarousel-\(name).lua"), ["wrap": 0])
+             "Unwrapped" + Exporter.className(forFileName: "icarousel-\(name).lua"), [:], ["wrap": false])
         }
 
     /// Every case compiled once (one swiftc invocation) and replayed; shared by the tests,
@@ -100,8 +100,9 @@ import Testing
         for tuned in tunedCases {
             let source = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent(tuned.script), encoding: .utf8)
             guard let swift = try? Exporter.export(source: source, fileName: tuned.script, className: tuned.className,
-                                                   params: tuned.params) else { continue }
-            let params = tuned.params.map { (name: $0.key, value: $0.value) }.sorted { $0.name < $1.name }
+                                                   params: tuned.params, switches: tuned.switches) else { continue }
+            let params = (tuned.params.map { (name: $0.key, value: ParamSetting.number($0.value)) }
+                + tuned.switches.map { (name: $0.key, value: ParamSetting.boolean($0.value)) }).sorted { $0.name < $1.name }
             let record = try LuaRecorder.demo(source: source, fileName: (tuned.script as NSString).lastPathComponent,
                                               params: params)
             cases.append(ExportProof.Case(script: "\(tuned.script) (\(params.map { "\($0.name)=\($0.value)" }.joined(separator: " ")))",

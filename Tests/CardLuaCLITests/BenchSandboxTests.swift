@@ -47,7 +47,7 @@ struct BenchSandboxTests {
         let result = try CLI.run(["bench", script, "--smoke", "--stock", "--lua", Self.lua], timeout: 120,
                                  environment: ["TMPDIR": temporary.path])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("hostile: transform per item, stock lua5.4"), "\(result.stdout)")
+        #expect(result.stdout.contains("hostile: per card, stock lua5.4"), "\(result.stdout)")
         #expect(try Self.leftovers(in: directory) == [])
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
     }

@@ -84,7 +84,15 @@ import Testing
     func theSeedPortsAreClean(_ name: String) throws {
         let result = try CLI.run(["check", CLI.script(name)])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.hasSuffix("no problems found\n"))
+        if name == "lol.lua" {
+            // But for UIKit's size rule, at both viewports: the article's card does not
+            // fit between its insets (the seed's header says why it stays).
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.count == 3 && lines.prefix(2).allSatisfy { $0.contains("UIKit logs") }, "\(result.stdout)")
+            #expect(result.stdout.hasSuffix("2 problems (0 errors, 2 warnings)\n"), "\(result.stdout)")
+        } else {
+            #expect(result.stdout.hasSuffix("no problems found\n"))
+        }
     }
 
     /// One script with one problem of every kind: all of them in one run, each with its line.

@@ -38,7 +38,7 @@ import Testing
             (["run", path, "--param", "style=flt"],
              "cardlua: --param style=flt: 'flt' is not one of params.style's options (cover, flat, stack); did you mean flat?"),
             (["check", path, "--param", "wrap=0"], "cardlua: --param wrap=0: params.wrap is on/off: expected true or false (got '0')"),
-            (["run", path, "--param", "zoom=true"], "cardlua: --param zoom=true: expected a number after '=' (got 'true')"),
+            (["run", path, "--param", "zoom=true"], "cardlua: --param zoom=true: params.zoom is a number from 0 to 5: type one, like --param zoom=2 (got 'true')"),
             (["run", path, "--param", "style="],
              "cardlua: --param style=: expected a value after '=' (a number, true or false, or an option)"),
         ]

@@ -63,7 +63,7 @@ import Testing
         let syntax = try CLI.run(["run", path, "--param", "rotate"])
         #expect(syntax.status == 2 && syntax.stderr.hasPrefix("cardlua: --param: expected NAME=VALUE, like rotate=50 or wrap=true (got 'rotate')\n"))
         let number = try CLI.run(["run", path, "--param", "rotate=abc"])
-        #expect(number.status == 2 && number.stderr.hasPrefix("cardlua: --param rotate=abc: expected a number after '=' (got 'abc')\n"))
+        #expect(number.status == 2 && number.stderr.hasPrefix("cardlua: --param rotate=abc: params.rotate is a number from 0 to 90: type one, like --param rotate=35 (got 'abc')\n"))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.json").path))
     }
 

@@ -70,7 +70,7 @@ import Testing
         ("style", "round", "'round' is not one of params.style's options (cover, flat, stack)"),
         ("wrap", "1", "params.wrap is on/off: expected true or false (got '1')"),
         ("wrap", "yes", "params.wrap is on/off: expected true or false (got 'yes')"),
-        ("zoom", "true", "expected a number after '=' (got 'true')"),
+        ("zoom", "true", "params.zoom is a number from 0 to 5: type one, like --param zoom=2 (got 'true')"),
         ("zoom", "6", "6 is outside 0…5 (params.zoom's min…max)"),
         ("wrap_", "true", "the script has no param 'wrap_'; did you mean wrap?"),
         ("w", "true", "the script has no param 'w' (it declares zoom, wrap, style, alpha)"),

@@ -58,8 +58,8 @@ params = {
   -- viewpointOffset.width and .height
   viewpointOffsetX = { value = 0, min = -300, max = 300, step = 5, label = "Viewpoint offset x" },
   viewpointOffsetY = { value = 0, min = -300, max = 300, step = 5, label = "Viewpoint offset y" },
-  wrap = { value = 0, min = 0, max = 1, step = 1 },                         -- iCarouselOptionWrap
-  showBackfaces = { value = true, label = "Show backfaces" },                -- iCarouselOptionShowBackfaces
+  wrap = { value = false, label = "Wrap" },                                 -- iCarouselOptionWrap
+  showBackfaces = { value = true, label = "Show backfaces" },               -- iCarouselOptionShowBackfaces
   visibleItems = { value = 0, min = 0, max = 30, step = 1 },               -- 0: iCarousel's rule
   fadeMin = { value = -100, min = -100, max = 100, step = 0.1 },            -- −100: −infinity
   fadeMax = { value = 100, min = -100, max = 100, step = 0.1 },             -- 100: +infinity
@@ -84,7 +84,7 @@ local function round(x)
 end
 
 local function wraps()
-  return params.wrap ~= 0
+  return params.wrap
 end
 
 function prepare(layout)

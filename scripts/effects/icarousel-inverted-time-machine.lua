@@ -56,17 +56,18 @@ params = {
   tilt = { value = 0.3, min = -1, max = 1, step = 0.05 },
   spacing = { value = 1, min = 0.1, max = 3, step = 0.05 },
   perspective = { value = -0.002, min = -0.01, max = 0, step = 0.0001 },   -- m34, −1/500
-  viewpointOffsetX = { value = 0, min = -300, max = 300, step = 5 },       -- viewpointOffset.width
-  viewpointOffsetY = { value = 0, min = -300, max = 300, step = 5 },       -- viewpointOffset.height
-  wrap = { value = 0, min = 0, max = 1, step = 1 },                         -- iCarouselOptionWrap
-  showBackfaces = { value = 1, min = 0, max = 1, step = 1 },                -- iCarouselOptionShowBackfaces
+  -- viewpointOffset.width and .height
+  viewpointOffsetX = { value = 0, min = -300, max = 300, step = 5, label = "Viewpoint offset x" },
+  viewpointOffsetY = { value = 0, min = -300, max = 300, step = 5, label = "Viewpoint offset y" },
+  wrap = { value = false, label = "Wrap" },                                 -- iCarouselOptionWrap
+  showBackfaces = { value = true, label = "Show backfaces" },               -- iCarouselOptionShowBackfaces
   visibleItems = { value = 0, min = 0, max = 30, step = 1 },               -- 0: iCarousel's rule
   fadeMin = { value = 0, min = -100, max = 100, step = 0.1 },            -- −100: −infinity
   fadeMax = { value = 100, min = -100, max = 100, step = 0.1 },             -- 100: +infinity
   fadeRange = { value = 1, min = 0.01, max = 10, step = 0.05 },
   fadeMinAlpha = { value = 0, min = 0, max = 1, step = 0.05 },
   decelerationRate = { value = 0.95, min = 0, max = 0.999, step = 0.005 },  -- iCarousel's, per second
-  pagingEnabled = { value = 0, min = 0, max = 1, step = 1 },
+  pagingEnabled = { value = false, label = "Paging enabled" },
 }
 
 local ITEM_WIDTH, ITEM_HEIGHT = 200, 200   -- the views of iCarousel's example projects
@@ -84,7 +85,7 @@ local function round(x)
 end
 
 local function wraps()
-  return params.wrap ~= 0
+  return params.wrap
 end
 
 function prepare(layout)
@@ -186,7 +187,7 @@ function layoutAttributesForElements(rect, layout)
       local t = transformForItemViewWithOffset(offset, base, geometry)
       local attributes = {                                 -- the item's own size, moved to the centre
         indexPath = IndexPath(index, 0), center = center, transform3D = t, alpha = alpha,
-        hidden = params.showBackfaces == 0 and t.m33 <= 0,  -- transformItemView's backface rule
+        hidden = not params.showBackfaces and t.m33 <= 0,  -- transformItemView's backface rule
       }
       local x = t.m11 + t.m21 + t.m31 + t.m41
       if index == current then currentX = x end
@@ -231,7 +232,7 @@ function targetContentOffset(proposed, velocity, layout)
   local target = current
   if math.abs(v) > SCROLL_SPEED_THRESHOLD and math.abs(distance) > DECELERATE_THRESHOLD then
     local finish = o + distance
-    if params.pagingEnabled ~= 0 then finish = o end
+    if params.pagingEnabled then finish = o end
     finish = distance > 0 and math.ceil(finish) or math.floor(finish)
     target = round(finish)                                     -- then scrollToItemBoundary
   elseif math.abs(v) > SCROLL_SPEED_THRESHOLD and math.abs(o - current) > SCROLL_DISTANCE_THRESHOLD then

@@ -62,6 +62,8 @@ final class CheckSession {
             let layout = FlowLayout(configuration: configuration, viewportSize: size,
                                     numberOfItemsInSections: counts, metrics: metrics)
             lineCounts.append((size, ScriptChecker.linesAcross(layout), configuration))
+            diagnostics += ScriptChecker.sizeRuleWarnings(layout, index: index,
+                                                          insetsFromCallback: metrics?.sectionInsets != nil)
             sweep(layout)
             fling(layout)
             harvestNotes()

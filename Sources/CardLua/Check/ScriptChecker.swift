@@ -53,14 +53,17 @@ package struct ScriptChecker {
     /// the keys written on `attributes` or `layout` that the contract does not know (as
     /// far as the frames noted saw them: set `keyNoteInterval` before the run), and
     /// transform results computed and dropped. Each once, by line.
-    package static func warnings(after effect: LuaEffect, path: String) -> [Diagnostic] {
+    /// With `layouts` (the flows the run laid out), UIKit's size rule too, once per viewport.
+    package static func warnings(after effect: LuaEffect, path: String, layouts: [FlowLayout] = []) -> [Diagnostic] {
         let source = effect.source  // the text that ran (the file may have changed since)
         let index = SourceIndex(source: source, chunkName: path)
         let attributeKeys = (try? effect.attributeKeyNotes()) ?? []
         let layoutKeys = (try? effect.layoutKeyNotes()) ?? []
+        let insetsFromCallback = effect.definesFunction("insetForSection")
         let found = misspelledGlobals(index)
             + KeyNotes.unknownKeyWarnings(attributeKeys: attributeKeys, layoutKeys: layoutKeys, index: index)
             + droppedResults(index)
+            + layouts.flatMap { sizeRuleWarnings($0, index: index, insetsFromCallback: insetsFromCallback) }
         return found.enumerated().sorted { a, b in
             let la = a.element.line ?? 0, lb = b.element.line ?? 0
             return la != lb ? la < lb : a.offset < b.offset

@@ -52,7 +52,7 @@ enum BenchCommand {
         let release = true
         #endif
         var table = BenchTable(markdown: options.markdown, judged: release && !options.smoke,
-                               showsTargets: options.targets)
+                               showsTargets: options.targets, showsStock: options.stock)
         do {
             try run(options, into: &table)
         } catch {
@@ -127,22 +127,27 @@ enum BenchCommand {
             table.note("stock interpreter: \(Echo.safe(options.lua ?? "lua5.4 on the PATH")) not found (its rows are skipped; scripts/bootstrap --test installs lua5.4)")
         }
 
-        // What the user asked first: each script's cost per card and at its demo's
-        // busiest frame, as a share of a 120 Hz display's frame.
-        for script in scripts {
-            table.section("\(Echo.safe(script.path)): what it costs")
-            try measureCost(script.path, script.effect, script.setup, options, table: &table)
-        }
+        // What the user asked first: each script's cost per card (one figure, with its
+        // native twin and the stock interpreter beside it when there are) and at its
+        // demo's busiest frame, as a share of a 120 Hz display's frame; then the floors
+        // those are compared with.
         if !scripts.isEmpty {
-            table.section("context: the engine's floors, the cost of any call")
-            let floor = try measureFloors(options, stock: stock, table: &table)
+            let floor = try measureFloors(options, stock: stock)
             for script in scripts {
-                table.section(Echo.safe(script.path))
-                try measureScript(script.path, script.effect, script.setup, options, floor: floor,
-                                  stock: stock, table: &table)
+                table.section("\(Echo.safe(script.path)): what it costs")
+                try measureCost(script.path, script.effect, script.setup, options, floor: floor, stock: stock,
+                                table: &table)
             }
+            table.section("context: the floors those figures are compared with")
+            printFloors(floor, table: &table)
         }
-        if !scripts.isEmpty {
+        // The engine's own figures (the project's benchmark, --targets): a frame over a
+        // sweep of offsets against the native twin, and the element query's cost.
+        if options.targets, !scripts.isEmpty {
+            for script in scripts {
+                table.section("\(Echo.safe(script.path)): a frame over a sweep of offsets")
+                try measureSweep(script.path, script.effect, options, table: &table)
+            }
             table.section("the element query (contract v2): the same per-card work, per frame")
             try measureElementQuery(options, table: &table)
         }
@@ -163,21 +168,50 @@ enum BenchCommand {
     /// shares with everything else the app draws.
     static let frameBudget120Hz = 1e9 / 120
 
-    /// A script's cost as its author wants it: per card, and the demo's busiest frame
-    /// (the frame with the most cards: its element query, if any, and every card's
-    /// transform, as `run` computes it), also as a share of a 120 Hz frame.
+    /// A script's cost as its author wants it: per card (its transform; beside it the
+    /// same script in the stock interpreter with --stock, and the native Swift twin for
+    /// a seed, in the same unit), and the demo's busiest frame (the frame with the most
+    /// cards: its element query, if any, and every card's transform, as `run` computes
+    /// it), also as a share of a 120 Hz frame.
     static func measureCost(_ path: String, _ effect: LuaEffect, _ setup: Setup, _ options: Options,
-                            table: inout BenchTable) throws {
+                            floor: Floors, stock: StockInterpreter?, table: inout BenchTable) throws {
         let name = Echo.safe(((path as NSString).lastPathComponent as NSString).deletingPathExtension)
+        let twin = SeedTwin(rawValue: options.twin ?? name)
         let perCard = try perItem(effect, setup, options)
-        table.row("\(name): per card (transform)", ns: perCard, unit: .usPerItem)
+        var stockNs: Double?
+        if let stock {
+            stockNs = try stock.measure(script: path, source: nil, setup: setup, options: options).transform
+        }
+        let nativeNs = try twin.map { try perItem($0.makeEffect(), setup, options) }
+        // The targets of the performance issue: per item against the native twin.
+        let target = twin.flatMap { twin in
+            nativeNs.map { Target(limit: twin == .lol ? 12 : 25, what: "× Swift", value: perCard / $0) }
+        }
+        table.row("\(name): per card (transform)", ns: perCard, unit: .usPerItem,
+                  lua: stockNs.map { perCard / $0 }, pcall: perCard / floor.pcall, swift: nativeNs.map { perCard / $0 },
+                  target: target)
+        if let stockNs {
+            table.row("\(name): per card, stock lua5.4", ns: stockNs, unit: .usPerItem,
+                      lua: 1, pcall: stockNs / floor.pcall, swift: nativeNs.map { stockNs / $0 },
+                      note: "same prelude, same script")
+        }
+        if let nativeNs, let twin {
+            table.row("\(name): per card, native Swift", ns: nativeNs, unit: .usPerItem,
+                      lua: stockNs.map { nativeNs / $0 }, pcall: nativeNs / floor.pcall, swift: 1,
+                      note: "\(twin.typeName)")
+        }
         guard let busiest = try busiestDemoFrame(path, options) else { return }
         var frameOptions = options
         frameOptions.viewport = busiest.viewport
         let ns = try perFrame(effect, frameOptions, at: busiest.offset)
+        let nativeFrame = try twin.map { try perFrame($0.makeEffect(), frameOptions, at: busiest.offset) }
         let share = ns.ns / frameBudget120Hz * 100
         table.row("\(name): the demo's busiest frame (\(Int(ns.cards.rounded())) cards)", ns: ns.ns, unit: .usPerFrame,
+                  swift: nativeFrame.map { ns.ns / $0.ns },
                   note: String(format: "%.2f %% of a 120 Hz frame (8.33 ms)", share))
+        if let nativeFrame {
+            table.row("\(name): the same frame, native Swift", ns: nativeFrame.ns, unit: .usPerFrame, swift: 1)
+        }
     }
 
     /// The demo's frame with the most cards: its content offset and viewport (nil when
@@ -192,16 +226,19 @@ enum BenchCommand {
         return (frame.contentOffset, frame.viewportSize)
     }
 
-    /// The reference rows every script row is compared with.
+    /// The reference figures every script row is compared with.
     struct Floors {
         /// ns per bare lua_pcall of an empty function.
         var pcall: Double
+        /// ns per item of an empty transform through cardlua.
+        var emptyTransform: Double
+        /// ns per item of an empty transform in the stock interpreter's loop (--stock).
+        var stockEmptyTransform: Double?
     }
 
     static let emptyTransformSource = "function transform(attributes, layout) end\n"
 
-    static func measureFloors(_ options: Options, stock: StockInterpreter?,
-                              table: inout BenchTable) throws -> Floors {
+    static func measureFloors(_ options: Options, stock: StockInterpreter?) throws -> Floors {
         let probe = try LuaEffect(source: "", chunkName: "floor.lua")
         let calls = options.smoke ? 1000 : 200_000
         let pcall = Benchmark.medianOf(repeats: options.repeats) { () -> Double in
@@ -209,60 +246,34 @@ enum BenchCommand {
             let ns = Benchmark.cpuTime { ok = probe.benchmarkEmptyProtectedCalls(calls) }
             return ok ? ns / Double(calls) : .nan
         }
-        let floors = Floors(pcall: pcall)
-
         let empty = try LuaEffect(source: emptyTransformSource, chunkName: "empty.lua")
         let setup = try Setup(effect: empty, options: options)
         let emptyNs = try perItem(empty, setup, options)
-
-        table.row("bare lua_pcall of an empty function, from C", ns: pcall, unit: .nsPerCall,
-                  pcall: 1, note: "the floor of any call")
-        table.row("empty transform per item, cardlua", ns: emptyNs, unit: .nsPerItem,
-                  pcall: emptyNs / pcall, target: Target(limit: 1.6, what: "× lua_pcall", value: emptyNs / pcall))
-        if let stock {
-            let result = try stock.measure(script: nil, source: emptyTransformSource, setup: setup, options: options)
-            table.row("empty transform per item, stock lua5.4 loop", ns: result.transform, unit: .nsPerItem,
-                      pcall: result.transform / pcall, note: "a Lua-to-Lua call")
+        let stockEmpty = try stock.map {
+            try $0.measure(script: nil, source: emptyTransformSource, setup: setup, options: options).transform
         }
-        return floors
+        return Floors(pcall: pcall, emptyTransform: emptyNs, stockEmptyTransform: stockEmpty)
     }
 
-    static func measureScript(_ path: String, _ effect: LuaEffect, _ setup: Setup, _ options: Options,
-                              floor: Floors, stock: StockInterpreter?, table: inout BenchTable) throws {
+    static func printFloors(_ floor: Floors, table: inout BenchTable) {
+        table.row("bare lua_pcall of an empty function, from C", ns: floor.pcall, unit: .nsPerCall,
+                  pcall: 1, note: "the floor of any call")
+        table.row("empty transform per card, cardlua", ns: floor.emptyTransform, unit: .nsPerItem,
+                  pcall: floor.emptyTransform / floor.pcall,
+                  target: Target(limit: 1.6, what: "× lua_pcall", value: floor.emptyTransform / floor.pcall))
+        if let stockEmpty = floor.stockEmptyTransform {
+            table.row("empty transform per card, stock lua5.4 loop", ns: stockEmpty, unit: .nsPerItem,
+                      pcall: stockEmpty / floor.pcall, note: "a Lua-to-Lua call")
+        }
+    }
+
+    /// A frame: the visible-rect query and the transform of every visible card, over a
+    /// sweep of offsets across the content (what the scenario runner does per frame),
+    /// against the native twin for the seeds (the project's benchmark).
+    static func measureSweep(_ path: String, _ effect: LuaEffect, _ options: Options,
+                             table: inout BenchTable) throws {
         let name = Echo.safe(((path as NSString).lastPathComponent as NSString).deletingPathExtension)
-        let twinName = options.twin ?? name
-        let twin = SeedTwin(rawValue: twinName)
-
-        let lua = try perItem(effect, setup, options)
-        var stockNs: Double?
-        if let stock {
-            stockNs = try stock.measure(script: path, source: nil, setup: setup, options: options).transform
-        }
-        var nativeNs: Double?
-        if let twin {
-            let native = twin.makeEffect()
-            nativeNs = try perItem(native, setup, options)
-        }
-        // The targets of the performance issue: per item against the native twin.
-        let target = twin.flatMap { twin in
-            nativeNs.map { Target(limit: twin == .lol ? 12 : 25, what: "× Swift", value: lua / $0) }
-        }
-        table.row("\(name): transform per item, cardlua", ns: lua, unit: .nsPerItem,
-                  lua: stockNs.map { lua / $0 }, pcall: lua / floor.pcall, swift: nativeNs.map { lua / $0 },
-                  target: target)
-        if let stockNs {
-            table.row("\(name): transform per item, stock lua5.4", ns: stockNs, unit: .nsPerItem,
-                      lua: 1, pcall: stockNs / floor.pcall, swift: nativeNs.map { stockNs / $0 },
-                      note: "same prelude, same script")
-        }
-        if let nativeNs {
-            table.row("\(name): transform per item, native Swift", ns: nativeNs, unit: .nsPerItem,
-                      lua: stockNs.map { nativeNs / $0 }, pcall: nativeNs / floor.pcall, swift: 1,
-                      note: "\(twin!.typeName)")
-        }
-
-        // A frame: the visible-rect query and the transform of every visible card, over a
-        // sweep of offsets across the content (what the scenario runner does per frame).
+        let twin = SeedTwin(rawValue: options.twin ?? name)
         let frame = try perFrame(effect, options)
         var nativeFrame: (ns: Double, cards: Double)?
         if let twin { nativeFrame = try perFrame(twin.makeEffect(), options) }

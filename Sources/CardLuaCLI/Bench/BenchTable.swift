@@ -10,7 +10,7 @@ struct BenchTable {
 
         var label: String {
             switch self {
-            case .nsPerItem: "ns/item"
+            case .nsPerItem: "ns/card"
             case .nsPerCall: "ns/call"
             case .usPerItem: "µs/card"
             case .usPerFrame: "µs/frame"
@@ -38,13 +38,23 @@ struct BenchTable {
     /// Whether the engine's targets are shown at all (`--targets`).
     let showsTargets: Bool
 
-    init(markdown: Bool, judged: Bool, showsTargets: Bool = false) {
+    /// Whether the column of ratios to the stock interpreter is shown (`--stock`).
+    let showsStock: Bool
+
+    init(markdown: Bool, judged: Bool, showsTargets: Bool = false, showsStock: Bool = false) {
         self.showsTargets = showsTargets
+        self.showsStock = showsStock
         self.markdown = markdown
         self.judged = judged
     }
 
-    private static let widths = [56, 10, 9, 9, 9, 9]
+    /// The widths of the columns before the note.
+    private var widths: [Int] { showsStock ? [56, 10, 9, 9, 9, 9] : [56, 10, 9, 9, 9] }
+
+    /// `cells` without the stock interpreter's column (the fourth) unless it is shown.
+    private func shown(_ cells: [String]) -> [String] {
+        showsStock ? cells : Array(cells.prefix(3) + cells.dropFirst(4))
+    }
 
     mutating func header(_ lines: [String]) {
         for line in lines { Console.out((markdown ? "" : "") + line + (markdown ? "  \n" : "\n")) }
@@ -58,16 +68,17 @@ struct BenchTable {
     mutating func section(_ title: String) {
         if !startedTable {
             startedTable = true
-            let columns = ["what", "median", "unit", "× lua5.4", "× pcall", "× Swift", showsTargets ? "target / note" : "note"]
+            let columns = shown(["what", "median", "unit", "× lua5.4", "× pcall", "× Swift",
+                                 showsTargets ? "target / note" : "note"])
             if markdown {
                 Console.out("| " + columns.joined(separator: " | ") + " |\n")
-                Console.out("|---|--:|---|--:|--:|--:|---|\n")
+                Console.out("|---|--:|---|" + String(repeating: "--:|", count: columns.count - 4) + "---|\n")
             } else {
                 Console.out(line(columns) + "\n")
             }
         }
         if markdown {
-            Console.out("| **\(title)** | | | | | | |\n")
+            Console.out("| **\(title)** |" + String(repeating: " |", count: shown(Array(repeating: "", count: 7)).count - 1) + "\n")
         } else {
             Console.out("-- \(title)\n")
         }
@@ -87,7 +98,8 @@ struct BenchTable {
         emit([what, "n/a", "", "", "", "", reason])
     }
 
-    private func emit(_ cells: [String]) {
+    private func emit(_ all: [String]) {
+        let cells = shown(all)
         if markdown {
             Console.out("| " + cells.map { $0.isEmpty ? " " : $0 }.joined(separator: " | ") + " |\n")
         } else {
@@ -98,8 +110,8 @@ struct BenchTable {
     private func line(_ cells: [String]) -> String {
         var out = ""
         for (i, cell) in cells.enumerated() {
-            if i < BenchTable.widths.count {
-                let width = BenchTable.widths[i]
+            if i < widths.count {
+                let width = widths[i]
                 let pad = max(0, width - cell.count)
                 // Names left-aligned, figures right-aligned.
                 out += i == 0 || i == 2 ? cell + String(repeating: " ", count: pad) : String(repeating: " ", count: pad) + cell

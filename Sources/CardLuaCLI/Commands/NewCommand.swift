@@ -142,6 +142,7 @@ enum NewCommand {
         report += """
 
         next:
+          cardlua play \(name)    (then open the URL it prints: drag the cards, edit, save)
           cardlua run \(name)
           cardlua watch \(name) -o preview.html    (then open preview.html in a browser)
           cardlua check \(name)

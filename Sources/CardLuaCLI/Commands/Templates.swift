@@ -82,6 +82,8 @@ enum Templates {
     /// The "Try it" lines of the header, descriptions in one column.
     private static func tryIt(_ fileName: String) -> String {
         let lines = [
+            ("cardlua play \(fileName)", "drag and flick it in the browser, live as you"),
+            ("", "save; sliders for the params"),
             ("cardlua run \(fileName)", "the demo scroll, as a table"),
             ("cardlua run \(fileName) --offset 150", "one frame, at content offset 150"),
             ("cardlua watch \(fileName) -o preview.html", "open preview.html in a browser: it"),

@@ -397,12 +397,16 @@ final class Playground: @unchecked Sendable {
 
     /// Why the viewport shows several rows of a horizontal carousel (or columns of a
     /// vertical one) — a tall preset does that, as UIKit's flow does — and what keeps one.
+    /// Also UIKit's size rule at the viewport on screen (a card that does not fit between
+    /// the insets).
     private func layoutNote() -> String? {
         let layout = session.layout
+        let sizeRule = ScriptChecker.sizeRuleWarnings(layout, insetsFromCallback: effect.definesFunction("insetForSection"))
+            .map { "\((scriptPath as NSString).lastPathComponent): warning: \($0.message)" }
         let lines = ScriptChecker.linesAcross(layout)
-        guard lines > 1 else { return nil }
-        return ScriptChecker.severalLinesNote(lines: lines, viewport: layout.viewportSize,
-                                              configuration: layout.configuration)
+        guard lines > 1 else { return sizeRule.first }
+        return (sizeRule + [ScriptChecker.severalLinesNote(lines: lines, viewport: layout.viewportSize,
+                                                           configuration: layout.configuration)]).joined(separator: "\n")
     }
 
     /// The warnings of the script just loaded: kept for the page, printed when new.

@@ -73,7 +73,13 @@ enum RunPipeline {
             // any frame.
             effect.keyNoteInterval = 4
             defer {
-                warnings = ScriptChecker.warnings(after: effect, path: options.scriptPath)
+                // UIKit's size rule, at each viewport the run laid out (after a run that
+                // finished: prepare is called again for it, as the run called it).
+                let layouts = sink.viewports.compactMap { size in
+                    try? ScenarioRunner(effect: effect, scriptName: "size rule")
+                        .preparedLayout(viewportSize: size, numberOfItems: sink.numberOfItems)
+                }
+                warnings = ScriptChecker.warnings(after: effect, path: options.scriptPath, layouts: layouts)
                     .map { $0.formatted(file: options.scriptPath) }
             }
             sink.hasSnapRule = effect.definesFunction("targetContentOffset")
@@ -152,6 +158,11 @@ private final class PipelineSink: TimelineSink {
     /// The script's tweakables and the values used (the JSON's `params`).
     var params: [ParamValue] = []
     private(set) var frames = 0
+    /// The viewports of a run that ended (its scenario's, then each resize's), once each;
+    /// empty until it ends.
+    private(set) var viewports: [Size] = []
+    /// Items per section of the run that ended.
+    private(set) var numberOfItems: [Int] = []
 
     init(_ inner: any TimelineSink) { self.inner = inner }
 
@@ -174,6 +185,12 @@ private final class PipelineSink: TimelineSink {
         summary.hasSnapRule = hasSnapRule
         summary.params = params
         try inner.end(summary)
+        var sizes = [summary.viewportSize]
+        for step in summary.scenario?.steps ?? [] {
+            if case let .resize(size) = step, !sizes.contains(size) { sizes.append(size) }
+        }
+        viewports = sizes
+        numberOfItems = summary.scenario?.numberOfItems ?? Scenario.defaultNumberOfItems
     }
 }
 

@@ -14,9 +14,11 @@ function prepare(layout)
   local width, height = bounds.width * 0.7, bounds.height * 0.5
   layout.scrollDirection = "horizontal"                -- or "vertical"
   layout.itemSize = CGSizeMake(width, height)          -- width, height of every card
-  -- Side insets centre the first and the last card; top and bottom insets leave room for
-  -- one row only (a horizontal flow fills columns from the top while cards fit).
-  local side, top = (bounds.width - width) / 2, (bounds.height - height) / 2
+  -- Side insets centre the first and the last card. Top and bottom insets of a quarter
+  -- of the free height leave room for one row only (a horizontal flow fills columns from
+  -- the top while cards fit) and keep the card clear of them: UIKit wants a card less
+  -- tall than the view minus these insets (and an app's safe area, docs/export.md).
+  local side, top = (bounds.width - width) / 2, (bounds.height - height) / 4
   layout.sectionInset = UIEdgeInsetsMake(top, side, top, side)   -- top, left, bottom, right
   layout.minimumLineSpacing = 16                       -- between cards along the scroll
   layout.decelerationRate = "fast"                     -- "normal" (UIKit's default), "fast", a number
@@ -30,7 +32,9 @@ function transform(attributes, layout)
   local distance = math.abs(attributes.center.x - layout.collectionView.bounds.midX) / pitch
   local scale = 1 - (1 - params.sideScale) * math.min(distance, 1)
   attributes.transform3D = CATransform3DMakeScale(scale, scale, 1)
-  attributes.zIndex = -math.floor(distance)           -- the centred card on top
+  -- The nearest card on top: distance rounded to the nearest whole place (0 for the
+  -- centred card, -1 for its neighbours), so a card 0.99999 places away is a neighbour.
+  attributes.zIndex = -math.floor(distance + 0.5)
   -- What else you may change, for example:
   --   attributes.transform3D = CATransform3DRotate(t, angle, 0, 1, 0)   -- turn about y
   --   attributes.alpha = 0.5      -- 0 (invisible) to 1

@@ -83,10 +83,10 @@ enum LuaRecorder {
     static let items = Scenario.defaultNumberOfItems
 
     /// The script's demo (`cardlua run SCRIPT [--param k=v …]`).
-    static func demo(source: String, fileName: String, params: [(name: String, value: Double)] = [],
+    static func demo(source: String, fileName: String, params: [(name: String, value: ParamSetting)] = [],
                      rightToLeft: Bool = false) throws -> LuaRecord {
         let effect = try LuaEffect(source: source, chunkName: fileName)
-        try effect.setParams(params.map { ($0.name, .number($0.value)) })
+        try effect.setParams(params)
         let recording = RecordingEffect(effect, numberOfItems: items)
         _ = try ScenarioRunner(effect: recording, scriptName: fileName)
             .runDemo(viewportSize: viewport, numberOfItems: items, framesPerSecond: Scenario.defaultFramesPerSecond,

@@ -58,7 +58,7 @@ import Testing
     /// The options act as the source's: a smaller scaleRate makes smaller cards, a smaller
     /// itemSpacing pulls them in less, minAlpha 0 lets the side cards fade.
     @Test func linearCardOptions() throws {
-        let options = ["scaleRate": 0.5, "itemSpacing": 0.2, "minAlpha": 0.0]
+        let options: [String: ParamSetting] = ["scaleRate": 0.5, "itemSpacing": 0.2, "minAlpha": 0.0]
         try CatalogueHarness.expectFaithful("animated-linear-card", offsets: Self.offsets, params: options) { frame in
             Self.linearCard(frame, minAlpha: 0, itemSpacing: 0.2, scaleRate: 0.5)
         }

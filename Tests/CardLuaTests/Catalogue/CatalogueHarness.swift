@@ -36,16 +36,16 @@ enum CatalogueHarness {
     static func path(_ name: String) -> String { folder.appendingPathComponent("\(name).lua").path }
 
     /// The port, with `params` overriding its tweakables.
-    static func effect(_ name: String, params: [String: Double] = [:]) throws -> LuaEffect {
+    static func effect(_ name: String, params: [String: ParamSetting] = [:]) throws -> LuaEffect {
         let effect = try LuaEffect(path: path(name))
-        if !params.isEmpty { try effect.setParams(params.map { (name: $0.key, value: .number($0.value)) }) }
+        if !params.isEmpty { try effect.setParams(params.map { (name: $0.key, value: $0.value) }) }
         return effect
     }
 
     /// The frame the port shows at `offset` (on its scroll axis), through the whole
     /// pipeline: prepare, its own element query if it has one, transform.
     static func frame(_ name: String, offset: Double, viewport: Size = Scenario.defaultViewportSize,
-                      items: Int = 20, params: [String: Double] = [:]) throws -> (Frame, FlowLayoutConfiguration) {
+                      items: Int = 20, params: [String: ParamSetting] = [:]) throws -> (Frame, FlowLayoutConfiguration) {
         let effect = try effect(name, params: params)
         let runner = ScenarioRunner(effect: effect, scriptName: "\(name).lua")
         let timeline = try runner.run(Scenario(name: "fidelity", viewportSize: viewport, numberOfItems: [items],
@@ -67,7 +67,7 @@ enum CatalogueHarness {
     /// drawing order (back to front, as `expected` lists them), each card's four projected
     /// corners within `tolerance` points, and its alpha within 1e-9.
     static func expectFaithful(_ name: String, offsets: [Double], viewport: Size = Scenario.defaultViewportSize,
-                               items: Int = 20, params: [String: Double] = [:], tolerance: Double = 1e-6,
+                               items: Int = 20, params: [String: ParamSetting] = [:], tolerance: Double = 1e-6,
                                sourceLocation: SourceLocation = #_sourceLocation,
                                _ expected: (CatalogueFrame) -> [ExpectedCard]) throws {
         #expect(offsets.count >= 5, "compare at five offsets or more", sourceLocation: sourceLocation)

@@ -37,7 +37,7 @@ import Testing
     /// a larger minScale and a smaller translation ratio, and numberOfVisibleItems = 3 (the
     /// layout's window: only the pages around round(offset)).
     @Test func scaleOptionsOverridden() throws {
-        let params = ["minScale": 0.8, "translationRatioX": 0.5, "numberOfVisibleItems": 3]
+        let params: [String: ParamSetting] = ["minScale": 0.8, "translationRatioX": 0.5, "numberOfVisibleItems": 3]
         var options = PagingScalePreset.linear.options
         options.minScale = 0.8
         options.translationRatio.x = 0.5
@@ -55,7 +55,7 @@ import Testing
 
     /// The 3D options: a narrower turn and a nearer eye on Cover Flow.
     @Test func rotationOptionsOverridden() throws {
-        let params = ["minAngle": -30, "maxAngle": 30, "m34": -0.001]
+        let params: [String: ParamSetting] = ["minAngle": -30, "maxAngle": 30, "m34": -0.001]
         var options = PagingScalePreset.coverFlow.options
         options.rotation3d?.minAngle = -.pi / 6
         options.rotation3d?.maxAngle = .pi / 6
@@ -67,7 +67,7 @@ import Testing
 
     /// The stack's options: a two-card stack, a wider pop and faster fading.
     @Test func stackOptionsOverridden() throws {
-        let params = ["maxStackSize": 2, "popAngle": 36, "alphaFactor": 0.5]
+        let params: [String: ParamSetting] = ["maxStackSize": 2, "popAngle": 36, "alphaFactor": 0.5]
         var options = PagingStackPreset.transparent.options
         options.maxStackSize = 2
         options.popAngle = .pi / 5

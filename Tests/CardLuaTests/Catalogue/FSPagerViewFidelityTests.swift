@@ -100,7 +100,7 @@ import Testing
     /// The options act as the source's: minimumScale 0.5 lets the pages shrink further,
     /// interitemSpacing 20 spreads them (a pitch of 434), minimumAlpha 0.2 fades them more.
     @Test func zoomOutOptions() throws {
-        let options = ["minimumScale": 0.5, "minimumAlpha": 0.2, "interitemSpacing": 20]
+        let options: [String: ParamSetting] = ["minimumScale": 0.5, "minimumAlpha": 0.2, "interitemSpacing": 20]
         try CatalogueHarness.expectFaithful("fspager-zoom-out", offsets: Self.offsets(pitch: 434), params: options) { frame in
             Self.zoomOut(frame, spacing: 20, minimumScale: 0.5, minimumAlpha: 0.2)
         }
@@ -276,7 +276,7 @@ import Testing
     /// Releases at `offset` with each velocity; the port's target must be the source's
     /// for the proposal cardlua's physics made, and the content must rest there.
     static func expectPaging(_ name: String, offset: Double, velocities: [Double], pitch: Double, distance: Int,
-                             contentWidth: Double, params: [String: Double] = [:]) throws {
+                             contentWidth: Double, params: [String: ParamSetting] = [:]) throws {
         for velocity in velocities {
             let effect = try CatalogueHarness.effect(name, params: params)
             let timeline = try ScenarioRunner(effect: effect, scriptName: "\(name).lua")

@@ -282,7 +282,7 @@ private struct ICarousel {
             model.cards($0)
         }
         func width(of item: Int, tilt: Double) throws -> Double {
-            let (frame, _) = try CatalogueHarness.frame("icarousel-coverflow", offset: 600, params: ["tilt": tilt])
+            let (frame, _) = try CatalogueHarness.frame("icarousel-coverflow", offset: 600, params: ["tilt": .number(tilt)])
             let card = try #require(frame.items.first { $0.indexPath.item == item })
             let corners = try #require(card.projectedQuad(contentOffset: frame.contentOffset)?.corners)
             return corners.map(\.x).max()! - corners.map(\.x).min()!
@@ -295,11 +295,11 @@ private struct ICarousel {
     @Test func options() throws {
         var rotary = ICarousel(.rotary)
         rotary.wrap = false
-        try CatalogueHarness.expectFaithful("icarousel-rotary", offsets: Self.flat, params: ["wrap": 0]) { rotary.cards($0) }
+        try CatalogueHarness.expectFaithful("icarousel-rotary", offsets: Self.flat, params: ["wrap": false]) { rotary.cards($0) }
         var inverted = ICarousel(.invertedCylinder)
         inverted.showBackfaces = true
         try CatalogueHarness.expectFaithful("icarousel-inverted-cylinder", offsets: Self.ring,
-                                            params: ["showBackfaces": 1]) { inverted.cards($0) }
+                                            params: ["showBackfaces": true]) { inverted.cards($0) }
         var cylinder = ICarousel(.cylinder)
         cylinder.count = 8
         try CatalogueHarness.expectFaithful("icarousel-cylinder", offsets: Self.ring, params: ["count": 8]) { cylinder.cards($0) }
@@ -307,7 +307,7 @@ private struct ICarousel {
         machine.fadeMinAlpha = 0.5
         try CatalogueHarness.expectFaithful("icarousel-time-machine", offsets: Self.flat,
                                             params: ["fadeMinAlpha": 0.5]) { machine.cards($0) }
-        let (start, _) = try CatalogueHarness.frame("icarousel-rotary", offset: 0, params: ["wrap": 0])
+        let (start, _) = try CatalogueHarness.frame("icarousel-rotary", offset: 0, params: ["wrap": false])
         #expect(!start.items.contains { $0.indexPath.item == 19 })
         let (ring, _) = try CatalogueHarness.frame("icarousel-rotary", offset: 0)
         #expect(ring.items.contains { $0.indexPath.item == 19 })

@@ -41,7 +41,7 @@ import Testing
     @Test func upCarouselTheDemosOverlapAndAShift() throws {
         // .overlap(visibleOffset: 30) spaces the items by 107 − (30 + 40) = 37, the demo's
         // sideItemAlpha 0.4 fades the sides more, and sideItemShift lowers them.
-        let params: [String: Double] = ["spacingMode": 1, "visibleOffset": 30, "sideItemAlpha": 0.4, "sideItemShift": 20]
+        let params: [String: ParamSetting] = ["spacingMode": 1, "visibleOffset": 30, "sideItemAlpha": 0.4, "sideItemShift": 20]
         try CatalogueHarness.expectFaithful("upcarousel", offsets: [0, 100, 237, 333.25, 4000], params: params) {
             Self.upCarousel($0, sideAlpha: 0.4, shift: 20, overlap: 30)
         }

@@ -52,6 +52,25 @@ do
     return tostring(v)
   end
 
+  -- A read of a name the script does not declare (`params.tilte`): an error at the line
+  -- that read it, naming the param it looks like (`params.tilte is not declared (did you
+  -- mean tilt?)`, as `--param tilte=…` says), instead of a nil that fails further on as
+  -- "attempt to perform arithmetic on a nil value". Only misses get here; rawget still
+  -- answers nil.
+  local VALUES = {
+    __index = function (values, key)
+      if type(key) ~= "string" then return nil end
+      local declared = {}
+      for name in next, values do declared[#declared + 1] = name end
+      sort(declared)
+      local shownKey = #key > 40 and ssub(key, 1, 40) .. "…" or key
+      local guess = misspelt(key, declared)
+      if guess then error("params." .. shownKey .. " is not declared (did you mean " .. guess .. "?)", 2) end
+      if #declared == 0 then error("params." .. shownKey .. " is not declared (params declares none)", 2) end
+      error("params." .. shownKey .. " is not declared (params declares " .. concat(declared, ", ") .. ")", 2)
+    end,
+  }
+
   -- A label or an option: one line of text the host can carry in its tab-separated lines.
   local function checkText(at, what, v)
     if type(v) ~= "string" then fail(at .. what .. " must be a string (got " .. shown(v) .. ")") end
@@ -143,7 +162,7 @@ do
       list[#list + 1] = p
     end
     sort(list, function (a, b) return a.name < b.name end)
-    numbers, choices = {}, {}
+    numbers, choices = setmetatable({}, VALUES), {}
     for _, p in ipairs(list) do
       numbers[p.name] = p.value
       if p.kind == "options" then choices[p.name] = p.choices end
@@ -158,7 +177,7 @@ do
     if numbers == nil then fail("params: the script declares no tweakables") end
     for _, setting in ipairs(settings) do
       local name, value = setting.name, setting.value
-      local old, v = numbers[name], nil
+      local old, v = rawget(numbers, name), nil
       if type(old) == "number" then
         if isnumber(value) then v = value end
       elseif type(old) == "boolean" then
