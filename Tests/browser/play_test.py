@@ -402,6 +402,19 @@ def main():
             centre = s["centredItem"][1]
             check("→ centres the next item", centre == before_item + 1 and abs(s["contentOffset"]["x"] - (300 * centre + 200 - HALF)) < 1e-6, str(s))
 
+            # Equal zIndex (lol gives every card 1): the later index path on top, as UIKit
+            # draws, whatever order the page made the cards in. The first shown card is moved
+            # to the end of the stage (as if made last); after the next frames the shown
+            # cards are in index-path order again (the page paints equal z-index in that order).
+            shown_cards = ("Array.from(window.cardlua.stage.querySelectorAll('.card'))"
+                           ".filter(function (e) { return e.style.display !== 'none'; })")
+            driver.execute_script("var c = " + shown_cards + "; c[0].parentNode.appendChild(c[0]);")
+            driver.execute_script(" document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft', bubbles: true}))")
+            settled()
+            order = driver.execute_script("return " + shown_cards + ".map(function (e) { return +e.textContent; })")
+            check("equal zIndex: the later index path drawn on top (in document order), as UIKit draws",
+                  len(order) >= 2 and order == sorted(order), str(order))
+
 
             # 8. Viewports: a preset and rotate resize through the engine.
             driver.find_element("xpath", "//button[@data-w='393']").click()

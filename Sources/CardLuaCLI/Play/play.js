@@ -302,15 +302,28 @@
     shown = f;
     drawn.push(f);
     if (drawn.length > 2000) { drawn.shift(); }
-    var seen = {}, copies = {};
+    var seen = {}, copies = {}, shownCards = [];
     for (var j = 0; j < f.c.length; j++) {
       var c = f.c[j], id = c[0] + ":" + c[1], copy = copies[id] || 0;
       copies[id] = copy + 1;
       seen[id + (copy ? ":" + copy : "")] = true;
-      cardluaCard.draw(card(c[0], c[1], copy), c, 2);
+      var el = card(c[0], c[1], copy);
+      cardluaCard.draw(el, c, 2);
+      shownCards.push({ section: c[0], item: c[1], copy: copy, el: el });
     }
+    inIndexPathOrder(shownCards);
     showSupplementary(f.s);
     for (var key in cards) { if (!seen[key]) { cards[key].style.display = "none"; } }
+  }
+  // Equal zIndex: the later index path on top, as UIKit draws (run's strip, the SVG and
+  // the HTML do the same). The page paints equal z-index in document order, so the shown
+  // cards are kept in index-path order in the stage, moved only when out of it.
+  function inIndexPathOrder(list) {
+    list.sort(function (a, b) { return a.section - b.section || a.item - b.item || a.copy - b.copy; });
+    for (var k = 1; k < list.length; k++) {
+      var before = list[k - 1].el;
+      if (before.nextSibling !== list[k].el) { stage.insertBefore(list[k].el, before.nextSibling); }
+    }
   }
   function fit(w, h) {
     var panelWidth = $("panel").getBoundingClientRect().width || 300;
