@@ -325,8 +325,65 @@ import Testing
         end
         """)
         #expect(swift.contains("(super.layoutAttributesForElements(in: rect) ?? []).map({ $0.copy() as! UICollectionViewLayoutAttributes })"))
-        #expect(swift.contains("super.layoutAttributesForItem(at: indexPath)!.copy() as! UICollectionViewLayoutAttributes"))
+        // Copied, with no force unwrap: an index path the data source no longer has is a
+        // hidden cell, not a crash.
+        #expect(swift.contains("""
+                    guard let base = super.layoutAttributesForItem(at: indexPath) else {
+                        let missing = UICollectionViewLayoutAttributes(forCellWith: indexPath)
+                        missing.isHidden = true
+                        return missing
+                    }
+                    return base.copy() as! UICollectionViewLayoutAttributes
+            """))
+        #expect(!swift.contains(")!."))
         #expect(swift.contains("all.append(extra)"))
+    }
+
+    /// An own element query runs once per visible rect: `layoutAttributesForItem(at:)` reads
+    /// the shown items from its kept answer (dropped by `prepare()`), and finds cells only.
+    @Test func theOwnQueryIsRunOncePerRectNotOncePerItem() throws {
+        let swift = try Self.export("""
+        function layoutAttributesForElements(rect, layout)
+          return layout:layoutAttributesForElements(rect)
+        end
+        function transform(attributes, layout)
+          attributes.alpha = 0.5
+        end
+        """)
+        #expect(swift.contains("private var shownElements: (bounds: CGRect, elements: [UICollectionViewLayoutAttributes])?"))
+        #expect(swift.contains("""
+                override func prepare() {
+                    super.prepare()
+                    shownElements = nil
+                }
+            """))
+        #expect(swift.contains("if let collectionView, let element = shownElement(at: indexPath, in: collectionView.bounds) {"))
+        #expect(swift.contains("""
+                    if shownElements?.bounds != bounds {
+                        let elements = elementQuery(in: bounds)
+            """))
+        #expect(swift.contains("$0.representedElementCategory == .cell && $0.indexPath == indexPath"))
+        #expect(swift.components(separatedBy: "elementQuery(in:").count == 3)  // the query's declaration and two calls
+    }
+
+    /// `CGPointApplyAffineTransform` is CoreGraphics' `applying(_:)`; `math.tointeger` of an
+    /// integer is the integer, of a number that may have a fraction a refusal saying why.
+    @Test func pointsApplyAffineTransformsAndToIntegerSaysWhy() throws {
+        let swift = try Self.export(Self.transform("""
+          local p = CGPointApplyAffineTransform(CGPointMake(1, 2), CGAffineTransformMakeScale(2, 3))
+          attributes.alpha = p.x / 10
+          attributes.zIndex = math.tointeger(4)
+        """))
+        #expect(swift.contains("CGPoint(x: 1, y: 2).applying(CGAffineTransform(scaleX: 2, y: 3))"), "\(swift)")
+        #expect(swift.contains("attributes.zIndex = 4"), "\(swift)")
+        #expect(throws: ExportError.self) {
+            try Self.export(Self.transform("  attributes.zIndex = math.tointeger(attributes.center.x)"))
+        }
+        do {
+            _ = try Self.export(Self.transform("  attributes.zIndex = math.tointeger(attributes.center.x)"))
+        } catch {
+            #expect(error.message.contains("write math.floor(x)"), "\(error)")
+        }
     }
 
     /// The collection view's bounds cannot change between two `prepare()`s (every bounds

@@ -1,4 +1,6 @@
 import CardExport
+import CardLuaTestSupport
+import Foundation
 import Testing
 
 /// `Exporter.export`'s own contract, apart from the translation: a syntax error of the
@@ -16,5 +18,20 @@ import Testing
         }
         let error = ExportError(fileName: "bad.lua", line: line, message: message)
         #expect(error.description == "bad.lua:\(line): export: \(message)")
+    }
+}
+
+/// docs/export.md shows the LoL seed's export as `cardlua export scripts/lol.lua` prints
+/// it: the page stays today's file, not last round's.
+@Suite struct ExportDocsTests {
+    @Test func theDocsShowTodaysLolExport() throws {
+        let root = TestSupport.packageRoot
+        let docs = try String(contentsOf: root.appendingPathComponent("docs/export.md"), encoding: .utf8)
+        let marker = "`cardlua export scripts/lol.lua` prints:\n\n```swift\n"
+        let start = try #require(docs.range(of: marker)).upperBound
+        let end = try #require(docs.range(of: "```\n", range: start..<docs.endIndex)).lowerBound
+        let source = try String(contentsOf: root.appendingPathComponent("scripts/lol.lua"), encoding: .utf8)
+        let swift = try Exporter.export(source: source, fileName: "scripts/lol.lua", className: nil, params: [:])
+        #expect(String(docs[start..<end]) == swift)
     }
 }

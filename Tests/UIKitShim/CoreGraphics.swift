@@ -2,7 +2,8 @@
 // with their accessors, but no CGAffineTransform and no CGColor). Signatures from the iOS
 // SDK's CoreGraphics overlay: `CGAffineTransform(a:b:c:d:tx:ty:)`, `.identity`,
 // `init(scaleX:y:)`, `init(rotationAngle:)`, `init(translationX:y:)`, `scaledBy(x:y:)`,
-// `rotated(by:)`, `translatedBy(x:y:)`, `concatenating(_:)`, `inverted()`, `isIdentity`.
+// `rotated(by:)`, `translatedBy(x:y:)`, `concatenating(_:)`, `inverted()`, `isIdentity`,
+// and `CGPoint.applying(_:)` (`CGPointApplyAffineTransform`).
 #if canImport(Darwin)
 @_exported import CoreGraphics
 #else
@@ -73,6 +74,14 @@ public struct CGAffineTransform: Equatable, Sendable {
 // bit differs for about one rect in five: enough to turn a `trunc` or a comparison of
 // an exported layout. These shadow Foundation's (a module's own declaration wins over one
 // it imports), so exported code reads Core Graphics's arithmetic, the Lua engine's too.
+extension CGPoint {
+    /// `CGPointApplyAffineTransform(self, t)`: `(a·x + c·y + tx, b·x + d·y + ty)`, summed in
+    /// that order (as transform_math.c does).
+    public func applying(_ t: CGAffineTransform) -> CGPoint {
+        CGPoint(x: t.a * x + t.c * y + t.tx, y: t.b * x + t.d * y + t.ty)
+    }
+}
+
 extension CGRect {
     /// `CGRectGetMidX`.
     public var midX: CGFloat { minX + width / 2 }

@@ -189,6 +189,18 @@ extension Translator {
     /// from the weakly held collection view on each query is a weak load, a retain and a
     /// release, more than the whole effect of a simple script costs per card.
     static let preparedBounds = "preparedBounds"
+    /// The generated property that keeps the element query's answer for the visible rect.
+    static let shownElements = "shownElements"
+
+    /// Whether the script defines its own element query (`layoutAttributesForElements`),
+    /// read off the chunk (the walk meets the callbacks in the script's order).
+    var definesElementQuery: Bool {
+        chunk.body.statements.contains { statement in
+            if case let .function(name, _) = statement.kind, name.fields.isEmpty, name.method == nil,
+               name.base == "layoutAttributesForElements" { return true }
+            return false
+        }
+    }
     /// The generated method that sets a flow-layout property only when its value changes.
     static let updateProperty = "update"
 

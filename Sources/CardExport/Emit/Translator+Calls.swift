@@ -92,6 +92,7 @@ extension Translator {
     /// The math functions mathCall translates.
     static let mathFunctionNames: Set<String> = [
         "abs", "floor", "ceil", "sqrt", "sin", "cos", "tan", "asin", "acos", "exp", "atan", "log", "fmod", "min", "max",
+        "tointeger",
     ]
 
     /// The name of the math function `e` is (`math.abs`: "abs"), when `math` is the library.
@@ -163,6 +164,11 @@ extension Translator {
             let allInt = cs.allSatisfy { $0.type == .int }
             if !allInt { cs = try cs.map { try coerce($0, to: .num, line: line) } }
             return code("\(name)(\(cs.map(\.text).joined(separator: ", ")))", allInt ? .int : .num)
+        case "tointeger":
+            guard arguments.count == 1 else { throw refuse(line, "math.tointeger takes 1 argument") }
+            let c = try expression(arguments[0])
+            if c.type == .int { return c }  // an integer is itself
+            throw refuse(line, "math.tointeger of a number that may have a fraction is not supported (Lua gives nil for a fraction, and a Swift value has one type: write math.floor(x) for the whole part, or x // 1)")
         case "pi", "huge": throw refuse(line, "math.\(name) is not a function")
         case "random", "randomseed":
             throw refuse(line, "math.random is not supported (the exported layout must give the same frames every run)")
@@ -271,6 +277,9 @@ extension Translator {
             return code("\(try values(arguments, [.affine], n, line: line)[0]).inverted()", .affine)
         case "CGAffineTransformIsIdentity":
             return code("\(try values(arguments, [.affine], n, line: line)[0]).isIdentity", .bool)
+        case "CGPointApplyAffineTransform":
+            let v = try values(arguments, [.point, .affine], n, line: line)
+            return code("\(v[0]).applying(\(v[1]))", .point)
         case "CGAffineTransformEqualToTransform":
             let v = try values(arguments, [.affine, .affine], n, line: line)
             return code("\(v[0]) == \(v[1])", .bool, Code.comparison)

@@ -40,21 +40,32 @@ extension Translator {
                 }
             }
         }
-        if callbacks.contains("transform") && transformReadsBounds {
+        let hasQuery = callbacks.contains("layoutAttributesForElements"), hasTransform = callbacks.contains("transform")
+        let keepsBounds = hasTransform && transformReadsBounds
+        if keepsBounds {
             // The script's prepare (if any) stores them first thing (Translator+TopLevel).
-            var prepared = ["",
-                            "    /// The collection view's bounds when UIKit last called `prepare()`. Every bounds change",
-                            "    /// invalidates this layout and UIKit prepares it again before its next query, so",
-                            "    /// these are the bounds of every query until then, read without a weak load per query.",
-                            "    private var \(Self.preparedBounds): CGRect?"]
-            if !callbacks.contains("prepare") {
-                prepared += ["",
-                             "    override func prepare() {",
-                             "        super.prepare()",
-                             "        \(Self.preparedBounds) = collectionView?.bounds",
-                             "    }"]
-            }
-            body += prepared
+            body += ["",
+                     "    /// The collection view's bounds when UIKit last called `prepare()`. Every bounds change",
+                     "    /// invalidates this layout and UIKit prepares it again before its next query, so",
+                     "    /// these are the bounds of every query until then, read without a weak load per query.",
+                     "    private var \(Self.preparedBounds): CGRect?"]
+        }
+        if hasQuery {
+            let shown = Self.shownElements
+            body += ["",
+                     "    /// The element query's answer for the visible rect, transformed, and the bounds it is",
+                     "    /// for: `layoutAttributesForItem(at:)` reads each shown item from it rather than running",
+                     "    /// the query again per item. Dropped by `prepare()` (a param, the data or the bounds",
+                     "    /// changed).",
+                     "    private var \(shown): (bounds: CGRect, elements: [\(attributesClassName)])?"]
+        }
+        if (keepsBounds || hasQuery) && !callbacks.contains("prepare") {
+            body += ["",
+                     "    override func prepare() {",
+                     "        super.prepare()"]
+            if keepsBounds { body.append("        \(Self.preparedBounds) = collectionView?.bounds") }
+            if hasQuery { body.append("        \(Self.shownElements) = nil") }
+            body.append("    }")
         }
         for member in members {
             if member.count == 1, member[0].hasPrefix("@callback:") {
@@ -75,7 +86,6 @@ extension Translator {
         }
         let attrs = attributesClassName
         let vb = Self.visibleBounds
-        let hasQuery = callbacks.contains("layoutAttributesForElements"), hasTransform = callbacks.contains("transform")
         body.append("")
         body.append("    override func shouldInvalidateLayout(forBoundsChange newBounds: CGRect) -> Bool { true }")
         if hasQuery || hasTransform || usesAppearance {
@@ -133,8 +143,7 @@ extension Translator {
             body.append("    override func layoutAttributesForItem(at indexPath: IndexPath) -> UICollectionViewLayoutAttributes? {")
             if hasQuery {
                 body.append("        // The element query's answer for a shown item; the base attributes for any other.")
-                body.append("        if let collectionView, let element = elementQuery(in: collectionView.bounds).first(where: { $0.indexPath == indexPath }) {")
-                if hasTransform { body.append("            transform(element\(transformReadsBounds ? ", \(vb): collectionView.bounds" : ""))") }
+                body.append("        if let collectionView, let element = shownElement(at: indexPath, in: collectionView.bounds) {")
                 body.append("            return element")
                 body.append("        }")
             }
@@ -148,11 +157,36 @@ extension Translator {
             body.append("        return attributes")
             body.append("    }")
         }
+        if hasQuery {
+            let shown = Self.shownElements
+            body.append("")
+            body.append("    /// The cell at `indexPath` among the element query's answer for `bounds`, which is made")
+            body.append("    /// (and transformed) once for those bounds.")
+            body.append("    private func shownElement(at indexPath: IndexPath, in bounds: CGRect) -> \(attrs)? {")
+            body.append("        if \(shown)?.bounds != bounds {")
+            body.append("            let elements = elementQuery(in: bounds)")
+            if hasTransform {
+                body.append("            for element in elements where element.representedElementCategory == .cell {")
+                body.append("                transform(element\(transformReadsBounds ? ", \(vb): bounds" : ""))")
+                body.append("            }")
+            }
+            body.append("            \(shown) = (bounds, elements)")
+            body.append("        }")
+            body.append("        return \(shown)?.elements.first { $0.representedElementCategory == .cell && $0.indexPath == indexPath }")
+            body.append("    }")
+        }
         if usesAttributesForItem {
             body.append("")
-            body.append("    /// `layout:layoutAttributesForItem(…)`: any item's base attributes, copied before they are changed.")
+            body.append("    /// `layout:layoutAttributesForItem(…)`: any item's base attributes, copied before they are")
+            body.append("    /// changed. An index path the data source no longer has (it changed under the layout)")
+            body.append("    /// gets a hidden cell's attributes, not a crash.")
             body.append("    private func attributesForItem(at indexPath: IndexPath) -> \(attrs) {")
-            body.append("        super.layoutAttributesForItem(at: indexPath)!.copy() as! \(attrs)")
+            body.append("        guard let base = super.layoutAttributesForItem(at: indexPath) else {")
+            body.append("            let missing = \(attrs)(forCellWith: indexPath)")
+            body.append("            missing.isHidden = true")
+            body.append("            return missing")
+            body.append("        }")
+            body.append("        return base.copy() as! \(attrs)")
             body.append("    }")
         }
         if usesUpdateProperty {

@@ -16,7 +16,7 @@ extension Translator {
         "collectionViewContentSize", "prepare", "invalidateLayout", "layoutAttributesForElements",
         "layoutAttributesForItem", "targetContentOffset", "shouldInvalidateLayout", "description",
         "hash", "copy", "isEqual", "transform", "elementQuery", "attributesForItem", "offsetOnScrollAxis",
-        "preparedBounds", "update",
+        "preparedBounds", "update", "shownElements", "shownElement",
         "min", "max", "abs", "floor", "ceil", "sqrt", "pow", "sin", "cos", "tan", "asin", "acos", "atan",
         "atan2", "exp", "log", "log2", "log10", "fmod", "luaMod", "luaIntMod", "luaIntDiv", "luaIndex",
         "luaLog", "luaColor", "stride", "zip", "print", "layoutAttributesClass",
@@ -394,6 +394,7 @@ extension Translator {
                 header = ["override func prepare() {",
                           "    defer { super.prepare() }  // super lays out with the properties set below"]
                 if transformReadsBounds { header.append("    \(Self.preparedBounds) = collectionView?.bounds") }
+                if definesElementQuery { header.append("    \(Self.shownElements) = nil") }
                 if usesCV { header.append("    guard let collectionView else { return }") }
             case .transform:
                 if transformReadsBounds {

@@ -162,7 +162,7 @@ final class Translator {
     /// Names the file's code refers to by their bare name inside the script's functions
     /// (types, functions, helpers, what the file declares around them): no local takes one.
     lazy var namesInScope: Set<String> = SwiftText.unescapable.union(SwiftText.typeNames).union(SwiftText.functionNames)
-        .union(["collectionView", "collectionViewLayout", Self.visibleBounds, Self.preparedBounds, Self.updateProperty, "super",
+        .union(["collectionView", "collectionViewLayout", Self.visibleBounds, Self.preparedBounds, Self.updateProperty, Self.shownElements, "shownElement", "super",
                 "offsetOnScrollAxis", "attributesForItem", "flipsHorizontallyInOppositeLayoutDirection",
                 className, className + "Attributes"])
     /// Names no member of the class (a param, a module-level local, a function) takes: those

@@ -5,7 +5,8 @@
 /// the export's query paths: super's attributes transformed in one pass, and the script's
 /// own element query (with appearance, so the attributes subclass is the one in use).
 enum SectionsCorpus {
-    /// Cards that shrink, turn and fade away from the centre, between a header and a footer.
+    /// Cards that shrink, turn and fade away from the centre, between a header and a footer
+    /// (the fade through `CGPointApplyAffineTransform`).
     static let turning = """
     -- Headers and footers beside turning cards.
     function prepare(layout)
@@ -30,8 +31,9 @@ enum SectionsCorpus {
       t.m34 = -1 / 500
       t = CATransform3DRotate(t, distance * 0.8, 0, 1, 0)
       attributes.transform3D = CATransform3DScale(t, 1 - math.abs(distance) * 0.2, 1 - math.abs(distance) * 0.2, 1)
-      attributes.alpha = 1 - math.min(math.abs(distance), 1) * 0.5
-      attributes.zIndex = 10 - math.floor(math.abs(distance) * 5 + 0.5)
+      local stretched = CGPointApplyAffineTransform(CGPointMake(distance, 1), CGAffineTransformMake(2, 0.5, 0.25, 1, 0.1, 0))
+      attributes.alpha = 1 - math.min(math.abs(stretched.x) / 2 + math.abs(stretched.y - 1) / 10, 1) * 0.5
+      attributes.zIndex = math.tointeger(10) - math.floor(math.abs(distance) * 5 + 0.5)
     end
     """
 
