@@ -15,7 +15,7 @@ import LuaSyntax
 
 extension Translator {
     /// The motion steps the script's `scenarios` table names.
-    struct ScenarioMotion: Equatable {
+    struct ScenarioMotion {
         var scrollsToItems = false
         var autoplays = false
         /// The first `autoplay = S` step's interval written as a number (the driver's default).
@@ -88,7 +88,7 @@ extension Translator {
             "extension \(className) {",
         ]
         if motion.scrollsToItems { lines += scrollToItemMembers() }
-        lines += sharedMotionMembers(autoplays: motion.autoplays)
+        lines += sharedMotionMembers()
         if motion.autoplays { lines += autoplayLayoutMembers() }
         lines.append("}")
         if motion.autoplays {
@@ -118,7 +118,7 @@ extension Translator {
         ]
     }
 
-    private func sharedMotionMembers(autoplays: Bool) -> [String] {
+    private func sharedMotionMembers() -> [String] {
         [
             "",
             "    /// An offset on the scroll axis clamped to the content: 0 to the content's extent less the bounds'.",
