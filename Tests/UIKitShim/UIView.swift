@@ -3,7 +3,8 @@
 // UIKit/UIScrollView.h as Swift imports them): all `@MainActor open class`;
 // `UIView.layer: CALayer { get }`, `backgroundColor: UIColor?`, `bounds: CGRect`,
 // `frame: CGRect`, `effectiveUserInterfaceLayoutDirection: UIUserInterfaceLayoutDirection { get }`;
-// `UIScrollView.contentOffset: CGPoint`, `contentSize: CGSize`, `bounces`,
+// `UIScrollView.contentOffset: CGPoint`, `func setContentOffset(_ contentOffset: CGPoint,
+// animated: Bool)`, `contentSize: CGSize`, `bounces`,
 // `alwaysBounceVertical`, `alwaysBounceHorizontal`, `isPagingEnabled`,
 // `decelerationRate: UIScrollView.DecelerationRate` (a `struct` with `rawValue: CGFloat`,
 // `.normal`, `.fast`).
@@ -73,6 +74,13 @@
         get { bounds.origin }
         set { bounds.origin = newValue }
     }
+
+    /// UIKit animates to the offset when `animated`; here it is set at once, where the
+    /// animation ends (the proof compares resting offsets, not UIKit's animation curve).
+    open func setContentOffset(_ contentOffset: CGPoint, animated: Bool) {
+        self.contentOffset = contentOffset
+    }
+
     open var contentSize: CGSize = .zero
     open var bounces = true
     open var alwaysBounceVertical = false

@@ -253,6 +253,7 @@ extension Translator {
             out.append("}")
         }
         if usesAppearance { out += attributesSubclass() }
+        out += motionMembers()  // Translator+Motion.swift
         for h in helpers.sorted() {
             out.append("")
             out += (SwiftText.helpers[h] ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -21,6 +21,7 @@ extension SwiftText {
         "UIColor", "UIView", "UIScrollView", "UICollectionView", "UICollectionViewLayout", "UICollectionViewFlowLayout",
         "UICollectionViewLayoutAttributes", "UICollectionViewDelegateFlowLayout", "IndexPath", "Int", "Bool", "String",
         "Double", "Float", "Array", "Optional", "Void", "Never", "Any", "AnyClass", "AnyObject", "NSZone", "MainActor",
+        "Timer", "RunLoop", "TimeInterval", "Task",
     ]
 
     /// The free functions and constants the file calls by their bare name (Swift's, Core

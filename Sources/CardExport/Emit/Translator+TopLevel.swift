@@ -10,7 +10,7 @@ extension Translator {
     ]
 
     /// The names a generated method or property must not take (the layout's own members).
-    static let reservedMemberNames: Set<String> = [
+    static let reservedMemberNames: Set<String> = Set<String>([
         "itemSize", "estimatedItemSize", "scrollDirection", "sectionInset", "minimumLineSpacing",
         "minimumInteritemSpacing", "headerReferenceSize", "footerReferenceSize", "collectionView",
         "collectionViewContentSize", "prepare", "invalidateLayout", "layoutAttributesForElements",
@@ -21,7 +21,7 @@ extension Translator {
         "atan2", "exp", "log", "log2", "log10", "fmod", "luaMod", "luaIntMod", "luaIntDiv", "luaIndex",
         "luaLog", "luaColor", "stride", "zip", "print", "layoutAttributesClass",
         "flipsHorizontallyInOppositeLayoutDirection", "self", "super", "type",
-    ]
+    ]).union(motionMemberNames)
 
     // MARK: - params
 
@@ -128,7 +128,9 @@ extension Translator {
         case let .assignment(targets, _) where targets.count == 1:
             if case .name("params") = targets[0].kind { return }
             if case .name("scenarios") = targets[0].kind {
-                members.append(commentLines(s) + ["// scenarios: cardlua's demo steps, for the tools only (left out)."])
+                let note = scenarioMotion.isEmpty ? "for the tools only (left out)"
+                    : "left out; what their scrollToItem and autoplay steps do is at the end of the file"
+                members.append(commentLines(s) + ["// scenarios: cardlua's demo steps, \(note)."])
                 return
             }
             if case .name(let n) = targets[0].kind, lookUp(n) == nil {

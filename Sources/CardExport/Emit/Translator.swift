@@ -164,13 +164,13 @@ final class Translator {
     lazy var namesInScope: Set<String> = SwiftText.unescapable.union(SwiftText.typeNames).union(SwiftText.functionNames)
         .union(["collectionView", "collectionViewLayout", Self.visibleBounds, Self.preparedBounds, Self.updateProperty, Self.shownElements, "shownElement", "super",
                 "offsetOnScrollAxis", "attributesForItem", "flipsHorizontallyInOppositeLayoutDirection",
-                className, className + "Attributes"])
+                className, className + "Attributes", className + "Autoplay"])
     /// Names no member of the class (a param, a module-level local, a function) takes: those
     /// above, the flow layout's own members and the members the file writes.
     lazy var namesOfMembers: Set<String> = namesInScope.union(Self.reservedMemberNames)
     /// Names no record field takes: a field named like a type hides it in the record.
     lazy var namesOfFields: Set<String> = SwiftText.unescapable.union(SwiftText.typeNames)
-        .union([className, className + "Attributes"])
+        .union([className, className + "Attributes", className + "Autoplay"])
 
     init(chunk: LuaChunk, fileName: String, className: String, overrides: [String: Double]) {
         self.chunk = chunk
