@@ -65,16 +65,18 @@ public final class LuaEffect: Effect {
         let size = source.utf8.count
         if size > ScriptFile.maxBytes { throw ScriptFile.tooLong(path: chunkName, bytes: size) }
         var failure: UnsafePointer<CChar>?
+        var failed = CARDLUA_OK
         let opened = (prelude ?? Self.prelude).withUnsafeBufferPointer { prelude in
             prelude.withMemoryRebound(to: CChar.self) { chunk in
                 cardlua_open(chunk.baseAddress, chunk.count, max(limits.maxMemory, 0),
-                             Int64(max(limits.maxSteps, 1)), &failure)
+                             Int64(max(limits.maxSteps, 1)), &failed, &failure)
             }
         }
         guard let opened else {
             let why = failure.map { String(cString: $0) } ?? "could not create a Lua state"
-            // Only a memory failure is a limit; a prelude that fails to load is a bug.
-            let memory = why.contains("memory")
+            // Only a memory failure is a limit (cardlua_open says which); a prelude that
+            // fails to load is a bug.
+            let memory = failed == CARDLUA_LIMIT
             throw ScriptError(kind: memory ? .limit : .failed, file: chunkName, line: 1,
                               limit: memory ? .memory : nil,
                               text: why + (memory ? " (memory limit \(limits.maxMemory) bytes)" : ""))

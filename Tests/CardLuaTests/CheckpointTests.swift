@@ -264,7 +264,7 @@ import Testing
         let chunk = try Self.compiledPrelude(checkpoints: checkpoints)
         var failure: UnsafePointer<CChar>?
         let host = try #require(chunk.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cardlua_open($0.baseAddress, $0.count, 64 << 20, 100_000, &failure) }
+            buffer.withMemoryRebound(to: CChar.self) { cardlua_open($0.baseAddress, $0.count, 64 << 20, 100_000, nil, &failure) }
         })
         defer { cardlua_close(host) }
         #expect(cardlua_counts_on_checkpoints(host) == (checkpoints ? 1 : 0))

@@ -108,11 +108,14 @@ typedef long (*cardlua_query_fn)(void *context, double x, double y, double width
                                  double height, double *buffer, long capacity);
 
 /// A fresh sandboxed state with the prelude loaded: `prelude` is the compiled chunk
-/// (lua_dump of the prelude's text, as embed-text makes it). NULL when out of memory or
-/// when the prelude fails (a bug): then *message_out, if given, receives a static
-/// description.
+/// (lua_dump of the prelude's text, as embed-text makes it); `budget_steps` is the budget
+/// per callback call, in steps (an estimate of VM instructions: see README.md). NULL when
+/// out of memory or when the prelude fails (a bug): then *status_out, if given, says
+/// which (CARDLUA_LIMIT: out of memory, the memory limit too small for the prelude;
+/// CARDLUA_ERROR: the prelude failed; CARDLUA_OK when a state is returned) and
+/// *message_out, if given, receives a static description.
 cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t memory_limit,
-                           long long instruction_budget, const char **message_out);
+                           long long budget_steps, int *status_out, const char **message_out);
 void cardlua_close(cardlua_host *host);
 
 /// The default time limit per callback call, in milliseconds: a backstop for C work the
