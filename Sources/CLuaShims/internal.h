@@ -311,8 +311,8 @@ struct base_slot {
 };
 
 
-/// Charges `units` of C work against the instruction budget of the call under way (one
-/// unit is worth one VM instruction) and raises the limit error once a limit is reached
+/// Charges `units` of C work against the budget of steps of the call under way (one
+/// step is worth one VM instruction) and raises the limit error once a limit is reached
 /// (the budget, the memory cap or the time limit). Also checks the clock when the charge
 /// is large. Call only from C functions that Lua called (the error unwinds to the
 /// nearest lua_pcall). Inline (below host_of): the common charge, small and with budget

@@ -1,5 +1,6 @@
 // Limits: the capped allocator, the count hook, the checkpoints' budget function, the
-// budget of steps and its charges, the time limits and the limit messages. See README.md in this folder.
+// budget of steps and its charges, the time limits and the limit messages. See README.md
+// in this folder.
 #include "CLuaShims.h"
 #include "internal.h"
 

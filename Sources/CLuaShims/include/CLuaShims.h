@@ -251,7 +251,7 @@ int cardlua_counts_on_checkpoints(cardlua_host *host);
 /// (the time limits enforced from its own thread) can stop it.
 void cardlua_skip_checkpoints(cardlua_host *host, int on);
 
-/// For measurements (scripts/steps): with `on`, the budget is counted exactly, not by
+/// For measurements (CheckpointStepTests): with `on`, the budget is counted exactly, not by
 /// periods (each checkpoint charges its own steps as it runs; the count hook, where it
 /// counts, fires at every instruction), and the charges add up from 0 over every call
 /// until it is turned off. Limits and messages are unchanged; only the speed is not.
