@@ -95,7 +95,7 @@ static void refuse(cardlua_host *h, const void *block, size_t size) {
 // least its class's size, so a block that stays in its class moves nowhere. At most
 // SMALL_KEEP_BYTES are kept in all (outside the memory cap, which counts the sizes Lua
 // asks for): about what one collector cycle frees of a frame's garbage, so that the next
-// cycle's allocations find their blocks here (BENCHMARKS.md, round six). Under
+// cycle's allocations find their blocks here (docs/benchmark-history.md, round six). Under
 // AddressSanitizer blocks are never kept, so that it still sees every use after free.
 #if defined(__SANITIZE_ADDRESS__)
 #define KEEP_SMALL_BLOCKS 0
