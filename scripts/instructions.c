@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
     int elements = argv[3][0] == 'e';
     int calls = atoi(argv[4]);
     const char *message = NULL;
-    cardlua_host *h = cardlua_open(prelude, preludeLength, 256u << 20, 10000000, &message);
+    cardlua_host *h = cardlua_open(prelude, preludeLength, 256u << 20, 10000000, NULL, &message);
     if (h == NULL) { fprintf(stderr, "instructions: %s\n", message); return 1; }
     cardlua_set_query(h, query, NULL);
     cardlua_set_item_query(h, item, NULL);

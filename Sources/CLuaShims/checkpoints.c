@@ -1,6 +1,6 @@
 // Budget checkpoints: a chunk's text with a step count at the places where Lua code can
-// run again and again, so that the instruction budget needs no count hook. See README.md
-// in this folder ("The instruction budget").
+// run again and again, so that the budget of steps needs no count hook. See README.md
+// in this folder ("The budget is the main limit").
 //
 // A count hook puts the VM in its trap mode: every instruction of every function goes
 // through the hook's bookkeeping (about 35 machine instructions each, some 13 % of a

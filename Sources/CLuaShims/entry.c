@@ -321,6 +321,20 @@ int cardlua_counts_on_checkpoints(cardlua_host *h) {
 
 void cardlua_skip_checkpoints(cardlua_host *h, int on) { h->skip_checkpoints = on != 0; }
 
+void cardlua_measure_budget(cardlua_host *h, int on) {
+    h->measuring = on != 0;
+    h->charged_steps = h->charged_instructions = h->charged_host_work = 0;
+    h->hook_step = on ? 1 : h->budget < HOOK_PERIOD ? (int)h->budget : HOOK_PERIOD;
+    // A hook already set fires at every instruction from now on (a field store).
+    if (on && h->L != NULL && lua_gethook(h->L) != NULL) lua_sethook(h->L, cardlua__count_hook, LUA_MASKCOUNT, 1);
+}
+
+void cardlua_budget_used(const cardlua_host *h, long long *steps, long long *instructions, long long *host_work) {
+    if (steps) *steps = h->charged_steps;
+    if (instructions) *instructions = h->charged_instructions;
+    if (host_work) *host_work = h->charged_host_work;
+}
+
 int cardlua_collector_mode(cardlua_host *h) {
     if (h->in_call) return -1;
     if (h->poisoned || h->L == NULL) return -1;

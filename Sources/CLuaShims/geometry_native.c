@@ -4,7 +4,7 @@
 // for bad arguments (through the prelude's argError). A script that builds one value per item — a
 // `sizeForItem` over a million items above all — spends most of its time here, and a C
 // function saves the Lua call frame and the three type tests. The rect getters
-// (CGRectGetMidX …) likewise: LoL reads one per item (BENCHMARKS.md). See README.md here.
+// (CGRectGetMidX …) likewise: LoL reads one per item (docs/benchmark-history.md). See README.md here.
 #include "CLuaShims.h"
 #include "internal.h"
 

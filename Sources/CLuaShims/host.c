@@ -181,15 +181,17 @@ void cardlua__set_short_name(cardlua_host *h) {
 
 
 cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t memory_limit,
-                           long long instruction_budget, const char **message_out) {
+                           long long budget_steps, int *status_out, const char **message_out) {
+    if (status_out) *status_out = CARDLUA_OK;
     cardlua_host *h = (cardlua_host *)calloc(1, sizeof *h);
     if (h == NULL) {
+        if (status_out) *status_out = CARDLUA_LIMIT;
         if (message_out) *message_out = "not enough memory";
         return NULL;
     }
     h->memory_limit = memory_limit;
     h->period_heap_mark = HOOK_PERIOD_HEAP;
-    h->budget = instruction_budget > 0 ? instruction_budget : 1;
+    h->budget = budget_steps > 0 ? budget_steps : 1;
     h->hook_step = h->budget < HOOK_PERIOD ? (int)h->budget : HOOK_PERIOD;
     h->time_limit_ns = CARDLUA_DEFAULT_TIME_LIMIT_MS * 1000000LL;
     h->ref_internals = h->ref_attributes = h->ref_layout = h->ref_layout_lines = LUA_NOREF;
@@ -199,6 +201,7 @@ cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t me
     if (h->L == NULL) {
         cardlua__release_small_blocks(h);
         free(h);
+        if (status_out) *status_out = CARDLUA_LIMIT;
         if (message_out) *message_out = "not enough memory for a Lua state";
         return NULL;
     }
@@ -221,10 +224,11 @@ cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t me
     h->setting_up = 0;
     h->call = NULL;
     if (status != LUA_OK) {
+        int memory = status == LUA_ERRMEM || h->memory_refused;
+        if (status_out) *status_out = memory ? CARDLUA_LIMIT : CARDLUA_ERROR;
         if (message_out)
-            *message_out = (status == LUA_ERRMEM || h->memory_refused)
-                               ? "the memory limit is too small for the cardlua prelude"
-                               : "the cardlua prelude failed to load";
+            *message_out = memory ? "the memory limit is too small for the cardlua prelude"
+                                  : "the cardlua prelude failed to load";
         if (lua_type(L, -1) == LUA_TSTRING) fprintf(stderr, "cardlua: %s\n", lua_tostring(L, -1));
         cardlua_close(h);
         return NULL;

@@ -177,10 +177,15 @@ struct cardlua_host {
     void *small_free[SMALL_CLASSES];
     size_t small_kept;                  // their bytes, all classes (limits.c: SMALL_KEEP_BYTES)
 
-    // Instruction budget (the count hook), per callback call.
+    // The budget, per callback call: steps at checkpoints (or instructions counted by the
+    // count hook) and C work.
     long long budget;
     long long budget_left;
     int hook_step;               // the hook's period for a small heap
+    // What the budget charged since cardlua_measure_budget (for measurements: the whole
+    // run, not per call): steps at checkpoints, instructions counted by the hook, C work.
+    long long charged_steps, charged_instructions, charged_host_work;
+    int measuring;               // cardlua_measure_budget: exact accounting (period 1, grant 0)
     // The state counts its budget on checkpoints (checkpoints.c), the count hook off
     // (until half the memory cap, or a limit): from the prelude's first checkpoint on,
     // until a script without them is loaded.
@@ -306,8 +311,8 @@ struct base_slot {
 };
 
 
-/// Charges `units` of C work against the instruction budget of the call under way (one
-/// unit is worth one VM instruction) and raises the limit error once a limit is reached
+/// Charges `units` of C work against the budget of steps of the call under way (one
+/// step is worth one VM instruction) and raises the limit error once a limit is reached
 /// (the budget, the memory cap or the time limit). Also checks the clock when the charge
 /// is large. Call only from C functions that Lua called (the error unwinds to the
 /// nearest lua_pcall). Inline (below host_of): the common charge, small and with budget

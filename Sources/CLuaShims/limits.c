@@ -1,5 +1,6 @@
 // Limits: the capped allocator, the count hook, the checkpoints' budget function, the
-// instruction budget, the time limits and the limit messages. See README.md in this folder.
+// budget of steps and its charges, the time limits and the limit messages. See README.md
+// in this folder.
 #include "CLuaShims.h"
 #include "internal.h"
 
@@ -19,6 +20,7 @@
 
 /// The hook's period (in instructions) for the current heap size.
 static int hook_period(const cardlua_host *h) {
+    if (h->measuring) return 1;  // cardlua_measure_budget: every instruction counted
     // In the last eighth of the memory cap, every instruction: the line noted by the hook
     // is then the one that allocated when the cap refuses (a memory error runs no message
     // handler, and the allocator cannot read the stack safely: Lua may be moving it).
@@ -93,7 +95,7 @@ static void refuse(cardlua_host *h, const void *block, size_t size) {
 // least its class's size, so a block that stays in its class moves nowhere. At most
 // SMALL_KEEP_BYTES are kept in all (outside the memory cap, which counts the sizes Lua
 // asks for): about what one collector cycle frees of a frame's garbage, so that the next
-// cycle's allocations find their blocks here (BENCHMARKS.md, round six). Under
+// cycle's allocations find their blocks here (docs/benchmark-history.md, round six). Under
 // AddressSanitizer blocks are never kept, so that it still sees every use after free.
 #if defined(__SANITIZE_ADDRESS__)
 #define KEEP_SMALL_BLOCKS 0
@@ -167,7 +169,7 @@ void cardlua__release_small_blocks(cardlua_host *h) {
 }
 
 /// The capped allocator: refuses growth past memory_limit; charges growth to the
-/// instruction budget.
+/// budget.
 void *cardlua__capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     cardlua_host *h = (cardlua_host *)ud;
     size_t old = ptr ? osize : 0;
@@ -201,6 +203,7 @@ void *cardlua__capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     h->memory_used += growth;
     h->budget_left -= (long long)(growth >> ALLOC_UNIT_SHIFT);
+    h->charged_host_work += (long long)(growth >> ALLOC_UNIT_SHIFT);
     if (h->memory_used > h->period_heap_mark) retune_main_hook(h);
     return p;
 }
@@ -265,7 +268,7 @@ void cardlua__describe_memory_limit(cardlua_host *h) {
 static void note_limit(cardlua_host *h, int timed_out) {
     h->budget_exhausted = 1;
     if (h->budget_left <= 0) {
-        snprintf(h->limit_text, sizeof h->limit_text, "exceeded the instruction budget of %lld instructions (%s)",
+        snprintf(h->limit_text, sizeof h->limit_text, "exceeded the budget of %lld steps (%s)",
                  h->budget, h->charge_reason ? h->charge_reason : "possible infinite loop");
         h->limit_kind = CARDLUA_LIMIT_INSTRUCTIONS;
     } else if (cardlua__memory_given_up(h)) {
@@ -331,7 +334,10 @@ void cardlua__count_hook(lua_State *L, lua_Debug *ar) {
         // path pays nothing for it.
         if (h->memory_used > h->memory_limit / 2) note_hook_line(L, h, ar);
         // On checkpoints they count the steps; the hook only watches (memory, clock).
-        if (!h->checkpoints) h->budget_left -= lua_gethookcount(L);
+        if (!h->checkpoints) {
+            h->budget_left -= lua_gethookcount(L);
+            h->charged_instructions += lua_gethookcount(L);
+        }
         int timed_out = 0;
         if (h->budget_left > 0 && !cardlua__memory_given_up(h) && !(timed_out = out_of_time(h))) {
             int period = hook_period(h);
@@ -374,14 +380,18 @@ static int checkpoint(lua_State *L) {
     if (h->setting_up && !h->checkpoints) cardlua__count_on_checkpoints(h);
     if (!h->budget_exhausted) {
         // At least a step: only a checkpoint calls this, with a counter below zero.
-        h->budget_left -= granted > steps ? (long long)(granted - steps) : 1;
+        long long charge = granted > steps ? (long long)(granted - steps) : 1;
+        h->budget_left -= charge;
+        h->charged_steps += charge;
         int timed_out = 0;
         if (h->budget_left > 0 && !cardlua__memory_given_up(h) && !(timed_out = out_of_time(h))) {
             // Past half the cap the count hook watches too, as it always did there (the
             // line a memory error names; the allocator may not read the stack).
             if (h->memory_used > h->memory_limit / 2 && lua_gethook(L) == NULL)
                 lua_sethook(L, cardlua__count_hook, HOOK_MASK(h), hook_period(h));
-            lua_pushinteger(L, hook_period(h));
+            // Measuring, a grant of 0: each checkpoint calls here and is charged exactly
+            // its own steps, none left unspent in the counter when the call ends.
+            lua_pushinteger(L, h->measuring ? 0 : hook_period(h));
             lua_copy(L, -1, lua_upvalueindex(1));
             return 1;
         }
@@ -399,7 +409,7 @@ void cardlua__push_checkpoint(lua_State *L) {
 void cardlua__charge_for(lua_State *L, long long units, const char *reason) {
     cardlua_host *h = host_of(L);
     if (!h->budget_exhausted) {
-        if (units > 0) h->budget_left -= units;
+        if (units > 0) h->budget_left -= units, h->charged_host_work += units;
         int timed_out = 0;
         if (h->budget_left > 0 && !cardlua__memory_given_up(h) && !(units >= 4096 && (timed_out = out_of_time(h))))
             return;

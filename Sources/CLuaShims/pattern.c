@@ -1,5 +1,5 @@
 // string.find / match / gmatch / gsub: a pattern matcher of our own, with Lua 5.4's
-// syntax and results (manual §6.4.1), that charges its steps to the instruction budget
+// syntax and results (manual §6.4.1), that charges its steps to the budget
 // (cardlua__charge_for). The stock matcher backtracks without bound:
 // string.find(string.rep("a", 5000), ".-.-.-.-x") would take hours. Checked against the
 // stock library by FuzzTests.patternFunctionsAgreeWithStockLua. The sandbox (sandbox.c)

@@ -1,7 +1,7 @@
 // The library functions a script sees, where the stock ones could run long in C without
 // executing a single Lua instruction (so without a checkpoint or the count hook
 // noticing), or could do something the sandbox forbids. Each charges its work to the
-// instruction budget through cardlua__charge (one unit = one VM instruction), so the
+// budget through cardlua__charge (one step = one VM instruction's worth), so the
 // budget stays the one, deterministic limit on work, whatever mix of Lua and C a script
 // uses. See README.md in this folder.
 //

@@ -1,5 +1,5 @@
-// CATransform3D and CGAffineTransform math in C (BENCHMARKS.md: interpreted in Lua it was
-// most of an effect's cost). Their Lua reference (Sources/CardLua/Lua/reference/) computes
+// CATransform3D and CGAffineTransform math in C (docs/benchmark-history.md: interpreted
+// in Lua it was most of an effect's cost). Their Lua reference (Sources/CardLua/Lua/reference/) computes
 // the same values with the same operations in the same order (so the same bits): these
 // keep Lua's number subtypes (an integer times an integer is an integer, as in Lua) and
 // report bad arguments through the prelude's own argError (so the same messages at the
@@ -7,7 +7,7 @@
 // stock interpreter of `cardlua bench --stock` is given the reference's instead.
 //
 // The values: where the Lua versions build a table of 16 (or 6) fields, these build a
-// full userdata holding the fields and their subtypes (tvalue below; BENCHMARKS.md: a
+// full userdata holding the fields and their subtypes (tvalue below; docs/benchmark-history.md: a
 // table of 16 string keys cost ~40 % of an item). Its metatable, made here once (in the
 // registry as "CATransform3D" / "CGAffineTransform"), gives the fields, the methods, `=`
 // of a number to a known field, ==, tostring and pairs; getmetatable gives only the name.

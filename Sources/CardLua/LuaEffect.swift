@@ -49,7 +49,15 @@ public final class LuaEffect: Effect {
     private static let prelude: [UInt8] = Array(Data(base64Encoded: preludeChunk) ?? Data())
 
     /// Loads `source` into a fresh sandboxed state and runs it once.
-    public init(source: String, chunkName: String, limits: ScriptLimits = ScriptLimits()) throws(ScriptError) {
+    public convenience init(source: String, chunkName: String, limits: ScriptLimits = ScriptLimits()) throws(ScriptError) {
+        try self.init(source: source, chunkName: chunkName, limits: limits, prelude: nil, measuring: false)
+    }
+
+    /// For measurements (CheckpointStepTests): `prelude`, a compiled chunk, instead of the
+    /// build's (nil: the build's); with `measuring`, the budget is counted exactly from
+    /// the script's loading on (``budgetUsed``).
+    package init(source: String, chunkName: String, limits: ScriptLimits, prelude: [UInt8]?,
+                 measuring: Bool) throws(ScriptError) {
         self.chunkName = chunkName
         self.limits = limits
         self.source = source
@@ -57,21 +65,24 @@ public final class LuaEffect: Effect {
         let size = source.utf8.count
         if size > ScriptFile.maxBytes { throw ScriptFile.tooLong(path: chunkName, bytes: size) }
         var failure: UnsafePointer<CChar>?
-        let opened = Self.prelude.withUnsafeBufferPointer { prelude in
+        var failed = CARDLUA_OK
+        let opened = (prelude ?? Self.prelude).withUnsafeBufferPointer { prelude in
             prelude.withMemoryRebound(to: CChar.self) { chunk in
                 cardlua_open(chunk.baseAddress, chunk.count, max(limits.maxMemory, 0),
-                             Int64(max(limits.maxInstructions, 1)), &failure)
+                             Int64(max(limits.maxSteps, 1)), &failed, &failure)
             }
         }
         guard let opened else {
             let why = failure.map { String(cString: $0) } ?? "could not create a Lua state"
-            // Only a memory failure is a limit; a prelude that fails to load is a bug.
-            let memory = why.contains("memory")
+            // Only a memory failure is a limit (cardlua_open says which); a prelude that
+            // fails to load is a bug.
+            let memory = failed == CARDLUA_LIMIT
             throw ScriptError(kind: memory ? .limit : .failed, file: chunkName, line: 1,
                               limit: memory ? .memory : nil,
                               text: why + (memory ? " (memory limit \(limits.maxMemory) bytes)" : ""))
         }
         host = opened
+        if measuring { cardlua_measure_budget(host, 1) }
         cardlua_set_time_limit(host, limits.maxTime)
         cardlua_set_run_time_limit(host, limits.maxRunTime)
         cardlua_set_query(host, layoutQueryCallback, Unmanaged.passUnretained(query).toOpaque())
@@ -98,6 +109,15 @@ public final class LuaEffect: Effect {
     }
 
     deinit { cardlua_close(host) }
+
+    /// What the budget was charged since the script's loading, for an effect made
+    /// `measuring`: steps at checkpoints, VM instructions the count hook counted (a prelude
+    /// or script without checkpoints), and C work (cardlua_budget_used).
+    package var budgetUsed: (steps: Int, instructions: Int, hostWork: Int) {
+        var steps: Int64 = 0, instructions: Int64 = 0, hostWork: Int64 = 0
+        cardlua_budget_used(host, &steps, &instructions, &hostWork)
+        return (Int(steps), Int(instructions), Int(hostWork))
+    }
 
     /// Whether the script defines the global function `name` (`prepare`, `transform`, …).
     public func definesFunction(_ name: String) -> Bool {

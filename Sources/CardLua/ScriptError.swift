@@ -12,12 +12,13 @@ public struct ScriptError: Error, CustomStringConvertible, Sendable, Equatable {
         case unreadable
         /// A syntax error, a runtime error, or a value that breaks the script contract.
         case failed
-        /// The instruction budget, the memory cap or the time limit stopped the script.
+        /// The budget of steps, the memory cap or the time limit stopped the script.
         /// The Lua state is discarded: the effect cannot be used again.
         case limit
     }
 
     /// Which limit stopped a script (with ``Kind/limit``).
+    /// (`instructions` is the budget of steps, named from when it counted VM instructions.)
     public enum Limit: Sendable, Equatable {
         case instructions, memory, time, runTime, other
     }
@@ -91,13 +92,22 @@ public struct ScriptError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 /// The limits every callback call runs under (Sources/CLuaShims/README.md). The defaults are far above
-/// what an honest effect needs (microseconds and a few hundred instructions per item).
+/// what an honest effect needs (microseconds and a few hundred steps per item).
 public struct ScriptLimits: Sendable, Equatable {
-    /// Lua VM instructions per callback call (per item for `transform`), as the budget's
-    /// checkpoints estimate them (each loop pass and call charges half the tokens of its
-    /// code); library functions charge their C work to it too (pattern steps, table
-    /// elements, bytes allocated).
-    public var maxInstructions: Int
+    /// Budget steps per callback call (per item for `transform`). A step estimates a Lua
+    /// VM instruction: the budget's checkpoints, at each loop pass and function call,
+    /// charge half the tokens of the code they guard, which the catalogue's demos measure
+    /// at 1.3 to 2.5 steps per instruction stock Lua runs (docs/architecture.md#bounds);
+    /// library functions charge their C work to it too (pattern steps, table elements,
+    /// bytes allocated).
+    public var maxSteps: Int
+    /// The old name of ``maxSteps``: the budget counted VM instructions before it counted
+    /// at checkpoints.
+    @available(*, deprecated, renamed: "maxSteps")
+    public var maxInstructions: Int {
+        get { maxSteps }
+        set { maxSteps = newValue }
+    }
     /// Bytes the Lua state may hold.
     public var maxMemory: Int
     /// Seconds of wall-clock time per callback call: a backstop for C work the budget
@@ -113,20 +123,26 @@ public struct ScriptLimits: Sendable, Equatable {
 
     /// Limits for an app that calls the effect at display rate (60–120 Hz): a frame has
     /// 8–16 ms in all, so a script gets at most 8 ms of wall-clock time per callback call
-    /// (one whole frame for `transform`), 1 000 000 instructions per call (per item for
-    /// `transform`, as ``maxInstructions`` counts) and 16 MiB of memory. A runaway script then costs a dropped frame or two, not a hang;
+    /// (one whole frame for `transform`), 1 000 000 steps per call (per item for
+    /// `transform`, as ``maxSteps`` counts) and 16 MiB of memory. A runaway script then costs a dropped frame or two, not a hang;
     /// an honest carousel effect uses microseconds.
-    public static let interactive = ScriptLimits(maxInstructions: 1_000_000, maxMemory: 16 << 20,
+    public static let interactive = ScriptLimits(maxSteps: 1_000_000, maxMemory: 16 << 20,
                                                  maxTime: 0.008, maxRunTime: 0)
 
     /// `cardlua run` and `watch`'s time limit for a whole run (`--max-run-time`).
     public static let defaultRunTime: Double = 60
 
-    public init(maxInstructions: Int = 10_000_000, maxMemory: Int = 64 << 20, maxTime: Double = 2,
+    public init(maxSteps: Int = 10_000_000, maxMemory: Int = 64 << 20, maxTime: Double = 2,
                 maxRunTime: Double = 0) {
-        self.maxInstructions = maxInstructions
+        self.maxSteps = maxSteps
         self.maxMemory = maxMemory
         self.maxTime = maxTime
         self.maxRunTime = maxRunTime
+    }
+
+    /// The old spelling of ``init(maxSteps:maxMemory:maxTime:maxRunTime:)``.
+    @available(*, deprecated, renamed: "init(maxSteps:maxMemory:maxTime:maxRunTime:)")
+    public init(maxInstructions: Int, maxMemory: Int = 64 << 20, maxTime: Double = 2, maxRunTime: Double = 0) {
+        self.init(maxSteps: maxInstructions, maxMemory: maxMemory, maxTime: maxTime, maxRunTime: maxRunTime)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// Reading a script file, bounded: a file over ``maxBytes`` is refused before it is read
 /// (its size from `fstat`), and no more than `maxBytes + 1` bytes are ever read (a file
 /// that grows); anything but a regular file is refused unread (``RegularFile``). Parsing
-/// cannot be interrupted by the instruction budget or the clock, so the bound is what
+/// cannot be interrupted by the budget or the clock, so the bound is what
 /// keeps loading short.
 package enum ScriptFile {
     /// The longest script, in bytes: 8 MiB (`CARDLUA_SCRIPT_MAX_BYTES`; the C loader

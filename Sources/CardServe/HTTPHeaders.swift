@@ -4,53 +4,53 @@ import Foundation
 ///
 /// Order and spelling are kept as received (or as added); lookups ignore ASCII case,
 /// so `headers["content-length"]` finds `Content-Length`.
-public struct HTTPHeaders: Sendable, Equatable, Sequence {
+package struct HTTPHeaders: Sendable, Equatable, Sequence {
     /// The fields in order, names spelled as given.
-    public private(set) var fields: [(name: String, value: String)]
+    package private(set) var fields: [(name: String, value: String)]
 
     /// Empty headers, or the given fields in order.
-    public init(_ fields: [(name: String, value: String)] = []) {
+    package init(_ fields: [(name: String, value: String)] = []) {
         self.fields = fields
     }
 
     /// The number of fields (a repeated name counts each time).
-    public var count: Int { fields.count }
+    package var count: Int { fields.count }
 
     /// The value of the first field called `name` (any case), or nil.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         let key = name.lowercased()
         return fields.first { $0.name.lowercased() == key }?.value
     }
 
     /// Every value of the fields called `name` (any case), in order.
-    public func values(for name: String) -> [String] {
+    package func values(for name: String) -> [String] {
         let key = name.lowercased()
         return fields.filter { $0.name.lowercased() == key }.map(\.value)
     }
 
     /// Whether a field called `name` (any case) is present.
-    public func contains(_ name: String) -> Bool { self[name] != nil }
+    package func contains(_ name: String) -> Bool { self[name] != nil }
 
     /// Appends a field, keeping any earlier ones with the same name.
-    public mutating func add(_ name: String, _ value: String) {
+    package mutating func add(_ name: String, _ value: String) {
         fields.append((name, value))
     }
 
     /// Replaces every field called `name` (any case) by one field with this value.
-    public mutating func set(_ name: String, _ value: String) {
+    package mutating func set(_ name: String, _ value: String) {
         remove(name)
         fields.append((name, value))
     }
 
     /// Removes every field called `name` (any case).
-    public mutating func remove(_ name: String) {
+    package mutating func remove(_ name: String) {
         let key = name.lowercased()
         fields.removeAll { $0.name.lowercased() == key }
     }
 
     /// Whether the comma-separated field `name` lists `token` (any case), as in
     /// `Connection: keep-alive, Upgrade`.
-    public func hasToken(_ token: String, in name: String) -> Bool {
+    package func hasToken(_ token: String, in name: String) -> Bool {
         let wanted = token.lowercased()
         return values(for: name).contains { value in
             value.split(separator: ",").contains {
@@ -60,12 +60,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
     }
 
     /// Iterates the fields in order.
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
     }
 
     /// Same fields, same order, same spelling.
-    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+    package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.count == rhs.fields.count
             && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }

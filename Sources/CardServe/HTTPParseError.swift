@@ -1,6 +1,6 @@
 /// Why a request could not be parsed, each with the status the server answers before it
 /// closes the connection.
-public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The request line is not `METHOD SP TARGET SP HTTP/x.y` (400).
     case malformedRequestLine
     /// The method is not a token (400).
@@ -46,7 +46,7 @@ public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible 
     case truncated
 
     /// The HTTP status code this error is answered with.
-    public var status: Int {
+    package var status: Int {
         switch self {
         case .methodNotImplemented: return 501
         case .requestLineTooLong: return 414
@@ -59,7 +59,7 @@ public enum HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// A short English explanation, used in the error response's body.
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformedRequestLine: return "malformed request line"
         case .invalidMethod: return "invalid method"

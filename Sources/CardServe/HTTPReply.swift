@@ -5,7 +5,7 @@
 ///
 /// A reply sent after its client went away, after the server stopped, or a second time is
 /// dropped.
-public final class HTTPReply: @unchecked Sendable {
+package final class HTTPReply: @unchecked Sendable {
     // @unchecked: immutable but for `sent`, which `server` guards with its lock.
     weak var server: LoopbackServer?
     /// The connection's serial number in its server (never reused, unlike descriptors).
@@ -23,7 +23,7 @@ public final class HTTPReply: @unchecked Sendable {
 
     /// Answers the request with `response` (a plain response; an event stream cannot be
     /// sent later and is answered 500).
-    public func send(_ response: HTTPResponse) {
+    package func send(_ response: HTTPResponse) {
         server?.deliver(self, response)
     }
 }

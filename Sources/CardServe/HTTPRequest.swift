@@ -1,18 +1,18 @@
 /// One parsed HTTP/1.x request: what `HTTPRequestParser` produces and a route handler reads.
-public struct HTTPRequest: Sendable, Equatable {
+package struct HTTPRequest: Sendable, Equatable {
     /// The method token as sent, case-sensitive (`GET`, `HEAD`, `POST`, …).
-    public var method: String
+    package var method: String
     /// The request target as sent: an origin-form path with an optional query (`/a/b?x=1`).
-    public var target: String
+    package var target: String
     /// The minor HTTP version: 0 for HTTP/1.0, 1 for HTTP/1.1.
-    public var minorVersion: Int
+    package var minorVersion: Int
     /// The header fields in the order received.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body (exactly `Content-Length` bytes; empty without one).
-    public var body: [UInt8]
+    package var body: [UInt8]
 
     /// A request built in code (tests, or a handler calling another).
-    public init(
+    package init(
         method: String, target: String, minorVersion: Int = 1,
         headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
     ) {
@@ -24,20 +24,20 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// The target without its query: `/frame` for `/frame?t=1`.
-    public var path: String {
+    package var path: String {
         if let q = target.firstIndex(of: "?") { return String(target[..<q]) }
         return target
     }
 
     /// The raw query after `?`, or nil when there is none.
-    public var query: String? {
+    package var query: String? {
         guard let q = target.firstIndex(of: "?") else { return nil }
         return String(target[target.index(after: q)...])
     }
 
     /// The query as name/value pairs in order, `+` read as a space and `%XX` decoded
     /// (a malformed escape is kept literally). `a&b=1` gives `[("a", ""), ("b", "1")]`.
-    public var queryItems: [(name: String, value: String)] {
+    package var queryItems: [(name: String, value: String)] {
         guard let query, !query.isEmpty else { return [] }
         return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -48,16 +48,16 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// The first query value called `name`, decoded, or nil.
-    public func queryValue(_ name: String) -> String? {
+    package func queryValue(_ name: String) -> String? {
         queryItems.first { $0.name == name }?.value
     }
 
     /// The body read as UTF-8 (invalid sequences replaced).
-    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    package var bodyText: String { String(decoding: body, as: UTF8.self) }
 
     /// Whether the client lets the connection stay open after the response: HTTP/1.1
     /// unless `Connection: close`; HTTP/1.0 only with `Connection: keep-alive`.
-    public var wantsKeepAlive: Bool {
+    package var wantsKeepAlive: Bool {
         if headers.hasToken("close", in: "Connection") { return false }
         if minorVersion == 0 { return headers.hasToken("keep-alive", in: "Connection") }
         return true

@@ -11,22 +11,22 @@
 /// folded header lines are refused, bodies need exactly one plain `Content-Length` (no
 /// `Transfer-Encoding`), HTTP/1.1 needs exactly one `Host`. The parser is a value type;
 /// one per connection.
-public struct HTTPRequestParser: Sendable {
+package struct HTTPRequestParser: Sendable {
     /// Size limits; every check happens as bytes arrive, so an oversized request is refused
     /// before it is buffered whole.
-    public struct Limits: Sendable, Equatable {
+    package struct Limits: Sendable, Equatable {
         /// Longest request line, without its CRLF (414 beyond).
-        public var requestLine: Int
+        package var requestLine: Int
         /// Largest header block, in bytes including each line's CRLF and the final empty
         /// line (431 beyond).
-        public var headerBlock: Int
+        package var headerBlock: Int
         /// Most header fields (431 beyond).
-        public var headerCount: Int
+        package var headerCount: Int
         /// Largest body (413 beyond).
-        public var body: Int
+        package var body: Int
 
         /// 8 KiB request line, 16 KiB header block, 100 fields, 64 KiB body.
-        public init(requestLine: Int = 8 * 1024, headerBlock: Int = 16 * 1024,
+        package init(requestLine: Int = 8 * 1024, headerBlock: Int = 16 * 1024,
                     headerCount: Int = 100, body: Int = 64 * 1024) {
             self.requestLine = requestLine
             self.headerBlock = headerBlock
@@ -36,7 +36,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// What `next()` found.
-    public enum Output: Sendable, Equatable {
+    package enum Output: Sendable, Equatable {
         /// A complete request (removed from the buffer).
         case request(HTTPRequest)
         /// No complete request yet; append more bytes.
@@ -46,7 +46,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// The limits this parser enforces.
-    public let limits: Limits
+    package let limits: Limits
 
     private enum State: Sendable {
         case requestLine
@@ -70,37 +70,37 @@ public struct HTTPRequestParser: Sendable {
     private var headerBytes = 0
 
     /// A parser with the given limits (default: 8 KiB / 16 KiB / 100 / 64 KiB).
-    public init(limits: Limits = Limits()) {
+    package init(limits: Limits = Limits()) {
         self.limits = limits
     }
 
     /// Adds received bytes to the buffer. Cheap; parsing happens in `next()`.
-    public mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         guard failure == nil else { return }
         buffer.append(contentsOf: bytes)
     }
 
     /// Whether part of a request has arrived but not all of it (any unconsumed byte or a
     /// request line already read). Drives the server's header deadline.
-    public var hasPartialRequest: Bool {
+    package var hasPartialRequest: Bool {
         if case .requestLine = state { return buffer.count > start }
         return true
     }
 
     /// Whether the head of the current request is in, it asked for `Expect: 100-continue`
     /// and its body has not fully arrived: the server should send `100 Continue` (once).
-    public var expectsContinue: Bool {
+    package var expectsContinue: Bool {
         guard case .body(let length) = state, buffer.count - start < length else { return false }
         return headers.hasToken("100-continue", in: "Expect")
     }
 
     /// Whether the parser has failed; it then repeats its error.
-    public var hasFailed: Bool { failure != nil }
+    package var hasFailed: Bool { failure != nil }
 
     /// The input has ended: `.truncated` if a request was begun and not finished (or the
     /// earlier error if the parser had failed), nil if the input ended cleanly between
     /// requests.
-    public mutating func finish() -> HTTPParseError? {
+    package mutating func finish() -> HTTPParseError? {
         if let failure { return failure }
         if hasPartialRequest { return fail(.truncated) }
         return nil
@@ -108,7 +108,7 @@ public struct HTTPRequestParser: Sendable {
 
     /// Parses one whole message at once: the request, `.needMoreData` if it is
     /// incomplete, or the error.
-    public static func parse<Bytes: Sequence>(_ bytes: Bytes, limits: Limits = Limits()) -> Output
+    package static func parse<Bytes: Sequence>(_ bytes: Bytes, limits: Limits = Limits()) -> Output
     where Bytes.Element == UInt8 {
         var parser = HTTPRequestParser(limits: limits)
         parser.append(bytes)
@@ -116,7 +116,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// The next complete request from the buffered bytes, `.needMoreData`, or the error.
-    public mutating func next() -> Output {
+    package mutating func next() -> Output {
         if let failure { return .error(failure) }
         while true {
             switch state {

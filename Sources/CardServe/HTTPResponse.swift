@@ -6,24 +6,24 @@
 /// framing owns (`Content-Length`, `Transfer-Encoding`, `Connection`, `Keep-Alive`) are
 /// dropped from `headers`; a handler that wants the connection closed after its response
 /// sets `closeConnection`.
-public struct HTTPResponse: Sendable, Equatable {
+package struct HTTPResponse: Sendable, Equatable {
     /// The status code, e.g. 200.
-    public var status: Int
+    package var status: Int
     /// Header fields, in order. CR, LF and NUL in names or values are replaced by spaces
     /// when the response is written, so a value cannot split the header block.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body of a plain response; for an event stream, bytes sent right after the head
     /// (e.g. a first event or a `retry:` line made with `ServerSentEvent`).
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// Whether this response opens a Server-Sent Events stream: the connection stays open
     /// and receives `LoopbackServer.broadcast(event:data:)` and heartbeats until either side
     /// closes it.
-    public var isEventStream: Bool
+    package var isEventStream: Bool
     /// Close the connection after this response even if the client would keep it open.
-    public var closeConnection: Bool
+    package var closeConnection: Bool
 
     /// A plain response.
-    public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+    package init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
                 closeConnection: Bool = false) {
         self.status = status
         self.headers = headers
@@ -33,35 +33,35 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// A UTF-8 text response (`text/plain` unless another type is given).
-    public static func text(_ text: String, status: Int = 200,
+    package static func text(_ text: String, status: Int = 200,
                             contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
         HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", contentType)]),
                      body: Array(text.utf8))
     }
 
     /// An HTML page.
-    public static func html(_ html: String, status: Int = 200) -> HTTPResponse {
+    package static func html(_ html: String, status: Int = 200) -> HTTPResponse {
         text(html, status: status, contentType: "text/html; charset=utf-8")
     }
 
     /// A JSON document (the caller encodes it).
-    public static func json(_ json: String, status: Int = 200) -> HTTPResponse {
+    package static func json(_ json: String, status: Int = 200) -> HTTPResponse {
         text(json, status: status, contentType: "application/json")
     }
 
     /// Raw bytes with a content type.
-    public static func bytes(_ body: [UInt8], contentType: String, status: Int = 200) -> HTTPResponse {
+    package static func bytes(_ body: [UInt8], contentType: String, status: Int = 200) -> HTTPResponse {
         HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", contentType)]), body: body)
     }
 
     /// A short plain-text answer for a status: its reason phrase, or `message`.
-    public static func status(_ status: Int, message: String? = nil) -> HTTPResponse {
+    package static func status(_ status: Int, message: String? = nil) -> HTTPResponse {
         text((message ?? reasonPhrase(for: status)) + "\n", status: status)
     }
 
     /// The start of a Server-Sent Events stream (`text/event-stream`, `Cache-Control:
     /// no-store`); `initial` is sent right after the head.
-    public static func eventStream(initial: [UInt8] = [], headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+    package static func eventStream(initial: [UInt8] = [], headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
         var response = HTTPResponse(status: 200, headers: headers, body: initial)
         response.isEventStream = true
         if !response.headers.contains("Content-Type") {
@@ -72,7 +72,7 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// The standard reason phrase of a status code ("Unknown" for codes without one here).
-    public static func reasonPhrase(for status: Int) -> String {
+    package static func reasonPhrase(for status: Int) -> String {
         switch status {
         case 200: return "OK"
         case 201: return "Created"
@@ -103,7 +103,7 @@ public struct HTTPResponse: Sendable, Equatable {
     /// - Parameters:
     ///   - headOnly: answer to HEAD: the same head (with the full body's length), no body.
     ///   - keepAlive: whether the connection stays open afterwards (`Connection:` field).
-    public func serialized(headOnly: Bool = false, keepAlive: Bool = true) -> [UInt8] {
+    package func serialized(headOnly: Bool = false, keepAlive: Bool = true) -> [UInt8] {
         let code = (100...999).contains(status) ? status : 500
         var head = "HTTP/1.1 \(code) \(Self.reasonPhrase(for: code))\r\n"
         let framing: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive"]

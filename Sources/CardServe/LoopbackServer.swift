@@ -33,37 +33,37 @@ import Darwin
 /// another thread, and the handler answers through an ``HTTPReply`` when it is done
 /// (``init(configuration:deferringHandler:)``), while the loop serves everyone else. A SIGPIPE is never
 /// raised: sends use `MSG_NOSIGNAL` (Linux) or `SO_NOSIGPIPE` (Darwin).
-public final class LoopbackServer: @unchecked Sendable {
+package final class LoopbackServer: @unchecked Sendable {
     // @unchecked: the mutable state below is either guarded by `condition` (marked) or
     // touched only by the loop thread (marked); the rest is immutable.
 
     /// How the server listens and when it gives up on clients.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The port on 127.0.0.1; 0 picks a free one (read it back from `port`).
-        public var port: UInt16
+        package var port: UInt16
         /// The IPv4 address to listen on, dotted (`127.0.0.1` unless set: `cardlua play
         /// --lan` runs a second server on the machine's LAN address).
-        public var address = "127.0.0.1"
+        package var address = "127.0.0.1"
         /// More `Host` values (`address:port`, lower-case) the policy lets through
         /// besides `127.0.0.1:PORT` and `localhost:PORT` (``RequestPolicy/extraHosts``).
-        public var extraHosts: [String] = []
+        package var extraHosts: [String] = []
         /// Most open connections, event streams included (503 beyond).
-        public var maxConnections: Int
+        package var maxConnections: Int
         /// Seconds a connection may sit without reading or writing a byte.
-        public var idleTimeout: Double
+        package var idleTimeout: Double
         /// Seconds from a request's first byte (or the accept) to its last.
-        public var headerTimeout: Double
+        package var headerTimeout: Double
         /// Seconds between heartbeat comments on event streams.
-        public var heartbeatInterval: Double
+        package var heartbeatInterval: Double
         /// Request size limits.
-        public var limits: HTTPRequestParser.Limits
+        package var limits: HTTPRequestParser.Limits
         /// Most bytes queued for one client; an event stream that falls further behind is
         /// closed, a connection stops being read until its output drains.
-        public var maxPendingOutput: Int
+        package var maxPendingOutput: Int
 
         /// Defaults: any free port, 64 connections, 10 s idle, 5 s per request, 15 s
         /// heartbeat, the parser's default limits, 4 MiB queued output.
-        public init(port: UInt16 = 0, maxConnections: Int = 64, idleTimeout: Double = 10,
+        package init(port: UInt16 = 0, maxConnections: Int = 64, idleTimeout: Double = 10,
                     headerTimeout: Double = 5, heartbeatInterval: Double = 15,
                     limits: HTTPRequestParser.Limits = .init(),
                     maxPendingOutput: Int = 4 << 20) {
@@ -78,37 +78,37 @@ public final class LoopbackServer: @unchecked Sendable {
     }
 
     /// Counters, read with `statistics` from any thread.
-    public struct Statistics: Sendable, Equatable {
+    package struct Statistics: Sendable, Equatable {
         /// Connections open now (event streams included).
-        public var openConnections = 0
+        package var openConnections = 0
         /// Event streams open now.
-        public var openStreams = 0
+        package var openStreams = 0
         /// Connections accepted and served (not counting rejected ones).
-        public var acceptedConnections = 0
+        package var acceptedConnections = 0
         /// Connections refused with 503 because the server was full.
-        public var rejectedConnections = 0
+        package var rejectedConnections = 0
         /// Requests parsed and answered (policy refusals included).
-        public var requests = 0
+        package var requests = 0
         /// Requests answered with a parse error.
-        public var malformedRequests = 0
+        package var malformedRequests = 0
         /// Connections dropped because a request did not arrive in time.
-        public var requestTimeouts = 0
+        package var requestTimeouts = 0
         /// Connections closed after `idleTimeout` without activity.
-        public var idleTimeouts = 0
+        package var idleTimeouts = 0
     }
 
     /// The route handler: one request in, one response out, on the loop thread.
-    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
     /// A route handler that may answer later: it returns the response, or nil after
     /// keeping the ``HTTPReply`` to send it with from any thread.
-    public typealias DeferringHandler = @Sendable (HTTPRequest, HTTPReply) -> HTTPResponse?
+    package typealias DeferringHandler = @Sendable (HTTPRequest, HTTPReply) -> HTTPResponse?
 
     /// The port the server is bound to on 127.0.0.1.
-    public let port: UInt16
+    package let port: UInt16
     /// The configuration it was created with (`port` may be 0 there).
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The Host/method/Origin rules, for `port`.
-    public let policy: RequestPolicy
+    package let policy: RequestPolicy
     private let handler: DeferringHandler
 
     private enum State { case ready, running, stopping, stopped }
@@ -134,13 +134,13 @@ public final class LoopbackServer: @unchecked Sendable {
     /// Binds 127.0.0.1:`configuration.port` and listens; nothing is served until `run()`
     /// or `start()`.
     /// - Throws: `LoopbackServer.Failure` when the port is taken or sockets fail.
-    public convenience init(configuration: Configuration = Configuration(), handler: @escaping Handler) throws {
+    package convenience init(configuration: Configuration = Configuration(), handler: @escaping Handler) throws {
         try self.init(configuration: configuration, deferringHandler: { request, _ in handler(request) })
     }
 
     /// Binds and listens as ``init(configuration:handler:)``; the handler may answer a
     /// request later through its ``HTTPReply`` (returning nil).
-    public init(configuration: Configuration = Configuration(),
+    package init(configuration: Configuration = Configuration(),
                 deferringHandler handler: @escaping DeferringHandler) throws {
         let listener: (fd: Int32, port: UInt16)
         do {
@@ -174,13 +174,13 @@ public final class LoopbackServer: @unchecked Sendable {
     }
 
     /// Why the server could not be created.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
+    package struct Failure: Error, CustomStringConvertible, Sendable {
         /// What failed, with the system's message.
-        public let message: String
+        package let message: String
         /// The errno value (e.g. EADDRINUSE).
-        public let code: Int32
+        package let code: Int32
         /// The message.
-        public var description: String { message }
+        package var description: String { message }
     }
 
     // MARK: - Control (any thread)
@@ -196,13 +196,13 @@ public final class LoopbackServer: @unchecked Sendable {
 
     /// Serves on the calling thread until `stop()` is called (from the handler or another
     /// thread). Returns at once if the server was already started or stopped.
-    public func run() {
+    package func run() {
         guard beginRunning() else { return }
         loop()
     }
 
     /// Serves on a new thread and returns at once.
-    public func start() {
+    package func start() {
         guard beginRunning() else { return }
         let thread = Thread { [self] in self.loop() }
         thread.name = "CardServe"
@@ -212,7 +212,7 @@ public final class LoopbackServer: @unchecked Sendable {
     /// Stops serving: closes every connection and the listening socket, so the port is
     /// free when this returns. Waits for the loop to finish unless called from the
     /// handler (then the loop ends after the handler returns). Safe to call repeatedly.
-    public func stop() {
+    package func stop() {
         condition.lock()
         defer { condition.unlock() }
         switch state {
@@ -234,7 +234,7 @@ public final class LoopbackServer: @unchecked Sendable {
     /// Sends one event to every open event stream (see `ServerSentEvent.encode`). Safe from
     /// any thread; the loop delivers it in order with other broadcasts. Dropped when the
     /// server is not running. A stream that falls `maxPendingOutput` bytes behind is closed.
-    public func broadcast(event: String? = nil, data: String) {
+    package func broadcast(event: String? = nil, data: String) {
         let bytes = ServerSentEvent.encode(event: event, data: data)
         condition.lock()
         defer { condition.unlock() }
@@ -244,7 +244,7 @@ public final class LoopbackServer: @unchecked Sendable {
     }
 
     /// A snapshot of the counters. Safe from any thread.
-    public var statistics: Statistics {
+    package var statistics: Statistics {
         condition.lock()
         defer { condition.unlock() }
         return stats

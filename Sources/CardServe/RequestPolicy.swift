@@ -10,16 +10,16 @@
 ///   forms or fetches at it (a missing `Origin` is allowed: curl and same-origin GETs).
 ///
 /// The checks run in that order, so a foreign host learns nothing else.
-public struct RequestPolicy: Sendable, Equatable {
+package struct RequestPolicy: Sendable, Equatable {
     /// The port the server is bound to.
-    public let port: UInt16
+    package let port: UInt16
     /// More `Host` values that pass, as `address:port` (lower-case): a server that also
     /// listens on a LAN address (`cardlua play --lan`) lets that address through, and the
     /// same-origin `Origin` of it.
-    public let extraHosts: [String]
+    package let extraHosts: [String]
 
     /// What the policy decided.
-    public enum Verdict: Sendable, Equatable {
+    package enum Verdict: Sendable, Equatable {
         case allow
         /// 403: `Host` is missing or names another host or port.
         case forbiddenHost
@@ -30,22 +30,22 @@ public struct RequestPolicy: Sendable, Equatable {
     }
 
     /// The methods that pass.
-    public static let allowedMethods: [String] = ["GET", "HEAD", "POST"]
+    package static let allowedMethods: [String] = ["GET", "HEAD", "POST"]
 
     /// The policy for a server bound to `port` on 127.0.0.1.
-    public init(port: UInt16, extraHosts: [String] = []) {
+    package init(port: UInt16, extraHosts: [String] = []) {
         self.port = port
         self.extraHosts = extraHosts.map { $0.lowercased() }
     }
 
     /// The `Host` values that pass (lower-case).
-    public var allowedHosts: [String] { ["127.0.0.1:\(port)", "localhost:\(port)"] + extraHosts }
+    package var allowedHosts: [String] { ["127.0.0.1:\(port)", "localhost:\(port)"] + extraHosts }
 
     /// The `Origin` values that pass (lower-case).
-    public var allowedOrigins: [String] { allowedHosts.map { "http://" + $0 } }
+    package var allowedOrigins: [String] { allowedHosts.map { "http://" + $0 } }
 
     /// The verdict for a request.
-    public func verdict(for request: HTTPRequest) -> Verdict {
+    package func verdict(for request: HTTPRequest) -> Verdict {
         let hosts = request.headers.values(for: "Host")
         guard hosts.count == 1, allowedHosts.contains(hosts[0].lowercased()) else { return .forbiddenHost }
         guard Self.allowedMethods.contains(request.method) else { return .methodNotAllowed }
@@ -59,7 +59,7 @@ public struct RequestPolicy: Sendable, Equatable {
     }
 
     /// The response refusing the request, or nil when it may reach the handler.
-    public func rejection(for request: HTTPRequest) -> HTTPResponse? {
+    package func rejection(for request: HTTPRequest) -> HTTPResponse? {
         switch verdict(for: request) {
         case .allow:
             return nil

@@ -1,7 +1,7 @@
 /// Every name a Lua source spells as a token (a local, a global, a field, a parameter),
 /// leaving out what its comments and strings hold; empty when the source does not lex.
 /// The exporter's name table keeps the names it makes up clear of all of them.
-public func luaNameTokens(in source: String) -> Set<String> {
+package func luaNameTokens(in source: String) -> Set<String> {
     var lexer = LuaLexer(source, fileName: "")
     guard let tokens = try? lexer.tokenize() else { return [] }
     var names: Set<String> = []

@@ -9,7 +9,7 @@
 /// Comments are attached to the statements they precede (see ``LuaStatement``); the
 /// file's first comment block is the chunk's ``LuaChunk/headerComment``. Comments inside
 /// an expression (between a table's entries, say) are not kept.
-public func parseLua(_ source: String, fileName: String) throws(LuaSyntaxError) -> LuaChunk {
+package func parseLua(_ source: String, fileName: String) throws(LuaSyntaxError) -> LuaChunk {
     var lexer = LuaLexer(source, fileName: fileName)
     let tokens = try lexer.tokenize()
     var parser = LuaParser(tokens: tokens, fileName: fileName)

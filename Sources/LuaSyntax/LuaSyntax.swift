@@ -11,16 +11,16 @@
 // A long comment `--[[ … ]]` contributes one string per line of its text.
 
 /// A whole script: its header comment and its top-level block.
-public struct LuaChunk: Equatable, Sendable {
+package struct LuaChunk: Equatable, Sendable {
     /// The leading comment block at the top of the file: the comment lines before the
     /// first blank line or the first code, whichever comes first. These lines are not
     /// repeated in the first statement's `leadingComments`.
-    public var headerComment: [String]
+    package var headerComment: [String]
     /// The top-level statements. Comments after the last statement are in
     /// `body.trailingComments`.
-    public var body: LuaBlock
+    package var body: LuaBlock
 
-    public init(headerComment: [String], body: LuaBlock) {
+    package init(headerComment: [String], body: LuaBlock) {
         self.headerComment = headerComment
         self.body = body
     }
@@ -28,36 +28,36 @@ public struct LuaChunk: Equatable, Sendable {
 
 /// A sequence of statements: a chunk's body, or the body of a function, loop, `if` branch
 /// or `do … end`.
-public struct LuaBlock: Equatable, Sendable {
+package struct LuaBlock: Equatable, Sendable {
     /// The statements in order. Empty statements (`;`) are dropped.
-    public var statements: [LuaStatement]
+    package var statements: [LuaStatement]
     /// Comment lines after the last statement, before the block's closing keyword
     /// (`end`, `else`, `elseif`, `until`) or the end of the file.
-    public var trailingComments: [String]
+    package var trailingComments: [String]
 
-    public init(statements: [LuaStatement], trailingComments: [String] = []) {
+    package init(statements: [LuaStatement], trailingComments: [String] = []) {
         self.statements = statements
         self.trailingComments = trailingComments
     }
 }
 
 /// One statement, with its line and the comments around it.
-public struct LuaStatement: Equatable, Sendable {
+package struct LuaStatement: Equatable, Sendable {
     /// What the statement is.
-    public var kind: Kind
+    package var kind: Kind
     /// The 1-based line of the statement's first token.
-    public var line: Int
+    package var line: Int
     /// The comment lines between the previous statement (or the start of the block) and
     /// this one, in order, without their `--`.
-    public var leadingComments: [String]
+    package var leadingComments: [String]
     /// A comment that starts on the line where the statement ends, after it
     /// (`x = 1  -- why`), without its `--`.
-    public var trailingComment: String?
+    package var trailingComment: String?
     /// Whether a blank line separates this statement (with its leading comments) from
     /// what precedes it in the source, so the emitter can keep the script's paragraphs.
-    public var isPrecededByBlankLine: Bool
+    package var isPrecededByBlankLine: Bool
 
-    public init(_ kind: Kind, line: Int, leadingComments: [String] = [], trailingComment: String? = nil,
+    package init(_ kind: Kind, line: Int, leadingComments: [String] = [], trailingComment: String? = nil,
                 isPrecededByBlankLine: Bool = false) {
         self.kind = kind
         self.line = line
@@ -67,7 +67,7 @@ public struct LuaStatement: Equatable, Sendable {
     }
 
     /// The kinds of statement of Lua 5.4.
-    public indirect enum Kind: Equatable, Sendable {
+    package indirect enum Kind: Equatable, Sendable {
         /// `local a <const>, b = e1, e2` (`values` is empty for `local a, b`).
         case local(names: [LuaLocalName], values: [LuaExpression])
         /// `t1, t2 = e1, e2`: each target is a `.name`, `.field` or `.index` expression.
@@ -104,19 +104,19 @@ public struct LuaStatement: Equatable, Sendable {
 }
 
 /// A name declared by `local`, with its attribute.
-public struct LuaLocalName: Equatable, Sendable {
+package struct LuaLocalName: Equatable, Sendable {
     /// The variable's name.
-    public var name: String
+    package var name: String
     /// `<const>` or `<close>`, if written.
-    public var attribute: Attribute?
+    package var attribute: Attribute?
 
-    public init(name: String, attribute: Attribute? = nil) {
+    package init(name: String, attribute: Attribute? = nil) {
         self.name = name
         self.attribute = attribute
     }
 
     /// Lua 5.4's local variable attributes.
-    public enum Attribute: String, Equatable, Sendable {
+    package enum Attribute: String, Equatable, Sendable {
         /// `<const>`: the variable cannot be assigned to.
         case const
         /// `<close>`: the value's `__close` runs when the variable goes out of scope.
@@ -125,16 +125,16 @@ public struct LuaLocalName: Equatable, Sendable {
 }
 
 /// The name of a `function` statement: `base.fields[0].fields[1]…:method`.
-public struct LuaFunctionName: Equatable, Sendable {
+package struct LuaFunctionName: Equatable, Sendable {
     /// The first name (a global or an upvalue/local).
-    public var base: String
+    package var base: String
     /// The dotted names after it, in order (`a.b.c` → `["b", "c"]`).
-    public var fields: [String]
+    package var fields: [String]
     /// The name after `:`, if any: a method, whose function gets an implicit `self` first
     /// parameter (not listed in `LuaFunction.parameters`).
-    public var method: String?
+    package var method: String?
 
-    public init(base: String, fields: [String] = [], method: String? = nil) {
+    package init(base: String, fields: [String] = [], method: String? = nil) {
         self.base = base
         self.fields = fields
         self.method = method
@@ -142,15 +142,15 @@ public struct LuaFunctionName: Equatable, Sendable {
 }
 
 /// One `if`/`elseif` branch.
-public struct LuaConditionalBlock: Equatable, Sendable {
+package struct LuaConditionalBlock: Equatable, Sendable {
     /// The condition.
-    public var condition: LuaExpression
+    package var condition: LuaExpression
     /// The statements run when the condition holds.
-    public var body: LuaBlock
+    package var body: LuaBlock
     /// The line of the `if` or `elseif` keyword.
-    public var line: Int
+    package var line: Int
 
-    public init(condition: LuaExpression, body: LuaBlock, line: Int) {
+    package init(condition: LuaExpression, body: LuaBlock, line: Int) {
         self.condition = condition
         self.body = body
         self.line = line
@@ -158,19 +158,19 @@ public struct LuaConditionalBlock: Equatable, Sendable {
 }
 
 /// A function body: from a `function` statement, a `local function` or a function literal.
-public struct LuaFunction: Equatable, Sendable {
+package struct LuaFunction: Equatable, Sendable {
     /// The named parameters, in order (without the implicit `self` of a method).
-    public var parameters: [String]
+    package var parameters: [String]
     /// Whether the parameter list ends in `...`.
-    public var isVararg: Bool
+    package var isVararg: Bool
     /// The statements.
-    public var body: LuaBlock
+    package var body: LuaBlock
     /// The line of the `function` keyword.
-    public var line: Int
+    package var line: Int
     /// The line of the closing `end`.
-    public var endLine: Int
+    package var endLine: Int
 
-    public init(parameters: [String], isVararg: Bool = false, body: LuaBlock, line: Int, endLine: Int) {
+    package init(parameters: [String], isVararg: Bool = false, body: LuaBlock, line: Int, endLine: Int) {
         self.parameters = parameters
         self.isVararg = isVararg
         self.body = body
@@ -180,19 +180,19 @@ public struct LuaFunction: Equatable, Sendable {
 }
 
 /// A numeric literal, kept as written.
-public struct LuaNumber: Equatable, Sendable {
+package struct LuaNumber: Equatable, Sendable {
     /// The literal's source text, e.g. `35.0`, `0x10`, `1e-3`.
-    public var text: String
+    package var text: String
     /// Whether Lua reads it as an integer (a decimal or hex literal without a point or
     /// exponent that fits in 64 bits; hex literals wrap around, as in Lua). Otherwise a float.
-    public var isInteger: Bool
+    package var isInteger: Bool
     /// The value as Lua computes it: exact for an integer (`integerValue`), the nearest
     /// `Double` for a float.
-    public var value: Double
+    package var value: Double
     /// The integer's value when `isInteger`, else nil.
-    public var integerValue: Int64?
+    package var integerValue: Int64?
 
-    public init(text: String, isInteger: Bool, value: Double, integerValue: Int64?) {
+    package init(text: String, isInteger: Bool, value: Double, integerValue: Int64?) {
         self.text = text
         self.isInteger = isInteger
         self.value = value
@@ -201,21 +201,21 @@ public struct LuaNumber: Equatable, Sendable {
 }
 
 /// An expression, with its line.
-public struct LuaExpression: Equatable, Sendable {
+package struct LuaExpression: Equatable, Sendable {
     /// What the expression is.
-    public var kind: Kind
+    package var kind: Kind
     /// The 1-based line of the expression's first token, except for binary operations,
     /// calls, method calls, indexing and field access, which carry the line of their
     /// operator (`+`, `(`, `:`, `[`, `.`), where Lua itself reports their errors.
-    public var line: Int
+    package var line: Int
 
-    public init(_ kind: Kind, line: Int) {
+    package init(_ kind: Kind, line: Int) {
         self.kind = kind
         self.line = line
     }
 
     /// The kinds of expression of Lua 5.4.
-    public indirect enum Kind: Equatable, Sendable {
+    package indirect enum Kind: Equatable, Sendable {
         /// `nil`.
         case nilLiteral
         /// `true` or `false`.
@@ -251,19 +251,19 @@ public struct LuaExpression: Equatable, Sendable {
 }
 
 /// One entry of a table constructor.
-public struct LuaTableField: Equatable, Sendable {
+package struct LuaTableField: Equatable, Sendable {
     /// The entry's form.
-    public var kind: Kind
+    package var kind: Kind
     /// The 1-based line where the entry starts.
-    public var line: Int
+    package var line: Int
 
-    public init(_ kind: Kind, line: Int) {
+    package init(_ kind: Kind, line: Int) {
         self.kind = kind
         self.line = line
     }
 
     /// The three forms of a table constructor's entry.
-    public indirect enum Kind: Equatable, Sendable {
+    package indirect enum Kind: Equatable, Sendable {
         /// `value`: the next array item (keys 1, 2, … in order).
         case positional(LuaExpression)
         /// `name = value`.
@@ -274,7 +274,7 @@ public struct LuaTableField: Equatable, Sendable {
 }
 
 /// Lua 5.4's prefix operators (all bind tighter than every binary operator except `^`).
-public enum LuaUnaryOperator: String, Equatable, Sendable {
+package enum LuaUnaryOperator: String, Equatable, Sendable {
     /// `-x`.
     case negate = "-"
     /// `not x`.
@@ -286,7 +286,7 @@ public enum LuaUnaryOperator: String, Equatable, Sendable {
 }
 
 /// Lua 5.4's binary operators. The raw value is the operator's source text.
-public enum LuaBinaryOperator: String, Equatable, Sendable, CaseIterable {
+package enum LuaBinaryOperator: String, Equatable, Sendable, CaseIterable {
     case or = "or"
     case and = "and"
     case less = "<"
@@ -317,7 +317,7 @@ public enum LuaBinaryOperator: String, Equatable, Sendable, CaseIterable {
     /// The operator's left and right binding power, from the reference manual's precedence
     /// table (lowest `or` = 1, highest `^` = 14). A right-associative operator has a right
     /// power below its left power.
-    public var precedence: (left: Int, right: Int) {
+    package var precedence: (left: Int, right: Int) {
         switch self {
         case .or: (1, 1)
         case .and: (2, 2)
@@ -334,5 +334,5 @@ public enum LuaBinaryOperator: String, Equatable, Sendable, CaseIterable {
     }
 
     /// The binding power of the prefix operators: above `*`, below `^`.
-    public static let unaryPrecedence = 12
+    package static let unaryPrecedence = 12
 }

@@ -1,20 +1,20 @@
 /// A syntax error in a Lua chunk: where Lua would report it, worded as Lua words it
 /// (`unexpected symbol near 'x'`, `'end' expected (to close 'function' at line 3) near <eof>`).
-public struct LuaSyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
+package struct LuaSyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The chunk's file name as it was given to the parser.
-    public var fileName: String
+    package var fileName: String
     /// The 1-based line the error is on.
-    public var line: Int
+    package var line: Int
     /// What is wrong, without the file and line.
-    public var message: String
+    package var message: String
 
     /// Creates an error for `fileName` at `line`.
-    public init(fileName: String, line: Int, message: String) {
+    package init(fileName: String, line: Int, message: String) {
         self.fileName = fileName
         self.line = line
         self.message = message
     }
 
     /// The one-line diagnostic: `file:line: message`.
-    public var description: String { "\(fileName):\(line): \(message)" }
+    package var description: String { "\(fileName):\(line): \(message)" }
 }

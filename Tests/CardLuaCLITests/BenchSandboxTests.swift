@@ -76,10 +76,10 @@ struct BenchSandboxTests {
 
     @Test func anEndlessLoopEndsWithTheBudgetError() {
         let top = Self.failure("while true do end")
-        #expect(top.contains("empty.lua:1: exceeded the instruction budget of 10000000 instructions"), "\(top)")
+        #expect(top.contains("empty.lua:1: exceeded the budget of 10000000 steps"), "\(top)")
         // Caught by the script's own pcall, the limit still ends the run.
         let caught = Self.failure("function transform() while true do pcall(function() while true do end end) end end")
-        #expect(caught.contains("exceeded the instruction budget"), "\(caught)")
+        #expect(caught.contains("exceeded the budget of"), "\(caught)")
     }
 
     @Test func theSandboxHasRunsGlobalsOnly() throws {

@@ -167,10 +167,10 @@ import Testing
         end
 
         """
-        let result = try Self.check(source, ["--max-instructions", "100000"])
+        let result = try Self.check(source, ["--max-steps", "100000"])
         #expect(result.status == 1)
         let problems = Self.problems(result)
-        #expect(problems[2]?.first?.contains("prepare: exceeded the instruction budget") == true, "\(result.stdout)")
+        #expect(problems[2]?.first?.contains("prepare: exceeded the budget of") == true, "\(result.stdout)")
         #expect(problems[5]?.first?.contains("alpha = -0.5 is outside 0…1") == true, "\(result.stdout)")
         #expect(problems[8]?.first?.contains("targetContentOffset:") == true, "\(result.stdout)")
         #expect(!result.signalled)

@@ -31,7 +31,7 @@ import Testing
             ["run", s, "--offset", h], ["run", s, "--offset=" + h], ["run", s, "--fling", h],
             ["run", s, "--items", h], ["run", s, "--viewport", h], ["run", s, "--format", h],
             ["run", s, "--fps", h], ["run", s, "--max-memory", h], ["run", s, "--max-time", h],
-            ["run", s, "--max-run-time", h], ["run", s, "--max-instructions", h], ["run", s, "--max-output", h],
+            ["run", s, "--max-run-time", h], ["run", s, "--max-steps", h], ["run", s, "--max-instructions", h], ["run", s, "--max-output", h],
             ["run", s, "--param", h], ["run", s, "--param", "rotate=" + h], ["run", s, "--param", h + "=1"],
             ["run", s, h], ["run", s, "--rtl=" + h], ["run", s, "--" + h],
             ["watch", s, "--viewport", h], ["check", s, "--max-memory", h], ["check", s, "--param", h], ["check", s, h],

@@ -33,7 +33,7 @@ import Testing
     /// A clock no test about another limit can reach.
     static let generousClock = ["--max-time", "30"]
 
-    static let budget = "exceeded the instruction budget of 10000000 instructions"
+    static let budget = "exceeded the budget of 10000000 steps"
 
     static let cases: [Case] = [
         // Infinite loops, at load time and in each callback.
@@ -82,7 +82,7 @@ import Testing
         // C work the hook cannot see.
         Case(name: "backtracking pattern",
              source: "local s = string.rep('a', 5000)\nfunction transform(attributes) string.find(s, '.-.-.-.-x') end\n",
-             message: "transform: item 0: exceeded the instruction budget of 10000000 instructions (a string pattern that backtracks too much"),
+             message: "transform: item 0: exceeded the budget of 10000000 steps (a string pattern that backtracks too much"),
         // The sandbox.
         Case(name: "io", source: "io.open('/etc/passwd')\n", message: "attempt to index a nil value (global 'io')"),
         Case(name: "os", source: "os.execute('true')\n", message: "attempt to index a nil value (global 'os')"),
@@ -130,7 +130,7 @@ import Testing
              message: "transform: item 0: (error object is a table value)"),
     ]
 
-    /// Launched as a process as well as in process: a loop (the instruction budget), a
+    /// Launched as a process as well as in process: a loop (the budget of steps), a
     /// memory bomb (the capped allocator), the sandbox, a bad value, an error object; and
     /// the C-stack case only here, since how deep C may recurse depends on the thread (a
     /// test runs on a worker thread, `cardlua` on its main thread).
@@ -167,8 +167,11 @@ import Testing
 
     /// The limits come from the command line.
     @Test(arguments: [
-        (["--max-instructions", "5000"] + generousClock, "function transform(attributes) for i = 1, 1e6 do end end\n",
-         "transform: item 0: exceeded the instruction budget of 5000 instructions"),
+        (["--max-steps", "5000"] + generousClock, "function transform(attributes) for i = 1, 1e6 do end end\n",
+         "transform: item 0: exceeded the budget of 5000 steps"),
+        // The option's old name is still accepted.
+        (["--max-instructions", "4000"] + generousClock, "function transform(attributes) for i = 1, 1e6 do end end\n",
+         "transform: item 0: exceeded the budget of 4000 steps"),
         (["--max-memory", "4M"] + generousClock, "local t = {} for i = 1, 1e7 do t[i] = i end\n", "exceeded the memory limit (4 MiB)"),
         // The long string is made inside the call: the watchdog holds the load to the clock
         // too, and making it there could take longer than 0.2 s on a loaded machine.
@@ -199,7 +202,7 @@ import Testing
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count < 11_000)
-        #expect(lines.contains { $0.hasPrefix(path + ":2: transform: item 0: exceeded the instruction budget") })
+        #expect(lines.contains { $0.hasPrefix(path + ":2: transform: item 0: exceeded the budget of") })
     }
 
     @Test func badTimeLimitIsAUsageError() throws {
@@ -215,7 +218,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.json").path
         let result = CLI.runInProcess(["run", CLI.script(script), "--format", "json", "-o", output,
-                                       "--max-instructions", "100000", "--max-memory", "8M", "--max-time", "0.5"])
+                                       "--max-steps", "100000", "--max-memory", "8M", "--max-time", "0.5"])
         #expect(result.status == 0, "\(result.stderr)")
     }
 

@@ -29,6 +29,23 @@ import Testing
         }
     }
 
+    /// `--max-steps` names what the budget counts; `--max-instructions`, its old name, is
+    /// the same option: both set `maxSteps`, and the help shows both and says so.
+    @Test func maxStepsTakesItsOldName() throws {
+        let declared = try #require(OptionTable.run.first { $0.name == "max-steps" })
+        #expect(declared.aliases == ["max-instructions"])
+        #expect(declared.defaultText == "10000000")
+        #expect(declared.summary.contains("steps") && declared.summary.contains("old name"))
+        for spelling in ["--max-steps", "--max-instructions"] {
+            let options = try RunOptions(Arguments(["x.lua", spelling, "5000"], command: "check"), command: "check")
+            #expect(options.limits.maxSteps == 5000, "\(spelling)")
+        }
+        #expect(OptionTable.help(OptionTable.check).contains("--max-steps, --max-instructions N"))
+        #expect(throws: UsageError.self) {
+            try RunOptions(Arguments(["x.lua", "--max-steps", "0"], command: "run"), command: "run")
+        }
+    }
+
     /// Help wraps at 86 columns, continuation lines under the summary.
     @Test func wrapBreaksAtSpacesWithinTheWidth() {
         #expect(OptionTable.wrap("aaa bbb ccc", width: 7) == ["aaa bbb", "ccc"])

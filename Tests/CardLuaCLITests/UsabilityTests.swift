@@ -119,10 +119,10 @@ import Testing
         let wrong = try CheckTests.check(clean, ["--max-time", "0"])
         #expect(wrong.status == 2)
         #expect(wrong.stderr.contains("--max-time: expected seconds above 0"), "\(wrong.stderr)")
-        // The time limit is the one applied: a loop under an instruction budget far too big
+        // The time limit is the one applied: a loop under a budget of steps far too big
         // to end it first stops on the time limit.
         let loop = "function transform(attributes) while true do end end\n"
-        let stopped = try CheckTests.check(loop, ["--max-time", "0.2", "--max-instructions", "1000000000000000"])
+        let stopped = try CheckTests.check(loop, ["--max-time", "0.2", "--max-steps", "1000000000000000"])
         #expect(stopped.status == 1)
         #expect(stopped.stdout.contains("exceeded the time limit of 0.2 s"), "\(stopped.stdout)")
     }

@@ -126,9 +126,9 @@ import Testing
         try "function transform(a)\n  while true do end\nend\n".write(to: script, atomically: false, encoding: .utf8)
 
         let watch = try WatchProcess(["watch", "effect.lua", "--offset", "0", "-o", "out.json",
-                                      "--max-instructions", "100000"], directory: directory)
+                                      "--max-steps", "100000"], directory: directory)
         defer { watch.kill() }
-        try #require(waitUntil { watch.stderr.contains("instruction budget") }, "stderr: \(watch.stderr)")
+        try #require(waitUntil { watch.stderr.contains("exceeded the budget of") }, "stderr: \(watch.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output.path))
         #expect(watch.stderr.contains("no output yet"))
 

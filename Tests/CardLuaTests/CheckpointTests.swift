@@ -97,9 +97,9 @@ import Testing
         ("function transform(attributes)\n  repeat until false\nend\n", 2),
     ])
     func endlessCodeEndsAtTheBudget(source: String, line: Int) {
-        let outcome = Safety.run(source, limits: ScriptLimits(maxInstructions: 1_000_000, maxTime: 30))
+        let outcome = Safety.run(source, limits: ScriptLimits(maxSteps: 1_000_000, maxTime: 30))
         #expect(outcome.failure.kind == .limit)
-        #expect(outcome.failure.message.hasPrefix("hostile.lua:\(line): transform: item 0: exceeded the instruction budget of 1000000 instructions"),
+        #expect(outcome.failure.message.hasPrefix("hostile.lua:\(line): transform: item 0: exceeded the budget of 1000000 steps"),
                 "\(outcome.failure.message)")
     }
 
@@ -132,9 +132,9 @@ import Testing
         ("local x = 0xe-1 while x do end", 1),
     ])
     func loopsAfterEveryLineEndFormEndAtTheBudget(source: String, line: Int) {
-        let outcome = Safety.run(source + "\n", limits: ScriptLimits(maxInstructions: 1_000_000, maxTime: 30))
+        let outcome = Safety.run(source + "\n", limits: ScriptLimits(maxSteps: 1_000_000, maxTime: 30))
         #expect(outcome.failure.kind == .limit)
-        #expect(outcome.failure.message.hasPrefix("hostile.lua:\(line): exceeded the instruction budget of 1000000 instructions"),
+        #expect(outcome.failure.message.hasPrefix("hostile.lua:\(line): exceeded the budget of 1000000 steps"),
                 "\(outcome.failure.message)")
     }
 
@@ -168,9 +168,9 @@ import Testing
         ("# a comment line\rwhile true do end\nwhile true do end", 2),
     ])
     func aShebangLineIsSkippedAsLuaSkipsIt(source: String, line: Int) {
-        let outcome = Safety.run(source + "\n", limits: ScriptLimits(maxInstructions: 1_000_000, maxTime: 30))
+        let outcome = Safety.run(source + "\n", limits: ScriptLimits(maxSteps: 1_000_000, maxTime: 30))
         #expect(outcome.failure.kind == .limit)
-        #expect(outcome.failure.message.hasPrefix("hostile.lua:\(line): exceeded the instruction budget of 1000000 instructions"),
+        #expect(outcome.failure.message.hasPrefix("hostile.lua:\(line): exceeded the budget of 1000000 steps"),
                 "\(outcome.failure.message)")
     }
 
@@ -184,13 +184,13 @@ import Testing
         function transform(attributes) end
         """
         let effect = try LuaEffect(source: source, chunkName: "hostile.lua",
-                                   limits: ScriptLimits(maxInstructions: 1_000_000, maxTime: 30))
+                                   limits: ScriptLimits(maxSteps: 1_000_000, maxTime: 30))
         do {
             _ = try effect.scenario(named: "spin", defaults: Scenario(name: "d", steps: []))
             Issue.record("the scenario was read")
         } catch {
             #expect(error.kind == .limit)
-            #expect(error.message.contains("exceeded the instruction budget of 1000000 instructions"), "\(error.message)")
+            #expect(error.message.contains("exceeded the budget of 1000000 steps"), "\(error.message)")
         }
     }
 
@@ -204,9 +204,9 @@ import Testing
     func uninstrumentedScriptsStillEnd(prefix: String) {
         let lines = prefix.split(separator: "\n").count
         let source = prefix + "function transform(attributes)\n  while true do end\nend\n"
-        let outcome = Safety.run(source, limits: ScriptLimits(maxInstructions: 1_000_000, maxTime: 30))
+        let outcome = Safety.run(source, limits: ScriptLimits(maxSteps: 1_000_000, maxTime: 30))
         #expect(outcome.failure.kind == .limit)
-        #expect(outcome.failure.message.hasPrefix("hostile.lua:\(lines + 2): transform: item 0: exceeded the instruction budget"),
+        #expect(outcome.failure.message.hasPrefix("hostile.lua:\(lines + 2): transform: item 0: exceeded the budget of"),
                 "\(outcome.failure.message)")
     }
 
@@ -264,7 +264,7 @@ import Testing
         let chunk = try Self.compiledPrelude(checkpoints: checkpoints)
         var failure: UnsafePointer<CChar>?
         let host = try #require(chunk.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cardlua_open($0.baseAddress, $0.count, 64 << 20, 100_000, &failure) }
+            buffer.withMemoryRebound(to: CChar.self) { cardlua_open($0.baseAddress, $0.count, 64 << 20, 100_000, nil, &failure) }
         })
         defer { cardlua_close(host) }
         #expect(cardlua_counts_on_checkpoints(host) == (checkpoints ? 1 : 0))
@@ -272,7 +272,7 @@ import Testing
         let loaded = cardlua_load_script(host, script, script.utf8.count, "plain.lua")
         #expect(loaded != CARDLUA_OK)
         #expect(cardlua_counts_on_checkpoints(host) == 0)
-        #expect(String(cString: cardlua_message(host)).contains("exceeded the instruction budget of 100000 instructions"))
+        #expect(String(cString: cardlua_message(host)).contains("exceeded the budget of 100000 steps"))
     }
 
     /// A syntax error is reported as the text has it, not as the instrumented text would.

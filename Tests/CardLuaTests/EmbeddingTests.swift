@@ -174,6 +174,6 @@ import Testing
         let interactive = ScriptLimits.interactive, defaults = ScriptLimits()
         #expect(interactive.maxTime > 0 && interactive.maxTime < defaults.maxTime)
         #expect(interactive.maxTime <= 1.0 / 60)
-        #expect(interactive.maxInstructions < defaults.maxInstructions)
+        #expect(interactive.maxSteps < defaults.maxSteps)
     }
 }

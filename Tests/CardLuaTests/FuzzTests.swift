@@ -19,7 +19,7 @@ import Testing
     /// reported as one, and the state never holds more than its cap.
     @Test func randomHostileScriptsNeverCrashTheHost() throws {
         var generator = HostileScriptGenerator(seed: Self.seed)
-        let limits = ScriptLimits(maxInstructions: 200_000, maxMemory: 16 << 20, maxTime: 0.5)
+        let limits = ScriptLimits(maxSteps: 200_000, maxMemory: 16 << 20, maxTime: 0.5)
         var failures = 0, limited = 0
         for index in 0..<Self.scriptCount {
             let source = generator.script()
@@ -64,7 +64,7 @@ import Testing
         // Ours: the digest comes back as the zIndex of every item.
         let script = program + "\nlocal digest, lines = run()\nfunction transform(a) a.zIndex = digest; a.alpha = lines % 1000 / 1000 end\n"
         let outcome = Safety.run(script, name: "patterns.lua",
-                                 limits: ScriptLimits(maxInstructions: 2_000_000_000, maxMemory: 256 << 20, maxTime: 60))
+                                 limits: ScriptLimits(maxSteps: 2_000_000_000, maxMemory: 256 << 20, maxTime: 60))
         #expect(outcome.error == nil, "\(outcome.error?.message ?? "")")
         let ours = outcome.items.first.map { ($0.zIndex, Int(($0.alpha * 1000).rounded())) }
         // Stock Lua: the same program, printing the digest.

@@ -134,9 +134,9 @@ import Testing
         end
         function transform(attributes) nest(6) end
         """
-        let outcome = Safety.run(source, limits: ScriptLimits(maxInstructions: 200_000, maxTime: 30))
+        let outcome = Safety.run(source, limits: ScriptLimits(maxSteps: 200_000, maxTime: 30))
         #expect(outcome.failure.kind == .limit)
-        #expect(outcome.failure.message.contains("exceeded the instruction budget"), "\(outcome.failure.message)")
+        #expect(outcome.failure.message.contains("exceeded the budget of"), "\(outcome.failure.message)")
     }
 
     // MARK: Messages are one clean, bounded line
@@ -179,7 +179,7 @@ import Testing
         end
         """
         // 3·10⁶ instructions per item take tens of milliseconds; 200 items, seconds.
-        let limits = ScriptLimits(maxInstructions: 100_000_000, maxTime: 0.3)
+        let limits = ScriptLimits(maxSteps: 100_000_000, maxTime: 0.3)
         let outcome = Safety.run(source, limits: limits, items: 200)
         #expect(outcome.failure.kind == .limit)
         #expect(outcome.failure.message.contains("exceeded the time limit of 0.3 s per call (all the items of the frame"), "\(outcome.failure.message)")
@@ -246,9 +246,9 @@ import Testing
         end }) }
         """
         var limits = Safety.limits
-        limits.maxInstructions = 200_000
+        limits.maxSteps = 200_000
         let diagnostics = ScriptChecker.check(source: source, chunkName: "trap.lua", limits: limits)
-        #expect(diagnostics.contains { $0.message.contains("exceeded the instruction budget") }, "\(diagnostics)")
+        #expect(diagnostics.contains { $0.message.contains("exceeded the budget of") }, "\(diagnostics)")
     }
 
     /// A runtime error during a scenario names the frame (its time and offset) after the

@@ -17,6 +17,56 @@ import Testing
         try Safety.frame(effect, items: items)
     }
 
+    // MARK: cardlua_open says why it failed
+
+    /// A memory cap too small for the prelude is a memory limit, said by cardlua_open's
+    /// status (CARDLUA_LIMIT), not read from its message's words; a prelude that does not
+    /// load is an error (CARDLUA_ERROR), whatever its message says.
+    @Test func openSaysWhyItFailed() throws {
+        let prelude = try CheckpointTests.compiledPrelude(checkpoints: true)
+        func open(_ chunk: [UInt8], memory: Int) -> (opened: Bool, status: Int32, message: String) {
+            var status: Int32 = -1
+            var message: UnsafePointer<CChar>?
+            let host = chunk.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) {
+                    cardlua_open($0.baseAddress, $0.count, memory, 100_000, &status, &message)
+                }
+            }
+            defer { cardlua_close(host) }
+            return (host != nil, status, message.map { String(cString: $0) } ?? "")
+        }
+        let fine = open(prelude, memory: 64 << 20)
+        #expect(fine.opened && fine.status == CARDLUA_OK)
+        let small = open(prelude, memory: 32 << 10)
+        #expect(!small.opened && small.status == CARDLUA_LIMIT, "\(small)")
+        #expect(small.message == "the memory limit is too small for the cardlua prelude")
+        let none = open(prelude, memory: 0)
+        #expect(!none.opened && none.status == CARDLUA_LIMIT, "\(none)")
+        let broken = open(Array("not a chunk".utf8), memory: 64 << 20)
+        #expect(!broken.opened && broken.status == CARDLUA_ERROR, "\(broken)")
+        #expect(broken.message == "the cardlua prelude failed to load")
+    }
+
+    /// Through LuaEffect: a memory limit too small for the prelude is a `.limit` error of
+    /// kind `.memory`; a prelude that fails to load (a bug, not a limit) is `.failed`.
+    @Test func aMemoryCapTooSmallForThePreludeIsAMemoryLimit() throws {
+        let limits = ScriptLimits(maxMemory: 32 << 10)
+        #expect {
+            try LuaEffect(source: "function transform(attributes) end", chunkName: "small.lua", limits: limits)
+        } throws: { error in
+            let error = error as? ScriptError
+            return error?.kind == .limit && error?.limit == .memory
+                && error?.message.contains("the memory limit is too small for the cardlua prelude") == true
+        }
+        #expect {
+            try LuaEffect(source: "function transform(attributes) end", chunkName: "broken.lua",
+                          limits: ScriptLimits(), prelude: Array("not a chunk".utf8), measuring: false)
+        } throws: { error in
+            let error = error as? ScriptError
+            return error?.kind == .failed && error?.limit == nil
+        }
+    }
+
     // MARK: warn's unfinished line is per state
 
     /// Effect A's log sink, receiving A's finished warning (its line had two pieces), runs
@@ -100,7 +150,7 @@ import Testing
     /// A short run time limit still stops a run: the clamp keeps real limits.
     @Test func shortRunTimeLimitStillStops() throws {
         let source = "function transform(attributes) local x = 0 while true do x = x + 1 end end"
-        let limits = ScriptLimits(maxInstructions: Int.max, maxTime: 0, maxRunTime: 0.05)
+        let limits = ScriptLimits(maxSteps: Int.max, maxTime: 0, maxRunTime: 0.05)
         let effect = try LuaEffect(source: source, chunkName: "spin.lua", limits: limits)
         #expect {
             _ = try Self.frame(effect)

@@ -3,12 +3,12 @@ import CardLua
 import Foundation
 import Testing
 
-/// The limits of Sources/CLuaShims/README.md through LuaEffect: the instruction budget
+/// The limits of Sources/CLuaShims/README.md through LuaEffect: the budget of steps
 /// (checkpoints and the count hook, plus the C work library functions charge to it), the
 /// memory cap, the time limit, and Lua's stack and C-call limits. Each ends the call with
 /// one clear line and leaves the host alive; a limit discards the state.
 @Suite struct LimitTests {
-    // MARK: The instruction budget
+    // MARK: The budget of steps
 
     /// An infinite loop wherever a script runs: at load time and in each callback.
     @Test(arguments: [
@@ -22,7 +22,7 @@ import Testing
         let error = outcome.failure
         #expect(error.kind == .limit)
         let context = callback == "load" ? "" : callback == "transform" ? "transform: item 0: " : "\(callback): "
-        #expect(error.message == "hostile.lua:\(line): \(context)exceeded the instruction budget of 10000000 instructions (possible infinite loop)")
+        #expect(error.message == "hostile.lua:\(line): \(context)exceeded the budget of 10000000 steps (possible infinite loop)")
     }
 
     /// The budget is per call: per item for transform.
@@ -34,7 +34,7 @@ import Testing
           attributes.alpha = x > 0 and 1 or 0
         end
         """
-        let outcome = Safety.run(source, limits: ScriptLimits(maxInstructions: 100_000, maxTime: 30))
+        let outcome = Safety.run(source, limits: ScriptLimits(maxSteps: 100_000, maxTime: 30))
         #expect(outcome.error == nil)
         #expect(outcome.items.count == 5)
     }
@@ -53,10 +53,10 @@ import Testing
     func pcallCannotEscapeTheBudget(body: String) {
         // A smaller budget and a generous clock: under AddressSanitizer every longjmp
         // (each caught error) is slow, and the budget is what this test is about.
-        let limits = ScriptLimits(maxInstructions: 1_000_000, maxTime: 30)
+        let limits = ScriptLimits(maxSteps: 1_000_000, maxTime: 30)
         let outcome = Safety.run("function transform(attributes)\n  \(body)\nend\n", limits: limits)
         #expect(outcome.failure.kind == .limit)
-        #expect(outcome.failure.message.contains("transform: item 0: exceeded the instruction budget"))
+        #expect(outcome.failure.message.contains("transform: item 0: exceeded the budget of"))
     }
 
     /// A coroutine made at load time (with the hook it inherited then) is still counted
@@ -69,7 +69,7 @@ import Testing
         let outcome = Safety.run(source)
         #expect(outcome.failure.kind == .limit)
         // Reported where transform resumed it (line 2), as Lua places coroutine errors.
-        #expect(outcome.failure.message.hasPrefix("hostile.lua:2: transform: item 0: exceeded the instruction budget"))
+        #expect(outcome.failure.message.hasPrefix("hostile.lua:2: transform: item 0: exceeded the budget of"))
     }
 
     /// Yielding across the boundary: from the callback itself, and through a C function.
@@ -102,7 +102,7 @@ import Testing
     func patternBlowUpIsCounted(call: String) {
         let outcome = Safety.run("function transform(attributes)\n  \(call)\nend\n")
         #expect(outcome.failure.kind == .limit)
-        #expect(outcome.failure.message == "hostile.lua:2: transform: item 0: exceeded the instruction budget of 10000000 instructions (a string pattern that backtracks too much, or a loop that never ends)")
+        #expect(outcome.failure.message == "hostile.lua:2: transform: item 0: exceeded the budget of 10000000 steps (a string pattern that backtracks too much, or a loop that never ends)")
     }
 
     /// Library functions whose C loops run without instructions: charged up front by the
@@ -117,7 +117,7 @@ import Testing
     func tableWorkIsCharged(body: String) {
         let outcome = Safety.run("function transform(attributes)\n  \(body)\nend\n")
         #expect(outcome.failure.kind == .limit)
-        #expect(outcome.failure.message.contains("exceeded the instruction budget of 10000000 instructions (a table function over too many elements, or a loop that never ends)"))
+        #expect(outcome.failure.message.contains("exceeded the budget of 10000000 steps (a table function over too many elements, or a loop that never ends)"))
     }
 
     /// Lengths a __len metamethod could change between our look and the stock function's
@@ -224,7 +224,7 @@ import Testing
         end
         function transform(attributes) return first.missing end
         """
-        let limits = ScriptLimits(maxInstructions: 100_000_000, maxMemory: 1 << 30, maxTime: 60)
+        let limits = ScriptLimits(maxSteps: 100_000_000, maxMemory: 1 << 30, maxTime: 60)
         let outcome = Safety.run(source, limits: limits)
         #expect(outcome.failure.message == "hostile.lua:8: transform: item 0: '__index' chain too long; possible loop")
     }
@@ -309,7 +309,7 @@ import Testing
             Issue.record("a discarded state ran again")
         } catch let error as ScriptError {
             #expect(error.kind == .limit)
-            #expect(error.message == "hostile.lua:6: transform: item 0: exceeded the instruction budget of 10000000 instructions (possible infinite loop)")
+            #expect(error.message == "hostile.lua:6: transform: item 0: exceeded the budget of 10000000 steps (possible infinite loop)")
         }
         #expect(!effect.definesFunction("transform"))
         // A fresh effect from the same source starts clean.
@@ -338,8 +338,8 @@ import Testing
     @Test func limitsAreConfigurable() {
         let source = "function transform(attributes) for i = 1, 100000 do end end"
         #expect(Safety.run(source).error == nil)
-        let small = Safety.run(source, limits: ScriptLimits(maxInstructions: 10_000, maxTime: 30))
-        #expect(small.failure.message.contains("exceeded the instruction budget of 10000 instructions"))
+        let small = Safety.run(source, limits: ScriptLimits(maxSteps: 10_000, maxTime: 30))
+        #expect(small.failure.message.contains("exceeded the budget of 10000 steps"))
         let tiny = Safety.run("local t = {} for i = 1, 1e6 do t[i] = i end", limits: ScriptLimits(maxMemory: 2 << 20, maxTime: 30))
         #expect(tiny.failure.message == "hostile.lua:1: exceeded the memory limit (2 MiB)")
     }

@@ -202,7 +202,7 @@ import Testing
         ("attributes.zIndex = '1'", "attributes.zIndex is a string, expected an integer"),
         ("attributes.hidden = 1", "attributes.hidden is a number, expected a boolean"),
         ("local t = setmetatable({}, {__index = function(t, k) error('no ' .. k) end}); return t", "no m11"),
-        ("local t = setmetatable({m11 = 1}, {__index = function() while true do end end}); return t", "exceeded the instruction budget"),
+        ("local t = setmetatable({m11 = 1}, {__index = function() while true do end end}); return t", "exceeded the budget of"),
     ])
     func transformValuesAreChecked(body: String, expected: String) {
         let outcome = Safety.run("function transform(attributes)\n  \(body)\nend\n")

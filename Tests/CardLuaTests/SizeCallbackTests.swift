@@ -196,7 +196,7 @@ import Testing
           return CGSizeMake(10 + s % 3, 10)
         end
         """
-        let limits = ScriptLimits(maxInstructions: 20_000)
+        let limits = ScriptLimits(maxSteps: 20_000)
         #expect(try Self.layout(honest, [20_000], limits: limits).usesPerItemSizes)
         let forever = "function sizeForItem(ip)\n  while true do end\nend"
         let error = try #require(Self.failure(forever, [3], limits: limits))

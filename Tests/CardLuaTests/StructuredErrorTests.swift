@@ -72,7 +72,7 @@ import Testing
 
     @Test func theBudgetIsNamedAsTheLimit() {
         let outcome = Safety.run("function transform(a)\n  while true do end\nend",
-                                 limits: ScriptLimits(maxInstructions: 100_000, maxTime: 30))
+                                 limits: ScriptLimits(maxSteps: 100_000, maxTime: 30))
         #expect(outcome.failure.kind == .limit)
         #expect(outcome.failure.limit == .instructions)
         #expect(outcome.failure.line == 2)

@@ -22,7 +22,7 @@ import Testing
         let program = Self.program(seed: Self.seed, cases: Self.cases)
         let script = program + "\nlocal digest, count = run()\nfunction transform(a) a.zIndex = digest; a.alpha = count % 1000 / 1000 end\n"
         let outcome = Safety.run(script, name: "math.lua",
-                                 limits: ScriptLimits(maxInstructions: 2_000_000_000, maxMemory: 256 << 20, maxTime: 60))
+                                 limits: ScriptLimits(maxSteps: 2_000_000_000, maxMemory: 256 << 20, maxTime: 60))
         #expect(outcome.error == nil, "\(outcome.error?.message ?? "")")
         let ours = outcome.items.first.map { ($0.zIndex, Int(($0.alpha * 1000).rounded())) }
 
@@ -109,9 +109,9 @@ import Testing
           local t = CATransform3DIdentity
           while true do local e = CATransform3DEqualToTransform(t, t) end
         end
-        """, limits: ScriptLimits(maxInstructions: 1_000_000, maxTime: 30))
+        """, limits: ScriptLimits(maxSteps: 1_000_000, maxTime: 30))
         #expect(outcome.failure.kind == .limit)
-        #expect(outcome.failure.message.contains("exceeded the instruction budget of 1000000 instructions"))
+        #expect(outcome.failure.message.contains("exceeded the budget of 1000000 steps"))
     }
 
     static func check(_ body: String, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -18,7 +18,7 @@ import Testing
         var failure: UnsafePointer<CChar>?
         let host = try #require(chunk.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) {
-                cardlua_open($0.baseAddress, $0.count, 64 << 20, 1 << 50, &failure)
+                cardlua_open($0.baseAddress, $0.count, 64 << 20, 1 << 50, nil, &failure)
             }
         })
         cardlua_set_time_limit(host, 0)

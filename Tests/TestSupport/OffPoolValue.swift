@@ -8,7 +8,7 @@ import Foundation
 /// the whole suite until the value is ready, even while its work waits on a child process
 /// (`swiftc`). Awaiting this instead suspends the readers and leaves the pool's threads to
 /// the other suites.
-public final class OffPoolValue<Value>: @unchecked Sendable {
+package final class OffPoolValue<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private let make: @Sendable () throws -> Value
     private var outcome: Result<Value, any Error>?
@@ -17,12 +17,12 @@ public final class OffPoolValue<Value>: @unchecked Sendable {
 
     /// `make` runs at the first read, once, on a thread with an 8 MiB stack (the size of
     /// the main thread's: the work may run Lua, which recurses on the C stack).
-    public init(_ make: @escaping @Sendable () throws -> Value) {
+    package init(_ make: @escaping @Sendable () throws -> Value) {
         self.make = make
     }
 
     /// The value, or the error making it threw.
-    public var result: Result<Value, any Error> {
+    package var result: Result<Value, any Error> {
         get async {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 lock.lock()

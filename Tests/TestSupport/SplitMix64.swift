@@ -1,11 +1,11 @@
 /// SplitMix64: a small deterministic generator, the same on every platform, so that
 /// randomised tests replay exactly from their seed.
-public struct SplitMix64: RandomNumberGenerator {
-    public var state: UInt64
+package struct SplitMix64: RandomNumberGenerator {
+    package var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,11 +14,11 @@ public struct SplitMix64: RandomNumberGenerator {
     }
 
     /// A whole number in 0..<n (n > 0).
-    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    package mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 
     /// One of `options` (not empty).
-    public mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
+    package mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
 
     /// True `percent` times in a hundred.
-    public mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    package mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 }

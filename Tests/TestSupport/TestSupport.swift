@@ -8,18 +8,18 @@ import Darwin
 
 /// What the test targets share: the package root, temporary directories and scripts,
 /// finding programs, and running a process with its output captured and a hang guard.
-public enum TestSupport {
+package enum TestSupport {
     /// The package root (this file is Tests/TestSupport/TestSupport.swift).
-    public static let packageRoot = URL(fileURLWithPath: #filePath)
+    package static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `scripts/NAME` in the package, as a path.
-    public static func script(_ name: String) -> String {
+    package static func script(_ name: String) -> String {
         packageRoot.appendingPathComponent("scripts").appendingPathComponent(name).path
     }
 
     /// A fresh directory under the system's temporary folder; the caller removes it.
-    public static func temporaryDirectory(prefix: String = "cardlua-test") throws -> URL {
+    package static func temporaryDirectory(prefix: String = "cardlua-test") throws -> URL {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -28,17 +28,17 @@ public enum TestSupport {
 
     /// Writes `text` to `directory/name` and returns its path.
     @discardableResult
-    public static func write(_ text: String, named name: String, in directory: URL) throws -> String {
+    package static func write(_ text: String, named name: String, in directory: URL) throws -> String {
         let url = directory.appendingPathComponent(name)
         try text.write(to: url, atomically: true, encoding: .utf8)
         return url.path
     }
 
     /// The first of `names` found as an executable on `PATH`, or nil.
-    public static func which(_ names: String...) -> String? { which(names) }
+    package static func which(_ names: String...) -> String? { which(names) }
 
     /// The first of `names` found as an executable on `PATH`, or nil.
-    public static func which(_ names: [String]) -> String? {
+    package static func which(_ names: [String]) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for name in names {
             for directory in path.split(separator: ":") {
@@ -50,7 +50,7 @@ public enum TestSupport {
     }
 
     /// A product of this build (the `cardlua` binary): beside the test bundle.
-    public static func builtExecutable(named name: String) -> URL {
+    package static func builtExecutable(named name: String) -> URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         // On macOS the test binary sits inside the .xctest bundle.
         while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS"
@@ -61,16 +61,16 @@ public enum TestSupport {
     }
 
     /// How a process ended and what it wrote.
-    public struct ProcessResult: Sendable {
-        public var status: Int32
-        public var stdout: String
-        public var stderr: String
+    package struct ProcessResult: Sendable {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
         /// True when the process ended by a signal (a crash, or the hang guard), not by exit.
-        public var signalled: Bool
+        package var signalled: Bool
         /// True when it outlived its timeout and was stopped.
-        public var timedOut: Bool
+        package var timedOut: Bool
 
-        public init(status: Int32, stdout: String, stderr: String, signalled: Bool = false, timedOut: Bool = false) {
+        package init(status: Int32, stdout: String, stderr: String, signalled: Bool = false, timedOut: Bool = false) {
             self.status = status
             self.stdout = stdout
             self.stderr = stderr
@@ -83,12 +83,12 @@ public enum TestSupport {
     /// above what any command the tests launch takes under the test command's sanitizers
     /// on a loaded two-core machine (a 6,000-frame JSON run went past one minute with
     /// three test runs side by side), so that only a hang reaches it.
-    public static let hangGuard: TimeInterval = 600
+    package static let hangGuard: TimeInterval = 600
 
     /// Runs `executable` with `arguments`, standard input empty and standard output and
     /// error sent to files (no pipe to fill up). After `timeout` seconds, a hang guard,
     /// it is terminated (then killed).
-    public static func run(_ executable: URL, _ arguments: [String], directory: URL? = nil,
+    package static func run(_ executable: URL, _ arguments: [String], directory: URL? = nil,
                            environment: [String: String] = [:],
                            timeout: TimeInterval = hangGuard) throws -> ProcessResult {
         let files = try temporaryDirectory(prefix: "cardlua-process")

@@ -4,7 +4,7 @@
 // UIKit's class-based attributes, reading the collection view once per query, not per
 // card, and transforming the copies in a second loop (the common idiom, and what the
 // exporter wrote until it kept the bounds from prepare() and fused the loops; see
-// BENCHMARKS.md). The benchmark's second twin: what the same effect costs a usual UIKit
+// docs/benchmark-history.md). The benchmark's second twin: what the same effect costs a usual UIKit
 // layout, beside the struct twin given its visible rect.
 import UIKit
 

@@ -108,15 +108,18 @@ typedef long (*cardlua_query_fn)(void *context, double x, double y, double width
                                  double height, double *buffer, long capacity);
 
 /// A fresh sandboxed state with the prelude loaded: `prelude` is the compiled chunk
-/// (lua_dump of the prelude's text, as embed-text makes it). NULL when out of memory or
-/// when the prelude fails (a bug): then *message_out, if given, receives a static
-/// description.
+/// (lua_dump of the prelude's text, as embed-text makes it); `budget_steps` is the budget
+/// per callback call, in steps (an estimate of VM instructions: see README.md). NULL when
+/// out of memory or when the prelude fails (a bug): then *status_out, if given, says
+/// which (CARDLUA_LIMIT: out of memory, the memory limit too small for the prelude;
+/// CARDLUA_ERROR: the prelude failed; CARDLUA_OK when a state is returned) and
+/// *message_out, if given, receives a static description.
 cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t memory_limit,
-                           long long instruction_budget, const char **message_out);
+                           long long budget_steps, int *status_out, const char **message_out);
 void cardlua_close(cardlua_host *host);
 
 /// The default time limit per callback call, in milliseconds: a backstop for C work the
-/// instruction budget cannot see; an honest effect needs microseconds per call.
+/// budget cannot see; an honest effect needs microseconds per call.
 #define CARDLUA_DEFAULT_TIME_LIMIT_MS 2000
 
 /// Sets the time limit per callback call (seconds; 0 or less: none). Checked at the
@@ -180,7 +183,7 @@ const char *cardlua_message(cardlua_host *host);
 
 /// Which limit stopped the script (cardlua_error.limit).
 #define CARDLUA_LIMIT_NONE 0
-#define CARDLUA_LIMIT_INSTRUCTIONS 1
+#define CARDLUA_LIMIT_INSTRUCTIONS 1  /* the budget of steps */
 #define CARDLUA_LIMIT_MEMORY 2
 #define CARDLUA_LIMIT_TIME 3      /* per call */
 #define CARDLUA_LIMIT_RUN_TIME 4  /* the whole run */
@@ -247,6 +250,18 @@ int cardlua_counts_on_checkpoints(cardlua_host *host);
 /// loop in them meets neither, as a loop the scanner missed would, and only the watchdog
 /// (the time limits enforced from its own thread) can stop it.
 void cardlua_skip_checkpoints(cardlua_host *host, int on);
+
+/// For measurements (CheckpointStepTests): with `on`, the budget is counted exactly, not by
+/// periods (each checkpoint charges its own steps as it runs; the count hook, where it
+/// counts, fires at every instruction), and the charges add up from 0 over every call
+/// until it is turned off. Limits and messages are unchanged; only the speed is not.
+void cardlua_measure_budget(cardlua_host *host, int on);
+
+/// What the budget was charged since cardlua_measure_budget: steps at checkpoints, VM
+/// instructions counted by the count hook (a script or prelude without checkpoints), and
+/// C work (allocation, the library functions' fees, the queries). Any pointer may be NULL.
+void cardlua_budget_used(const cardlua_host *host, long long *steps, long long *instructions,
+                         long long *host_work);
 
 /// The collector's mode: 1 generational, 0 incremental (the mode between calls: a sizing
 /// call's generational mode ends with it, however it ends), -1 after a limit (no state)

@@ -7,7 +7,7 @@
 -- The script is someone else's code, so it runs in the same sandbox as `cardlua run`:
 -- the globals are the allowlist of Sources/CLuaShims/sandbox.c (no io, os, debug,
 -- package, load, loadfile, dofile, require, collectgarbage, string.dump; setmetatable
--- refuses __gc; a fixed random seed), every call has the same instruction budget
+-- refuses __gc; a fixed random seed), every call has the same budget of steps
 -- (counted by a count hook), and the Lua heap has the same memory limit. A limit ends the
 -- process at once (status 3), so no pcall in the script can catch it. cardlua runs this
 -- under a time limit and an address-space limit (BenchProcesses.swift).
@@ -32,7 +32,8 @@ local iterations, repeats, budget, memoryLimit = values[1], values[2], values[3]
 
 -- MARK: Limits
 
--- The count hook runs every STEP instructions; a call may run `budget` instructions.
+-- The count hook runs every STEP instructions; a call may run `budget` steps (here a step
+-- is exactly one VM instruction: the stock interpreter has no checkpoints).
 local STEP = 1000
 local ticks, tickLimit = 0, budget // STEP + 1
 local memoryLimitKB = memoryLimit / 1024  -- raised by the harness's own tables below
@@ -48,7 +49,7 @@ end
 sethook(function()
   ticks = ticks + 1
   if ticks > tickLimit then
-    stop(sformat("exceeded the instruction budget of %d instructions (possible infinite loop)", budget))
+    stop(sformat("exceeded the budget of %d steps (possible infinite loop)", budget))
   end
   if gc("count") > memoryLimitKB then
     stop(sformat("exceeded the memory limit of %d bytes", memoryLimit))

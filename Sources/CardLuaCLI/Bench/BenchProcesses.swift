@@ -72,7 +72,7 @@ struct StockInterpreter {
         }
         let name = script ?? "empty.lua"
         let limits = Self.limits
-        let settings = "\(options.callsPerRepeat) \(options.repeats) \(limits.maxInstructions) \(limits.maxMemory)"
+        let settings = "\(options.callsPerRepeat) \(options.repeats) \(limits.maxSteps) \(limits.maxMemory)"
         let parts = [Benchmark.stockHarness, settings, Benchmark.preludeSource, Benchmark.referenceSource, name, text,
                      Self.dataFile(setup)]
         let input = parts.map { String($0.utf8.count) }.joined(separator: " ") + "\n" + parts.joined()

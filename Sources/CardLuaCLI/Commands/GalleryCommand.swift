@@ -8,7 +8,7 @@ import Foundation
 /// and one self-contained page shows them all playing side by side (GalleryRenderer).
 enum GalleryCommand {
     /// 20 frames a second: smooth enough for 170-pixel tiles, and a third less to run
-    /// and to carry than 30 (BENCHMARKS.md, round five, has the figures).
+    /// and to carry than 30 (docs/benchmark-history.md, round five, has the figures).
     static let defaultFramesPerSecond = 20.0
 
     static func main(_ words: [String]) throws -> Int32 {

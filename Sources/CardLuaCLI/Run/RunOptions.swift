@@ -88,14 +88,16 @@ struct RunOptions {
         }
     }
 
-    /// `--max-instructions`, `--max-memory`, `--max-time` and `--max-run-time` (shared with `check`).
+    /// `--max-steps` (or its old name `--max-instructions`), `--max-memory`, `--max-time` and
+    /// `--max-run-time` (shared with `check`).
     static func limits(_ v: [String: String], command: String) throws(UsageError) -> ScriptLimits {
         var limits = ScriptLimits(maxRunTime: ScriptLimits.defaultRunTime)
-        if let text = v["max-instructions"] {
+        if let text = v["max-steps"] {
             guard let n = Int(text), n > 0 else {
-                throw UsageError("--max-instructions: expected a positive whole number (got '\(Echo.safe(text))')", command: command)
+                throw UsageError("--max-steps: expected a positive whole number of budget steps (got '\(Echo.safe(text))')",
+                                 command: command)
             }
-            limits.maxInstructions = n
+            limits.maxSteps = n
         }
         if let text = v["max-memory"] {
             guard let bytes = RunOptions.parseBytes(text), bytes >= 1 << 20 else {

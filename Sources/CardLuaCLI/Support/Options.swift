@@ -28,13 +28,15 @@ struct OptionSpec {
 
 /// The option tables of every subcommand.
 enum OptionTable {
-    /// `--max-instructions`, `--max-memory`, `--max-time`, `--max-run-time`: the script's
-    /// limits (run, watch, check).
+    /// `--max-steps` (`--max-instructions`, its old name), `--max-memory`, `--max-time`,
+    /// `--max-run-time`: the script's limits (run, watch, check).
     static let limits: [OptionSpec] = {
         let defaults = ScriptLimits()
         return [
-            OptionSpec(name: "max-instructions", value: "N", summary: "instruction budget per callback call",
-                       defaultText: String(defaults.maxInstructions)),
+            OptionSpec(name: "max-steps", aliases: ["max-instructions"], value: "N",
+                       summary: "budget steps per callback call, counted at loop and function checkpoints: "
+                       + "1.3 to 2.5 steps per Lua VM instruction (--max-instructions is its old name)",
+                       defaultText: String(defaults.maxSteps)),
             OptionSpec(name: "max-memory", value: "SIZE", summary: "memory cap of the script, like 64M",
                        defaultText: byteSize(defaults.maxMemory)),
             OptionSpec(name: "max-time", value: "SECONDS",
