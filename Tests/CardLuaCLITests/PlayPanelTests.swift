@@ -84,3 +84,68 @@ extension PlayTests {
         #expect(state["layoutNote"] as? String == "horizontal flow lays out 3 rows at 820×1180: itemSize.height 380 ≤ (1180 − insets 0)/2; raise sectionInset.top/bottom to keep one row")
     }
 }
+
+extension PlayTests {
+    /// The item `run` marks under the centre (`▼`) at `offset`: the label of the card whose
+    /// span in the strip holds the marker's column.
+    static func runCentredItem(_ script: String, offset: Int, in directory: URL) throws -> Int? {
+        let result = try CLI.run(["run", script, "--offset", String(offset)], directory: directory)
+        try #require(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
+        guard let marker = lines.firstIndex(where: { $0.contains("▼") && $0.allSatisfy { $0 == " " || $0 == "▼" } }),
+              marker + 1 < lines.count, let column = lines[marker].firstIndex(of: "▼") else { return nil }
+        let strip = lines[marker + 1]
+        var start = column, end = column
+        while start > 0, strip[start] != "[" { start -= 1 }
+        while end < strip.count - 1, strip[end] != "]" { end += 1 }
+        return Int(String(strip[start...end].filter(\.isNumber)))
+    }
+
+    /// Ports whose own element query puts every card at the bounds' centre: the page's
+    /// centred item is the engine's (each frame's `ci`, as `state.centredItem`), the item
+    /// `run` marks at the same offset — not the first card of the frame.
+    @Test func theCentredItemIsTheEnginesForCardsAllAtTheCentre() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["icarousel-coverflow.lua", "paging-stack-vortex.lua"] {
+            let script = try String(contentsOfFile: CLI.script("effects/" + name), encoding: .utf8)
+            _ = try CLI.write(script, named: name, in: directory)
+        }
+        let coverflow = try PlayServer(["icarousel-coverflow.lua"], directory: directory)
+        defer { coverflow.process.kill() }
+        var t = 0.1
+        var last = 0
+        for offset in [1600, 1800, 2000] {
+            // The wheel moves the content by its delta at once.
+            let answer = try PlayServer.json(coverflow.post("/input", "{\"type\":\"wheel\",\"t\":\(t),\"x\":\(offset - last)}"))
+            let state = try #require(answer["state"] as? [String: Any])
+            let frame = try #require((answer["frames"] as? [[String: Any]])?.first)
+            #expect(frame["o"] as? [Double] == [Double(offset), 0], "\(frame["o"] ?? "")")
+            let run = try #require(try Self.runCentredItem("icarousel-coverflow.lua", offset: offset, in: directory))
+            #expect(run == offset / 200, "run marks item \(run) at \(offset)")  // item i centred at 200 i
+            #expect(frame["ci"] as? [Int] == [0, run], "at \(offset): \(frame["ci"] ?? "none")")
+            #expect(state["centredItem"] as? [Int] == [0, run], "at \(offset): \(state["centredItem"] ?? "none")")
+            last = offset
+            t += 0.1
+        }
+
+        // Pages of the viewport's width, 414 apart: at 1600 page 3.86 (4 nearest), 1800 4.35,
+        // 2000 4.83 (5); on a page, the page itself, as `run` marks it.
+        let vortex = try PlayServer(["paging-stack-vortex.lua"], directory: directory)
+        defer { vortex.process.kill() }
+        t = 0.1
+        last = 0
+        for (offset, item) in [(1600, 4), (1800, 4), (2000, 5), (2070, 5), (2484, 6)] {
+            let answer = try PlayServer.json(vortex.post("/input", "{\"type\":\"wheel\",\"t\":\(t),\"x\":\(offset - last)}"))
+            let state = try #require(answer["state"] as? [String: Any])
+            let frame = try #require((answer["frames"] as? [[String: Any]])?.first)
+            #expect(frame["ci"] as? [Int] == [0, item], "at \(offset): \(frame["ci"] ?? "none")")
+            #expect(state["centredItem"] as? [Int] == [0, item], "at \(offset): \(state["centredItem"] ?? "none")")
+            if offset % 414 == 0 {
+                #expect(try Self.runCentredItem("paging-stack-vortex.lua", offset: offset, in: directory) == item)
+            }
+            last = offset
+            t += 0.1
+        }
+    }
+}

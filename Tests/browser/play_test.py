@@ -578,6 +578,9 @@ def panel_checks(args, driver, check, tmp):
         f.write(PANEL_KINDS)
     with open(os.path.join(folder, "b-narrow.lua"), "w") as f:
         f.write(PANEL_NARROW)
+    with open(os.path.join(ROOT, "scripts", "effects", "icarousel-coverflow.lua")) as source, \
+            open(os.path.join(folder, "c-coverflow.lua"), "w") as f:
+        f.write(source.read())
     play = Play(args.cardlua, folder)
 
     def state():
@@ -684,6 +687,20 @@ def panel_checks(args, driver, check, tmp):
             f.write(PANEL_NARROW.replace("100, 500", "120, 500"))
         s = wait_for(lambda s: s["scriptVersion"] == version + 1)
         check("saving the picked script reloads it", s["scriptVersion"] == version + 1, str(s))
+
+        # A port whose element query puts every card at the centre (iCarousel's cover flow,
+        # item i centred at offset 200 i): the panel's centred item is the engine's, the one
+        # `cardlua run --offset` marks, not the first card of the frame.
+        driver.execute_script("window.cardlua.pick('c-coverflow.lua')")
+        s = wait_for(lambda s: s["script"] == "c-coverflow.lua" and s["settled"])
+        k = round(s["contentOffset"]["x"] / 200) + 2
+        for step in (1, 2):
+            driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}))")
+            s = wait_for(lambda s: s["settled"] and s["contentOffset"]["x"] == 200 * (k - 2 + step))
+        text = driver.execute_script("return document.getElementById('centred').textContent")
+        check("the cover flow's centred item is the engine's (item k at offset 200 k)",
+              s["contentOffset"]["x"] == 200 * k and s["centredItem"] == [0, k] and text == "item %d of %d" % (k, items),
+              "%s %r" % (s, text))
     finally:
         play.stop()
 

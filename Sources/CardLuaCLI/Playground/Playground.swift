@@ -539,8 +539,20 @@ final class Playground: @unchecked Sendable {
         out += ",\"error\":" + (error.map(Self.jsonString) ?? "null")
         out += ",\"warnings\":[" + warnings.map(Self.jsonString).joined(separator: ",") + "]"
         out += ",\"layoutNote\":" + (layoutNote().map(Self.jsonString) ?? "null") + "}"
-        out += ",\"frames\":[" + frames.map { FrameWire.frame($0, identity: .indexPath) }.joined(separator: ",") + "]}"
+        out += ",\"frames\":[" + frames.map(frameJSON).joined(separator: ",") + "]}"
         return out
+    }
+
+    /// A frame as the page gets it: the static page's frame with `"ci"`, the engine's
+    /// centred item at its offset (`[section, item]` or null), the one `state.centredItem`
+    /// and `run` use — from the flow's item positions, not the frame's cards, which an
+    /// element query may all place at the centre.
+    private func frameJSON(_ frame: Frame) -> String {
+        var json = FrameWire.frame(frame, identity: .indexPath)
+        guard json.last == "}" else { return json }
+        json.removeLast()
+        let centred = session.centredItem(at: frame.contentOffset)
+        return json + ",\"ci\":" + (centred.map { "[\($0.section),\($0.item)]" } ?? "null") + "}"
     }
 
     /// A tweakable in the state, in the script's order: `{"name", "value", "min", "max",
