@@ -392,6 +392,12 @@ public final class InteractiveScrollView {
         view.itemNearestCentre(offset: view.axis.value(of: contentOffset))
     }
 
+    /// Forgets the latest release (``lastSnap``): another effect is played, and the last
+    /// release was the old one's.
+    public func forgetLastRelease() {
+        lastSnap = nil
+    }
+
     /// Starts the recording afresh at `time` (a Record button pressed): from now on
     /// ``recordedScenario(named:)`` holds only what happens from here, beginning with the
     /// current viewport and a `jump` to where the content is — during a motion, where it

@@ -149,3 +149,27 @@ extension PlayTests {
         }
     }
 }
+
+extension PlayPickerTests {
+    /// The last release is the effect's: a pick starts the new effect's panel without the
+    /// old one's.
+    @Test func pickingForgetsTheLastRelease() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("effects")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = try CLI.write(Self.wide, named: "a-wide.lua", in: folder)
+        _ = try CLI.write(Self.narrow, named: "b-narrow.lua", in: folder)
+        let play = try PlayServer(["effects"], directory: directory)
+        defer { play.process.kill() }
+        #expect(play.post("/input", #"{"type":"down","t":0.1}"#).hasPrefix("HTTP/1.1 200"))
+        #expect(play.post("/input", #"{"type":"move","t":0.2,"x":-150}"#).hasPrefix("HTTP/1.1 200"))
+        let released = try Self.state(play.post("/input", #"{"type":"up","t":0.3,"x":-1}"#))
+        #expect(released["lastSnap"] is [String: Any], "\(released)")
+        _ = play.post("/frames?now=3&until=3.1", "{}")
+        let picked = try Self.state(play.post("/script", #"{"t":3.2,"name":"b-narrow.lua"}"#))
+        #expect(picked["script"] as? String == "b-narrow.lua")
+        #expect(picked["lastSnap"] is NSNull, "\(picked["lastSnap"] ?? "")")
+        #expect(try Self.state(play.get("/state"))["lastSnap"] is NSNull)
+    }
+}

@@ -660,6 +660,12 @@ def panel_checks(args, driver, check, tmp):
         if args.panel_screenshot:
             driver.save_screenshot(args.panel_screenshot)
 
+        # A release (a short wheel scroll), so the panel has one to show.
+        driver.execute_script("window.cardlua.stage.dispatchEvent(new WheelEvent('wheel', "
+                              "{deltaX: 10, bubbles: true, cancelable: true}))")
+        s = wait_for(lambda s: s["lastSnap"] and s["settled"])
+        check("a wheel scroll is a release the panel shows", bool(s["lastSnap"]), str(s))
+
         # The picker: iPhone 15, item 2 centred, then the other script.
         driver.find_element("xpath", "//button[@data-w='393']").click()
         wait_for(lambda s: s["viewport"] == [393, 852] and s["settled"])
@@ -681,6 +687,10 @@ def panel_checks(args, driver, check, tmp):
               str(s))
         hidden = driver.execute_script("return document.getElementById('params').hidden")
         check("the new script's panel has no params section", hidden is True, str(hidden))
+        release = driver.execute_script("return document.getElementById('release').textContent")
+        check("picking does not carry the last script's release into the new one's panel",
+              s["lastSnap"] is None and release == "none yet", "%s %r" % (s["lastSnap"], release))
+
         # The watcher follows the pick: a save of b-narrow reloads.
         version = s["scriptVersion"]
         with open(os.path.join(folder, "b-narrow.lua"), "w") as f:
