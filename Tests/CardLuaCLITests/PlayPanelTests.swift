@@ -148,6 +148,28 @@ extension PlayTests {
             t += 0.1
         }
     }
+
+    /// Four → presses 50 ms apart move four items: a press while the previous one's scroll
+    /// runs goes on from the item that scroll is going to, not the one still under the centre.
+    @Test func fourQuickStepsMoveFourItems() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write(PlayPickerTests.wide, named: "wide.lua", in: directory)  // item i centred at 210 i + 100 − 207
+        let play = try PlayServer(["wide.lua", "--items", "12"], directory: directory)
+        defer { play.process.kill() }
+        let start = try #require(try PlayPickerTests.state(play.get("/state"))["centredItem"] as? [Int])
+        for t in [0.1, 0.15, 0.2, 0.25] {
+            #expect(play.post("/input", "{\"type\":\"step\",\"t\":\(t),\"x\":1}").hasPrefix("HTTP/1.1 200"))
+        }
+        let settled = try PlayServer.frames(play.post("/frames?now=3&until=3.1", "{}"))
+        let item = start[1] + 4
+        #expect(settled.last?["o"] as? [Double] == [Double(210 * item + 100 - 207), 0], "\(settled.last ?? [:])")
+        #expect(settled.last?["ci"] as? [Int] == [0, item], "\(settled.last ?? [:])")
+        // Back: one ← after the scrolls end goes on from the centred item.
+        #expect(play.post("/input", #"{"type":"step","t":3.2,"x":-1}"#).hasPrefix("HTTP/1.1 200"))
+        let back = try PlayServer.frames(play.post("/frames?now=6&until=6.1", "{}"))
+        #expect(back.last?["ci"] as? [Int] == [0, item - 1], "\(back.last ?? [:])")
+    }
 }
 
 extension PlayPickerTests {

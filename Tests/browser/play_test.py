@@ -691,6 +691,15 @@ def panel_checks(args, driver, check, tmp):
         check("picking does not carry the last script's release into the new one's panel",
               s["lastSnap"] is None and release == "none yet", "%s %r" % (s["lastSnap"], release))
 
+        # Four → 50 ms apart: four items on, each press going on from the item the one
+        # before it was sent to (item 2 → 6, at 120·6 + 50 − 196.5).
+        for _ in range(4):
+            driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}))")
+            time.sleep(0.05)
+        s = wait_for(lambda s: s["settled"] and s["centredItem"] == [0, 6])
+        text = driver.execute_script("return document.getElementById('centred').textContent")
+        check("four → 50 ms apart move four items", s["centredItem"] == [0, 6]
+              and s["contentOffset"]["x"] == 120 * 6 + 50 - 196.5 and text == "item 6 of %d" % items, "%s %r" % (s, text))
         # The watcher follows the pick: a save of b-narrow reloads.
         version = s["scriptVersion"]
         with open(os.path.join(folder, "b-narrow.lua"), "w") as f:
