@@ -605,7 +605,7 @@ def panel_checks(args, driver, check, tmp):
         picker = driver.execute_script(
             "var p = document.getElementById('picker'); return [document.getElementById('pickerrow').hidden, p.value, "
             "Array.prototype.map.call(p.options, function (o) { return o.textContent; })]")
-        check("a folder shows a picker of its scripts in name order", picker == [False, "a-kinds.lua", ["a-kinds", "b-narrow"]],
+        check("a folder shows a picker of its scripts in name order", picker == [False, "a-kinds.lua", ["a-kinds", "b-narrow", "c-coverflow"]],
               str(picker))
         labels = driver.execute_script(
             "return Array.prototype.map.call(document.querySelectorAll('#sliders .slider > label'), function (l) { "
