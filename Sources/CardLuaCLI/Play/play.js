@@ -365,8 +365,8 @@
   }
 
   // The centred item of the frame shown: the engine's answer at its offset (the frame's
-  // "ci", what `cardlua run` and state.centredItem say), never worked out from the cards
-  // on the page (an element query may place every card at the centre).
+  // "ci", as state.centredItem), never worked out from the cards on the page (an element
+  // query may place every card at the centre).
   function centred() {
     return shown && shown.ci ? shown.ci : null;
   }

@@ -117,7 +117,7 @@ extension Playground {
             try session.reload(effect: fresh, at: max(t, session.state.time))
             // The last release was the old effect's: the new one's panel starts without one.
             session.forgetLastRelease()
-            steps = nil
+            stepTarget = nil
             effect = fresh
             goodSource = fresh.source
             overrides = []

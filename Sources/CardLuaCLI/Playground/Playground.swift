@@ -51,7 +51,7 @@ final class Playground: @unchecked Sendable {
     /// The item the latest ← / → step scrolls to, and when that scroll ends: a step made
     /// before then goes on from this item. Any other input, a reload, a pick or a slider
     /// forgets it.
-    var steps: (target: CardIndexPath, until: Double)?
+    var stepTarget: (item: CardIndexPath, until: Double)?
 
     init(options: PlayOptions) throws {
         self.options = options
@@ -321,8 +321,8 @@ final class Playground: @unchecked Sendable {
         reloadIfChanged(at: t)
         let x = value("x") ?? 0, y = value("y") ?? 0
         // Any other input ends a run of steps (a touch, the wheel, a resize move the content).
-        var stepped: (target: CardIndexPath, until: Double)?
-        defer { steps = stepped }
+        var stepped: (item: CardIndexPath, until: Double)?
+        defer { stepTarget = stepped }
         do {
             var ahead = false
             switch type {
@@ -338,7 +338,7 @@ final class Playground: @unchecked Sendable {
             case "step":
                 // While the previous step's scroll still runs, the next one goes on from the
                 // item it was sent to, not from the item under the centre (still the old one).
-                let queued = steps.flatMap { t < $0.until ? $0.target : nil }
+                let queued = stepTarget.flatMap { t < $0.until ? $0.item : nil }
                 let current = queued ?? session.state(at: t).centredItem ?? CardIndexPath(item: 0, section: 0)
                 let count = session.numberOfItems.indices.contains(current.section)
                     ? session.numberOfItems[current.section] : 0
@@ -395,7 +395,7 @@ final class Playground: @unchecked Sendable {
             let fresh = try loadEffect(scriptPath)
             keepOverrides(in: fresh)
             try session.reload(effect: fresh, at: max(time, session.state.time))
-            steps = nil
+            stepTarget = nil
             effect = fresh
             goodSource = fresh.source
             version += 1
@@ -486,7 +486,7 @@ final class Playground: @unchecked Sendable {
             let fresh = try LuaEffect(source: goodSource, chunkName: scriptPath, limits: limits)
             try fresh.setParams(next)
             try session.reload(effect: fresh, at: max(t, session.state.time))
-            steps = nil
+            stepTarget = nil
             try session.skipFrames(until: t)
             effect = fresh
             overrides = next
@@ -557,9 +557,9 @@ final class Playground: @unchecked Sendable {
     }
 
     /// A frame as the page gets it: the static page's frame with `"ci"`, the engine's
-    /// centred item at its offset (`[section, item]` or null), the one `state.centredItem`
-    /// and `run` use — from the flow's item positions, not the frame's cards, which an
-    /// element query may all place at the centre.
+    /// centred item at its offset (`[section, item]` or null), as `state.centredItem` —
+    /// from the flow's item positions, not the frame's cards, which an element query may
+    /// all place at the centre.
     private func frameJSON(_ frame: Frame) -> String {
         var json = FrameWire.frame(frame, identity: .indexPath)
         guard json.last == "}" else { return json }
