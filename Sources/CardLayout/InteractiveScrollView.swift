@@ -384,6 +384,20 @@ public final class InteractiveScrollView {
                      contentSize: view.contentSize, contentOffsetRange: view.range)
     }
 
+    /// The item whose centre is nearest the visible rect's centre on the scroll axis at
+    /// `contentOffset` in the current layout: ``State/centredItem`` for a frame's offset —
+    /// from the flow layout's own item positions, not from the frame's items (an effect's
+    /// element query may place every card at the bounds' centre).
+    public func centredItem(at contentOffset: Point) -> CardIndexPath? {
+        view.itemNearestCentre(offset: view.axis.value(of: contentOffset))
+    }
+
+    /// Forgets the latest release (``lastSnap``): another effect is played, and the last
+    /// release was the old one's.
+    public func forgetLastRelease() {
+        lastSnap = nil
+    }
+
     /// Starts the recording afresh at `time` (a Record button pressed): from now on
     /// ``recordedScenario(named:)`` holds only what happens from here, beginning with the
     /// current viewport and a `jump` to where the content is — during a motion, where it

@@ -578,6 +578,9 @@ def panel_checks(args, driver, check, tmp):
         f.write(PANEL_KINDS)
     with open(os.path.join(folder, "b-narrow.lua"), "w") as f:
         f.write(PANEL_NARROW)
+    with open(os.path.join(ROOT, "scripts", "effects", "icarousel-coverflow.lua")) as source, \
+            open(os.path.join(folder, "c-coverflow.lua"), "w") as f:
+        f.write(source.read())
     play = Play(args.cardlua, folder)
 
     def state():
@@ -602,7 +605,7 @@ def panel_checks(args, driver, check, tmp):
         picker = driver.execute_script(
             "var p = document.getElementById('picker'); return [document.getElementById('pickerrow').hidden, p.value, "
             "Array.prototype.map.call(p.options, function (o) { return o.textContent; })]")
-        check("a folder shows a picker of its scripts in name order", picker == [False, "a-kinds.lua", ["a-kinds", "b-narrow"]],
+        check("a folder shows a picker of its scripts in name order", picker == [False, "a-kinds.lua", ["a-kinds", "b-narrow", "c-coverflow"]],
               str(picker))
         labels = driver.execute_script(
             "return Array.prototype.map.call(document.querySelectorAll('#sliders .slider > label'), function (l) { "
@@ -657,6 +660,12 @@ def panel_checks(args, driver, check, tmp):
         if args.panel_screenshot:
             driver.save_screenshot(args.panel_screenshot)
 
+        # A release (a short wheel scroll), so the panel has one to show.
+        driver.execute_script("window.cardlua.stage.dispatchEvent(new WheelEvent('wheel', "
+                              "{deltaX: 10, bubbles: true, cancelable: true}))")
+        s = wait_for(lambda s: s["lastSnap"] and s["settled"])
+        check("a wheel scroll is a release the panel shows", bool(s["lastSnap"]), str(s))
+
         # The picker: iPhone 15, item 2 centred, then the other script.
         driver.find_element("xpath", "//button[@data-w='393']").click()
         wait_for(lambda s: s["viewport"] == [393, 852] and s["settled"])
@@ -678,12 +687,39 @@ def panel_checks(args, driver, check, tmp):
               str(s))
         hidden = driver.execute_script("return document.getElementById('params').hidden")
         check("the new script's panel has no params section", hidden is True, str(hidden))
+        release = driver.execute_script("return document.getElementById('release').textContent")
+        check("picking does not carry the last script's release into the new one's panel",
+              s["lastSnap"] is None and release == "none yet", "%s %r" % (s["lastSnap"], release))
+
+        # Four → 50 ms apart: four items on, each press going on from the item the one
+        # before it was sent to (item 2 → 6, at 120·6 + 50 − 196.5).
+        for _ in range(4):
+            driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}))")
+            time.sleep(0.05)
+        s = wait_for(lambda s: s["settled"] and s["centredItem"] == [0, 6])
+        text = driver.execute_script("return document.getElementById('centred').textContent")
+        check("four → 50 ms apart move four items", s["centredItem"] == [0, 6]
+              and s["contentOffset"]["x"] == 120 * 6 + 50 - 196.5 and text == "item 6 of %d" % items, "%s %r" % (s, text))
         # The watcher follows the pick: a save of b-narrow reloads.
         version = s["scriptVersion"]
         with open(os.path.join(folder, "b-narrow.lua"), "w") as f:
             f.write(PANEL_NARROW.replace("100, 500", "120, 500"))
         s = wait_for(lambda s: s["scriptVersion"] == version + 1)
         check("saving the picked script reloads it", s["scriptVersion"] == version + 1, str(s))
+
+        # A port whose element query puts every card at the centre (iCarousel's cover flow,
+        # item i centred at offset 200 i): the panel's centred item is the engine's, the one
+        # `cardlua run --offset` marks, not the first card of the frame.
+        driver.execute_script("window.cardlua.pick('c-coverflow.lua')")
+        s = wait_for(lambda s: s["script"] == "c-coverflow.lua" and s["settled"])
+        k = round(s["contentOffset"]["x"] / 200) + 2
+        for step in (1, 2):
+            driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}))")
+            s = wait_for(lambda s: s["settled"] and s["contentOffset"]["x"] == 200 * (k - 2 + step))
+        text = driver.execute_script("return document.getElementById('centred').textContent")
+        check("the cover flow's centred item is the engine's (item k at offset 200 k)",
+              s["contentOffset"]["x"] == 200 * k and s["centredItem"] == [0, k] and text == "item %d of %d" % (k, items),
+              "%s %r" % (s, text))
     finally:
         play.stop()
 

@@ -49,8 +49,6 @@ params = {
   minShadowAlpha = { value = 0, min = 0, max = 1, step = 0.05 },     -- minShadowAlpha (default 0)
 }
 
-local abs, floor = math.abs, math.floor   -- looked up once, not at each item's calls
-
 -- GeminiEasing's curves in its order (EasingFunction.swift with b = 0, c = 1, d = 1).
 local EASINGS = {
   function(t) return t end,                                                       -- linear
@@ -83,19 +81,14 @@ local EASINGS = {
     t = t - 2; return (math.sqrt(1 - t * t) + 1) / 2 end,                         -- easeInOutCirc
 }
 
--- math.max(low, math.min(high, x)) for low < high, as comparisons: the same value (high for a
--- NaN, as there), without two C calls.
+-- x held within low…high.
 local function clamp(x, low, high)
-  if x < high then
-    if x <= low then return low end
-    return x
-  end
-  return high
+  return math.max(low, math.min(high, x))
 end
 
 -- GeminiEasing.value(withRatio:): the curve of |ratio|, with ratio's sign.
 local function eased(ratio)
-  local curve = EASINGS[floor(params.easing + 0.5) + 1]
+  local curve = EASINGS[math.floor(params.easing + 0.5) + 1]
   if ratio < 0 then return -curve(-ratio) end
   return curve(ratio)
 end
@@ -121,11 +114,11 @@ end
 
 -- shadowAlpha(withDistanceRatio:).
 local function shadowAlpha(e)
-  local effect, maxAlpha, minAlpha = floor(params.shadowEffect + 0.5), params.maxShadowAlpha, params.minShadowAlpha
-  if effect == 1 then return minAlpha + abs(e) * maxAlpha end
+  local effect, maxAlpha, minAlpha = math.floor(params.shadowEffect + 0.5), params.maxShadowAlpha, params.minShadowAlpha
+  if effect == 1 then return minAlpha + math.abs(e) * maxAlpha end
   if effect == 2 then return e > 0 and e * maxAlpha or 0 end
   if effect == 3 then return e < 0 and -e * maxAlpha or 0 end
-  if effect == 4 then return (1 - abs(e)) * maxAlpha + minAlpha end
+  if effect == 4 then return (1 - math.abs(e)) * maxAlpha + minAlpha end
   return 0
 end
 
@@ -134,7 +127,7 @@ end
 local LIGHTNESS = { 0.50, 0.42, 0.58 }
 local function shaded(indexPath, shade)
   local raw = 0.57 + indexPath.item * 0.618033988749895 + indexPath.section * 0.137
-  local hue, l, s = raw - floor(raw), LIGHTNESS[indexPath.section % 3 + 1], 0.62
+  local hue, l, s = raw - math.floor(raw), LIGHTNESS[indexPath.section % 3 + 1], 0.62
   local q = l < 0.5 and l * (1 + s) or l + s - l * s
   local p = 2 * l - q
   local function channel(t)
@@ -144,16 +137,16 @@ local function shaded(indexPath, shade)
     if t < 1 / 6 then v = p + (q - p) * 6 * t
     elseif t < 0.5 then v = q
     elseif t < 2 / 3 then v = p + (q - p) * (2 / 3 - t) * 6 end
-    return floor(floor(v * 255 + 0.5) * (1 - shade) + 0.5)
+    return math.floor(math.floor(v * 255 + 0.5) * (1 - shade) + 0.5)
   end
   return string.format("#%02x%02x%02x", channel(hue + 1 / 3), channel(hue), channel(hue - 1 / 3))
 end
 
 -- animateCell's appearance: alpha, cornerRadius and the shadowView.
 local function appearance(attributes, e, cellCornerRadius)
-  attributes.alpha = (params.alpha - 1) * abs(e) + 1
+  attributes.alpha = (params.alpha - 1) * math.abs(e) + 1
   if params.cornerRadius > 0 then
-    attributes.cornerRadius = params.cornerRadius * abs(e)
+    attributes.cornerRadius = params.cornerRadius * math.abs(e)
   elseif cellCornerRadius > 0 then
     attributes.cornerRadius = cellCornerRadius
   end
@@ -165,8 +158,8 @@ end
 -- calculatedScale(withRatio:).
 local function calculatedScale(e)
   local scale = clamp(params.scale, 0, 1)
-  if floor(params.scaleEffect + 0.5) == 1 then return scale + (1 - scale) * abs(e) end
-  return 1 - (1 - scale) * abs(e)
+  if math.floor(params.scaleEffect + 0.5) == 1 then return scale + (1 - scale) * math.abs(e) end
+  return 1 - (1 - scale) * math.abs(e)
 end
 
 local ITEM = CGSizeMake(200, 350)
@@ -185,9 +178,9 @@ function transform(attributes, layout)
   local width = layout.collectionView.bounds.width
   local distance = attributes.center.x - layout.collectionView.bounds.midX
   local maxCircleRadius = width / 2 + attributes.size.width / 2   -- parentFrame.midX + w/2
-  if abs(distance) >= maxCircleRadius then return end         -- needsCheckDistance
+  if math.abs(distance) >= maxCircleRadius then return end         -- needsCheckDistance
   local e = eased(distanceRatio(attributes, layout))
-  local clockwise = floor(params.rotateDirection + 0.5) == 0
+  local clockwise = math.floor(params.rotateDirection + 0.5) == 0
   local radius = math.max(maxCircleRadius, params.circleRadius)
   local theta = math.asin(distance / radius)
   local radian = clockwise and -theta or theta

@@ -49,8 +49,6 @@ params = {
   minShadowAlpha = { value = 0, min = 0, max = 1, step = 0.05 },     -- minShadowAlpha (default 0)
 }
 
-local abs, floor = math.abs, math.floor   -- looked up once, not at each item's calls
-
 -- GeminiEasing's curves in its order (EasingFunction.swift with b = 0, c = 1, d = 1).
 local EASINGS = {
   function(t) return t end,                                                       -- linear
@@ -83,19 +81,14 @@ local EASINGS = {
     t = t - 2; return (math.sqrt(1 - t * t) + 1) / 2 end,                         -- easeInOutCirc
 }
 
--- math.max(low, math.min(high, x)) for low < high, as comparisons: the same value (high for a
--- NaN, as there), without two C calls.
+-- x held within low…high.
 local function clamp(x, low, high)
-  if x < high then
-    if x <= low then return low end
-    return x
-  end
-  return high
+  return math.max(low, math.min(high, x))
 end
 
 -- GeminiEasing.value(withRatio:): the curve of |ratio|, with ratio's sign.
 local function eased(ratio)
-  local curve = EASINGS[floor(params.easing + 0.5) + 1]
+  local curve = EASINGS[math.floor(params.easing + 0.5) + 1]
   if ratio < 0 then return -curve(-ratio) end
   return curve(ratio)
 end
@@ -116,11 +109,11 @@ end
 
 -- shadowAlpha(withDistanceRatio:).
 local function shadowAlpha(e)
-  local effect, maxAlpha, minAlpha = floor(params.shadowEffect + 0.5), params.maxShadowAlpha, params.minShadowAlpha
-  if effect == 1 then return minAlpha + abs(e) * maxAlpha end
+  local effect, maxAlpha, minAlpha = math.floor(params.shadowEffect + 0.5), params.maxShadowAlpha, params.minShadowAlpha
+  if effect == 1 then return minAlpha + math.abs(e) * maxAlpha end
   if effect == 2 then return e > 0 and e * maxAlpha or 0 end
   if effect == 3 then return e < 0 and -e * maxAlpha or 0 end
-  if effect == 4 then return (1 - abs(e)) * maxAlpha + minAlpha end
+  if effect == 4 then return (1 - math.abs(e)) * maxAlpha + minAlpha end
   return 0
 end
 
@@ -129,7 +122,7 @@ end
 local LIGHTNESS = { 0.50, 0.42, 0.58 }
 local function shaded(indexPath, shade)
   local raw = 0.57 + indexPath.item * 0.618033988749895 + indexPath.section * 0.137
-  local hue, l, s = raw - floor(raw), LIGHTNESS[indexPath.section % 3 + 1], 0.62
+  local hue, l, s = raw - math.floor(raw), LIGHTNESS[indexPath.section % 3 + 1], 0.62
   local q = l < 0.5 and l * (1 + s) or l + s - l * s
   local p = 2 * l - q
   local function channel(t)
@@ -139,16 +132,16 @@ local function shaded(indexPath, shade)
     if t < 1 / 6 then v = p + (q - p) * 6 * t
     elseif t < 0.5 then v = q
     elseif t < 2 / 3 then v = p + (q - p) * (2 / 3 - t) * 6 end
-    return floor(floor(v * 255 + 0.5) * (1 - shade) + 0.5)
+    return math.floor(math.floor(v * 255 + 0.5) * (1 - shade) + 0.5)
   end
   return string.format("#%02x%02x%02x", channel(hue + 1 / 3), channel(hue), channel(hue - 1 / 3))
 end
 
 -- animateCell's appearance: alpha, cornerRadius and the shadowView.
 local function appearance(attributes, e, cellCornerRadius)
-  attributes.alpha = (params.alpha - 1) * abs(e) + 1
+  attributes.alpha = (params.alpha - 1) * math.abs(e) + 1
   if params.cornerRadius > 0 then
-    attributes.cornerRadius = params.cornerRadius * abs(e)
+    attributes.cornerRadius = params.cornerRadius * math.abs(e)
   elseif cellCornerRadius > 0 then
     attributes.cornerRadius = cellCornerRadius
   end
@@ -160,8 +153,8 @@ end
 -- calculatedScale(withRatio:).
 local function calculatedScale(e)
   local scale = clamp(params.scale, 0, 1)
-  if floor(params.scaleEffect + 0.5) == 1 then return scale + (1 - scale) * abs(e) end
-  return 1 - (1 - scale) * abs(e)
+  if math.floor(params.scaleEffect + 0.5) == 1 then return scale + (1 - scale) * math.abs(e) end
+  return 1 - (1 - scale) * math.abs(e)
 end
 
 function prepare(layout)
@@ -177,11 +170,11 @@ end
 function transform(attributes, layout)
   local e = eased(distanceRatio(attributes, layout))
   local degree = e * clamp(params.pitchDegree, 0, 90)
-  local effect = floor(params.pitchEffect + 0.5)
+  local effect = math.floor(params.pitchEffect + 0.5)
   if effect == 0 then degree = -degree
   elseif effect == 1 then degree = degree
-  elseif effect == 2 then degree = -abs(degree)
-  else degree = abs(degree) end
+  elseif effect == 2 then degree = -math.abs(degree)
+  else degree = math.abs(degree) end
   local scale = calculatedScale(e)
   local scaleTransform = CATransform3DScale(geminiIdentity(), scale, scale, 1)
   local rotateTransform = CATransform3DRotate(geminiIdentity(), degree * M_PI / 180, 1, 0, 0)
@@ -194,13 +187,13 @@ function targetContentOffset(proposedContentOffset, velocity, layout)
   local pageSize = layout.itemSize.width + layout.minimumLineSpacing
   local currentPage = layout.collectionView.contentOffset.x / pageSize
   local nextPage
-  if abs(velocity.x) > 0.2 then
+  if math.abs(velocity.x) > 0.2 then
     -- ceil/floor, except that a release exactly on a page still turns it (see the header)
-    nextPage = velocity.x > 0 and floor(currentPage) + 1 or math.ceil(currentPage) - 1
+    nextPage = velocity.x > 0 and math.floor(currentPage) + 1 or math.ceil(currentPage) - 1
   elseif currentPage < 0 then
-    nextPage = -floor(-currentPage + 0.5)
+    nextPage = -math.floor(-currentPage + 0.5)
   else
-    nextPage = floor(currentPage + 0.5)
+    nextPage = math.floor(currentPage + 0.5)
   end
   return CGPointMake(nextPage * pageSize, proposedContentOffset.y)
 end

@@ -79,27 +79,21 @@ function prepare(layout)
 end
 
 local RADIANS = M_PI / 180
-local abs, floor, log = math.abs, math.floor, math.log   -- looked up once, not at each card's calls
 
 local function round(x)   -- Swift's round: halves away from zero
-  if x < 0 then return -floor(-x + 0.5) end
-  return floor(x + 0.5)
+  if x < 0 then return -math.floor(-x + 0.5) end
+  return math.floor(x + 0.5)
 end
 
 -- CGFloat.interpolate(in:out:): x held inside the input range (its lower end winning), then
--- mapped onto the output range's length; the output defaults to 0…1. The source takes the
--- abs of x − inLower, of the input's length and of the output's; here each is already ≥ 0
--- (x ≥ inLower once held; every range below runs upwards from an output of 0, the callers
--- passing |angle|), so the three abs, a C call each, are left out: the same numbers (a −0
--- from x = −0 becomes +0 in 0 + …, as the abs made it).
+-- mapped onto the output range's length; the output defaults to 0…1.
 local function interpolate(x, inLower, inUpper, outLower, outUpper)
   outLower, outUpper = outLower or 0, outUpper or 1
-  if inUpper < x then x = inUpper end   -- math.max(math.min(x, inUpper), inLower), as comparisons
-  if x < inLower then x = inLower end
-  return outLower + (x - inLower) / (inUpper - inLower) * (outUpper - outLower)
+  x = math.max(math.min(x, inUpper), inLower)
+  return outLower + math.abs(x - inLower) / math.abs(inUpper - inLower) * math.abs(outUpper - outLower)
 end
 
-local function easeOut(x) return 1 - log(1 + (9 - x * 9), 10) end   -- TransformCurve.easeOut
+local function easeOut(x) return 1 - math.log(1 + (9 - x * 9), 10) end   -- TransformCurve.easeOut
 
 -- StackTransformView.applyStackTransform(progress:) on the card's attributes (w × h). N, S and
 -- |popAngle| (the angles in radians) come from the element query, read once for all its cards.
@@ -110,15 +104,11 @@ local function applyStackTransform(attributes, progress, w, h, stackSize, stackA
   attributes.shadowOpacity = o.shadowOpacity
   attributes.shadowRadius = o.shadowRadius
   attributes.shadowOffset = CGSizeMake(o.shadowOffsetWidth, o.shadowOffsetHeight)
-  -- applyScale: math.max(o.minScale, 1 − p·scaleFactor), as
-  -- comparisons: the same value (a tie or a NaN keeps the bound, the argument they keep first)
-  local scale = o.minScale
-  local unclamped = 1 - progress * o.scaleFactor
-  if scale < unclamped then scale = unclamped end
+  -- applyScale
+  local scale = math.max(o.minScale, 1 - progress * o.scaleFactor)
   local stackProgress = interpolate(progress, 0, stackSize)
   local perspectiveProgress = easeOut(stackProgress) * o.perspectiveRatio
-  local positiveProgress = progress   -- math.max(progress, 0) as a comparison: the same value
-  if progress < 0 then positiveProgress = 0 end
+  local positiveProgress = math.max(progress, 0)
   local translateX = w * o.spacingFactor * positiveProgress * o.stackPositionX
   local translateY = h * o.spacingFactor * positiveProgress * o.stackPositionY
   local yAdjustment = ((scale - 1) * h / 2 + perspectiveProgress * h) * -o.stackPositionY
@@ -136,22 +126,17 @@ local function applyStackTransform(attributes, progress, w, h, stackSize, stackA
     alpha = interpolate(progress, -1, -1 + o.topStackAlphaSpeedFactor)
   end
   if alpha > 0 and progress >= 0 then alpha = alpha - progress * o.alphaFactor end
-  if alpha < 1 then   -- math.max(0, math.min(1, alpha)) as comparisons: the same value, NaN → 1
-    if alpha <= 0 then alpha = 0 end
-  else
-    alpha = 1
-  end
-  attributes.alpha = alpha
+  attributes.alpha = math.max(0, math.min(1, alpha))
   -- applyRotation
   local angle
   if progress <= 0 then
-    angle = -interpolate(-progress, 0, 1, 0, absPopAngle)   -- |p| for p ≤ 0 (−(−0) is +0, as abs makes it)
+    angle = -interpolate(math.abs(progress), 0, 1, 0, absPopAngle)
     if o.popAngle < 0 then angle = -angle end
   else
-    local whole = floor(progress)   -- Int(progress), progress > 0
+    local whole = math.floor(progress)   -- Int(progress), progress > 0
     angle = -(progress - whole) * stackAngle * 2 + stackAngle
     if whole % 2 == 0 then angle = -angle end
-    if progress < 1 then angle = angle + interpolate(1 - progress, 0, 1, 0, abs(stackAngle)) end
+    if progress < 1 then angle = angle + interpolate(1 - progress, 0, 1, 0, math.abs(stackAngle)) end
   end
   -- translatedBy(x + xAdj, y + yAdj).scaledBy(scale).rotated(by: angle): rotate, scale, then move
   local t = CATransform3DMakeTranslation(translateX + xAdjustment, translateY + yAdjustment, 0)
@@ -183,8 +168,8 @@ function layoutAttributesForElements(_, layout)
   local w, h = W * (1 - 2 * params.cardMarginX), H * (1 - 2 * params.cardMarginY)
   local x, y = visibleRect.x + (W - w) / 2, visibleRect.y + (H - h) / 2   -- every card's origin
   -- the options as the math reads them, once for all the cards (params do not change in a call)
-  local stackSize = floor(params.maxStackSize)   -- N, a whole number (the source's Int)
-  local stackAngle, absPopAngle = params.stackRotateAngel * RADIANS, abs(params.popAngle * RADIANS)
+  local stackSize = math.floor(params.maxStackSize)   -- N, a whole number (the source's Int)
+  local stackAngle, absPopAngle = params.stackRotateAngel * RADIANS, math.abs(params.popAngle * RADIANS)
   local elements = {}
   local section, before, inSection = 0, 0, sections > 0 and collectionView:numberOfItems(0) or 0
   for index = first, last - 1 do

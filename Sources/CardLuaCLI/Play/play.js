@@ -364,16 +364,11 @@
     $("rtt").textContent = rttText;
   }
 
-  // The item whose centre is nearest the viewport's centre on the scroll axis, in the
-  // frame shown (from the untransformed frames, as the engine's centredItem).
+  // The centred item of the frame shown: the engine's answer at its offset (the frame's
+  // "ci", as state.centredItem), never worked out from the cards on the page (an element
+  // query may place every card at the centre).
   function centred() {
-    if (!shown || !state) { return null; }
-    var h = state.horizontal, mid = (h ? shown.v[0] : shown.v[1]) / 2, best = null, bestD = Infinity;
-    for (var j = 0; j < shown.c.length; j++) {
-      var c = shown.c[j], d = Math.abs((h ? c[2] + c[4] / 2 : c[3] + c[5] / 2) - mid);
-      if (d < bestD) { bestD = d; best = [c[0], c[1]]; }
-    }
-    return best;
+    return shown && shown.ci ? shown.ci : null;
   }
 
   // MARK: the display loop

@@ -93,10 +93,10 @@ extension Playground {
 
     /// `POST /script` (`{"t", "name": "NAME.lua"}`): plays another script of the folder at
     /// the page's `t`, keeping the item count and the viewport, and centring the item that
-    /// was centred where the new layout has it. The name must be one the picker lists (400
-    /// otherwise; 404 when `play` was given one script). A script that does not load is
-    /// shown as a broken save is: the last effect goes on and the next save of the picked
-    /// script loads it (the watcher follows the pick).
+    /// was centred where the new layout has it, and no last release (the old effect's). The
+    /// name must be one the picker lists (400 otherwise; 404 when `play` was given one
+    /// script). A script that does not load is shown as a broken save is: the last effect
+    /// goes on and the next save of the picked script loads it (the watcher follows the pick).
     func pickScript(_ body: [UInt8]) -> HTTPResponse {
         guard let folder = options.folder else { return .status(404, message: "play was given one script, not a folder") }
         guard let fields = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
@@ -115,6 +115,9 @@ extension Playground {
         do {
             let fresh = try loadEffect(path)
             try session.reload(effect: fresh, at: max(t, session.state.time))
+            // The last release was the old effect's: the new one's panel starts without one.
+            session.forgetLastRelease()
+            stepTarget = nil
             effect = fresh
             goodSource = fresh.source
             overrides = []

@@ -48,6 +48,10 @@ final class Playground: @unchecked Sendable {
     var overrides: [(name: String, value: ParamSetting)] = []
     /// With `--lan`: the token every request must carry (set before the servers start).
     var lan: LANAccess?
+    /// The item the latest ← / → step scrolls to, and when that scroll ends: a step made
+    /// before then goes on from this item. Any other input, a reload, a pick or a slider
+    /// forgets it.
+    var stepTarget: (item: CardIndexPath, until: Double)?
 
     init(options: PlayOptions) throws {
         self.options = options
@@ -316,6 +320,9 @@ final class Playground: @unchecked Sendable {
         guard let t = value("t"), t >= 0 else { return .status(400, message: "\"t\": expected seconds from 0 to 1e7") }
         reloadIfChanged(at: t)
         let x = value("x") ?? 0, y = value("y") ?? 0
+        // Any other input ends a run of steps (a touch, the wheel, a resize move the content).
+        var stepped: (item: CardIndexPath, until: Double)?
+        defer { stepTarget = stepped }
         do {
             var ahead = false
             switch type {
@@ -329,8 +336,10 @@ final class Playground: @unchecked Sendable {
             case "wheel":
                 try session.scroll(byWheel: Point(x: x, y: y), at: t)
             case "step":
-                let state = session.state(at: t)
-                let current = state.centredItem ?? CardIndexPath(item: 0, section: 0)
+                // While the previous step's scroll still runs, the next one goes on from the
+                // item it was sent to, not from the item under the centre (still the old one).
+                let queued = stepTarget.flatMap { t < $0.until ? $0.item : nil }
+                let current = queued ?? session.state(at: t).centredItem ?? CardIndexPath(item: 0, section: 0)
                 let count = session.numberOfItems.indices.contains(current.section)
                     ? session.numberOfItems[current.section] : 0
                 guard count > 0 else { break }
@@ -340,7 +349,9 @@ final class Playground: @unchecked Sendable {
                     && session.configuration.scrollDirection == .horizontal
                 let forward = (x < 0) == mirrored
                 let item = min(max(current.item + (forward ? 1 : -1), 0), count - 1)
-                try session.scrollToItem(CardIndexPath(item: item, section: current.section), at: t)
+                let target = CardIndexPath(item: item, section: current.section)
+                try session.scrollToItem(target, at: t)
+                stepped = (target, t + ScrollPhysics.defaultScrollAnimationDuration)
                 ahead = true
             case "resize":
                 guard x > 0, y > 0 else { return .status(400, message: "resize: expected positive x and y") }
@@ -384,6 +395,7 @@ final class Playground: @unchecked Sendable {
             let fresh = try loadEffect(scriptPath)
             keepOverrides(in: fresh)
             try session.reload(effect: fresh, at: max(time, session.state.time))
+            stepTarget = nil
             effect = fresh
             goodSource = fresh.source
             version += 1
@@ -474,6 +486,7 @@ final class Playground: @unchecked Sendable {
             let fresh = try LuaEffect(source: goodSource, chunkName: scriptPath, limits: limits)
             try fresh.setParams(next)
             try session.reload(effect: fresh, at: max(t, session.state.time))
+            stepTarget = nil
             try session.skipFrames(until: t)
             effect = fresh
             overrides = next
@@ -539,8 +552,20 @@ final class Playground: @unchecked Sendable {
         out += ",\"error\":" + (error.map(Self.jsonString) ?? "null")
         out += ",\"warnings\":[" + warnings.map(Self.jsonString).joined(separator: ",") + "]"
         out += ",\"layoutNote\":" + (layoutNote().map(Self.jsonString) ?? "null") + "}"
-        out += ",\"frames\":[" + frames.map { FrameWire.frame($0, identity: .indexPath) }.joined(separator: ",") + "]}"
+        out += ",\"frames\":[" + frames.map(frameJSON).joined(separator: ",") + "]}"
         return out
+    }
+
+    /// A frame as the page gets it: the static page's frame with `"ci"`, the engine's
+    /// centred item at its offset (`[section, item]` or null), as `state.centredItem` —
+    /// from the flow's item positions, not the frame's cards, which an element query may
+    /// all place at the centre.
+    private func frameJSON(_ frame: Frame) -> String {
+        var json = FrameWire.frame(frame, identity: .indexPath)
+        guard json.last == "}" else { return json }
+        json.removeLast()
+        let centred = session.centredItem(at: frame.contentOffset)
+        return json + ",\"ci\":" + (centred.map { "[\($0.section),\($0.item)]" } ?? "null") + "}"
     }
 
     /// A tweakable in the state, in the script's order: `{"name", "value", "min", "max",

@@ -251,9 +251,9 @@ function transform(attributes, layout)
   local width = layout.collectionView.bounds.width
   local distance = attributes.center.x - layout.collectionView.bounds.midX
   local maxCircleRadius = width / 2 + attributes.size.width / 2   -- parentFrame.midX + w/2
-  if abs(distance) >= maxCircleRadius then return end         -- needsCheckDistance
+  if math.abs(distance) >= maxCircleRadius then return end         -- needsCheckDistance
   local e = eased(distanceRatio(attributes, layout))
-  local clockwise = floor(params.rotateDirection + 0.5) == 0
+  local clockwise = math.floor(params.rotateDirection + 0.5) == 0
   local radius = math.max(maxCircleRadius, params.circleRadius)
   local theta = math.asin(distance / radius)
   local radian = clockwise and -theta or theta

@@ -8,7 +8,7 @@ return {
     perQuery = "  -- the curves, rounded once for all the cards (params do not change in a call)\n"
       .. "  local scaleCurve, translationCurve = round(params.scaleCurve), round(params.translationCurve)",
     applyTransform = "    applyScaleTransform(attributes, progress, w, h, scaleCurve, translationCurve)\n"
-      .. "    attributes.zIndex = -abs(round(progress))",
+      .. "    attributes.zIndex = -math.abs(round(progress))",
     shadow = true, scaleCurveName = ".linear", translationCurveName = ".linear",
   },
   { name = "paging-scale-blur", preset = ".blur",

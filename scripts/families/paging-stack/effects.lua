@@ -6,8 +6,8 @@
 return {
   defaults = {
     perQuery = "  -- the options as the math reads them, once for all the cards (params do not change in a call)\n"
-      .. "  local stackSize = floor(params.maxStackSize)   -- N, a whole number (the source's Int)\n"
-      .. "  local stackAngle, absPopAngle = params.stackRotateAngel * RADIANS, abs(params.popAngle * RADIANS)",
+      .. "  local stackSize = math.floor(params.maxStackSize)   -- N, a whole number (the source's Int)\n"
+      .. "  local stackAngle, absPopAngle = params.stackRotateAngel * RADIANS, math.abs(params.popAngle * RADIANS)",
     applyTransform = "    applyStackTransform(attributes, progress, w, h, stackSize, stackAngle, absPopAngle)\n"
       .. "    local zPosition = -round(progress)\n"
       .. "    if REVERSE then zPosition = -zPosition end\n    attributes.zIndex = zPosition",
