@@ -41,7 +41,8 @@ let package = Package(
         // static warnings read. Never imports Lua.
         .target(name: "LuaSyntax"),
         // The seeds' native Swift twins: what `cardlua bench` measures the Lua ports against
-        // and SeedPortTests compares them with. Not part of any library product.
+        // and SeedPortTests compares them with. Not part of any library product, but public:
+        // scripts/bench-export compiles its harness against the module outside the package.
         .target(name: "SeedTwins", dependencies: ["CardLayout"]),
         // A small loopback HTTP/1.1 server on POSIX sockets (for `cardlua play`). Never imports Lua.
         .target(name: "CardServe"),

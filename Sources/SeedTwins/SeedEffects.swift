@@ -5,25 +5,25 @@ import Foundation
 /// `photo-browser.lua`), written straight from the seed articles. Tests compare the Lua
 /// ports against them, and the benchmark measures the Lua effect against them: a module
 /// of their own, used by those two only and kept out of the CardLayout library.
-package enum SeedEffects {}
+public enum SeedEffects {}
 
 /// Seed 000, the League of Legends skin picker: cards turn about y with distance from
 /// the centre, up to 35° at 200 points, perspective m34 = +1/600 (reversed, as the seed
 /// has it); nearest-centre snapping.
-package final class LeagueOfLegendsEffect: Effect {
-    package static let activeDistance = 200.0
-    package static let rotation = 35.0 * Double.pi / 180.0
+public final class LeagueOfLegendsEffect: Effect {
+    public static let activeDistance = 200.0
+    public static let rotation = 35.0 * Double.pi / 180.0
 
-    package init() {}
+    public init() {}
 
-    package func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {
+    public func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {
         configuration.itemSize = Size(width: 300 * viewportSize.width / 414, height: 500 * viewportSize.height / 736)
         configuration.scrollDirection = .horizontal
         configuration.sectionInset = CardEdgeInsets(top: 200, left: 50, bottom: 200, right: 50)
         configuration.minimumLineSpacing = 0
     }
 
-    package func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
+    public func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
                           context: ScrollContext) throws {
         for i in attributes.indices {
             attributes[i].transform3D = Self.transform3D(distance: context.bounds.midX - attributes[i].center.x)
@@ -32,7 +32,7 @@ package final class LeagueOfLegendsEffect: Effect {
     }
 
     /// The seed's matrix for a card `distance` points left of the centre.
-    package static func transform3D(distance: Double) -> Transform3D {
+    public static func transform3D(distance: Double) -> Transform3D {
         var t = Transform3D.identity
         t.m34 = 1.0 / 600
         if abs(distance) < activeDistance {
@@ -41,7 +41,7 @@ package final class LeagueOfLegendsEffect: Effect {
         return t.rotated(by: distance > 0 ? -rotation : rotation, x: 0, y: 1, z: 0)
     }
 
-    package func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
+    public func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                                     context: ScrollContext) throws -> Point {
         let width = context.bounds.width
         let horizontalCenter = proposed.x + width / 2
@@ -57,10 +57,10 @@ package final class LeagueOfLegendsEffect: Effect {
 
 /// Seed 002, the card layout: cards 0.7 W × 0.75 H, scaled by |cos(distance / W · π/4)|;
 /// no snapping.
-package final class CardScaleEffect: Effect {
-    package init() {}
+public final class CardScaleEffect: Effect {
+    public init() {}
 
-    package func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {
+    public func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {
         let cellWidth = viewportSize.width * 0.7
         let margin = (viewportSize.width - cellWidth) / 2
         configuration.scrollDirection = .horizontal
@@ -69,7 +69,7 @@ package final class CardScaleEffect: Effect {
         configuration.itemSize = Size(width: cellWidth, height: viewportSize.height * 0.75)
     }
 
-    package func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
+    public func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
                           context: ScrollContext) throws {
         let centerX = context.contentOffset.x + context.bounds.width / 2
         for i in attributes.indices {
@@ -79,11 +79,11 @@ package final class CardScaleEffect: Effect {
     }
 
     /// The seed's scale for a card `distance` points from the centre.
-    package static func scale(distance: Double, width: Double) -> Double {
+    public static func scale(distance: Double, width: Double) -> Double {
         abs(cos(distance / width * (Double.pi / 4)))
     }
 
-    package func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
+    public func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                                     context: ScrollContext) throws -> Point {
         proposed
     }
@@ -94,10 +94,10 @@ package final class CardScaleEffect: Effect {
 /// choice (the seed sets none): squares 0.6 W wide in one row (top and bottom insets
 /// leave room for one per column), insets letting the ends reach the centre, 20 points
 /// apart.
-package final class PhotoBrowserEffect: Effect {
-    package init() {}
+public final class PhotoBrowserEffect: Effect {
+    public init() {}
 
-    package func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {
+    public func prepare(_ configuration: inout FlowLayoutConfiguration, viewportSize: Size) throws {
         let side = viewportSize.width * 0.6
         let inset = (viewportSize.width - side) / 2
         let vertical = max(0, (viewportSize.height - side) / 2)
@@ -107,7 +107,7 @@ package final class PhotoBrowserEffect: Effect {
         configuration.minimumLineSpacing = 20
     }
 
-    package func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
+    public func transform(_ attributes: inout [LayoutAttributes], layout: some BaseLayoutProviding,
                           context: ScrollContext) throws {
         for i in attributes.indices {
             let offset = abs(attributes[i].center.x - context.contentOffset.x - context.bounds.width * 0.5)
@@ -117,11 +117,11 @@ package final class PhotoBrowserEffect: Effect {
     }
 
     /// The seed's scale for a card `distance` points from the centre.
-    package static func scale(distance: Double, width: Double) -> Double {
+    public static func scale(distance: Double, width: Double) -> Double {
         1 - distance / (width * 0.5) * 0.3
     }
 
-    package func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
+    public func targetContentOffset(proposed: Point, velocity: Point, layout: some BaseLayoutProviding,
                                     context: ScrollContext) throws -> Point {
         var target = proposed  // super's answer
         let width = context.bounds.width
