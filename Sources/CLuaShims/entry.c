@@ -38,6 +38,8 @@ static int body_load(lua_State *L, cardlua_call *c) {
     // Text only: bytecode can crash the VM. The text with checkpoints first (see
     // cardlua_load_script); if that does not compile, the text as it is, whose message
     // is then the one reported, or which runs under the count hook.
+    // While Lua parses, a "C stack overflow" is nesting, not recursion (errors.c says so).
+    c->parsing = 1;
     int checkpoints = c->load_instrumented != NULL &&
                       luaL_loadbufferx(L, c->load_instrumented, c->load_instrumented_length, chunk, "t") == LUA_OK;
     if (!checkpoints && h->skip_checkpoints && h->checkpoints) {
@@ -62,6 +64,7 @@ static int body_load(lua_State *L, cardlua_call *c) {
         lua_setglobal(L, CARDLUA_CHECKPOINT_GLOBAL);
         cardlua__count_on_checkpoints(h);
     }
+    c->parsing = 0;
     lua_call(L, 0, 0);
     return 0;
 }

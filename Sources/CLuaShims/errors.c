@@ -193,6 +193,10 @@ int cardlua__message_handler(lua_State *L) {
         rest = h->limit_text;
     else if (strcmp(rest, "stack overflow") == 0)
         rest = "stack overflow (calls nested too deeply: runaway recursion?)";
+    else if (strcmp(rest, "C stack overflow") == 0 && h->call && h->call->parsing)
+        // Lua's parser ran out of C levels (LUAI_MAXCCALLS): the text nests, nothing runs.
+        rest = "C stack overflow: the script nests too deeply for Lua's parser (more than 200 "
+               "levels of blocks, calls or subexpressions)";
     else if (strcmp(rest, "C stack overflow") == 0)
         rest = "C stack overflow (calls nested too deeply through pcall, metamethods or "
                "string.gsub: runaway recursion?)";

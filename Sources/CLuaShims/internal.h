@@ -143,6 +143,7 @@ struct cardlua_call {
     int answer;                  // has_function: 1 if defined; collector_mode: 1 if generational
 
     const char *load_source;     // loading a script or the prelude
+    int parsing;                 // 1 while Lua parses it (its C levels are nesting then)
     size_t load_length;
     char *load_instrumented;     // the script with checkpoints (cardlua_instrument), or NULL
     size_t load_instrumented_length;
