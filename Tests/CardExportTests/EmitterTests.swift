@@ -155,8 +155,8 @@ import Testing
         end
         """)
         #expect(swift.contains("/// A header.\n/// Two lines."))
-        #expect(swift.contains("    // how far the cards turn\n    private static let TURN: CGFloat = 0.5  // radians"))
-        #expect(swift.contains("        // fade the card\n        attributes.alpha = Self.TURN  // at most one"))
+        #expect(swift.contains("    // how far the cards turn\n    private static let turn: CGFloat = 0.5  // TURN: radians"))
+        #expect(swift.contains("        // fade the card\n        attributes.alpha = Self.turn  // at most one"))
     }
 
     @Test func paramsAreBakedAndOverridden() throws {
@@ -324,7 +324,7 @@ import Testing
           return all
         end
         """)
-        #expect(swift.contains("(super.layoutAttributesForElements(in: rect) ?? []).map({ $0.copy() as! UICollectionViewLayoutAttributes })"))
+        #expect(swift.contains("(super.layoutAttributesForElements(in: rect) ?? []).map({\n            $0.copy() as! UICollectionViewLayoutAttributes\n        })"))
         // Copied, with no force unwrap: an index path the data source no longer has is a
         // hidden cell, not a crash.
         #expect(swift.contains("""
@@ -407,7 +407,7 @@ import Testing
                 }
             """))
         #expect(swift.contains("let visibleBounds = preparedBounds ?? collectionView?.bounds\n"))
-        #expect(swift.contains("if let visibleBounds = preparedBounds ?? collectionView?.bounds { transform(attributes, visibleBounds: visibleBounds) }"))
+        #expect(swift.contains("if let visibleBounds = preparedBounds ?? collectionView?.bounds {\n            transform(attributes, visibleBounds: visibleBounds)\n        }"))
     }
 
     /// A script's own prepare keeps the bounds first, before its `guard let collectionView`
@@ -524,7 +524,7 @@ import Testing
         """))
         // -Int.min and abs(Int.min) trap in Swift; Lua wraps both round to math.mininteger.
         #expect(swift.contains("attributes.zIndex = 0 &- m &+ luaIntAbs(m) &+ (0 &- Int.min) &+ -5"), "\(swift)")
-        #expect(swift.contains("fileprivate func luaIntAbs(_ x: Int) -> Int {"))
+        #expect(swift.contains("private func luaIntAbs(_ x: Int) -> Int {"))
         #expect(swift.contains("x < 0 ? 0 &- x : x"))
     }
 
@@ -558,11 +558,11 @@ import Testing
           attributes.zIndex = self + Self + Type + Protocol + _
         """))
         #expect(swift.contains("let selfLocal: Int = 1  // self"), "\(swift)")
-        #expect(swift.contains("let SelfLocal: Int = 2  // Self"))
-        #expect(swift.contains("let TypeLocal: Int = 3  // Type"))
-        #expect(swift.contains("let ProtocolLocal: Int = 4  // Protocol"))
+        #expect(swift.contains("let selfLocal2: Int = 2  // Self"))
+        #expect(swift.contains("let typeLocal: Int = 3  // Type"))
+        #expect(swift.contains("let protocolLocal: Int = 4  // Protocol"))
         #expect(swift.contains("let underscoreLocal: Int = 5  // _"))
-        #expect(swift.contains("attributes.zIndex = selfLocal &+ SelfLocal &+ TypeLocal &+ ProtocolLocal &+ underscoreLocal"))
+        #expect(swift.contains("attributes.zIndex = selfLocal &+ selfLocal2 &+ typeLocal &+ protocolLocal &+ underscoreLocal"))
     }
 
     @Test func renamesNeverCollideWithTheScriptsOwnNames() throws {
@@ -593,9 +593,9 @@ import Testing
           attributes.alpha = helper(CGSize) / luaIntDiv + attributes.center.x // 7
         end
         """)
-        #expect(swift.contains("private static let CGFloatLocal: Int = 2  // CGFloat"), "\(swift)")
+        #expect(swift.contains("private static let cgFloatLocal: Int = 2  // CGFloat"), "\(swift)")
         #expect(swift.contains("private func helper(_ collectionViewLocal: CGFloat) -> CGFloat {"))
-        #expect(swift.contains("let CGSizeLocal: CGFloat = attributes.center.x  // CGSize"))
+        #expect(swift.contains("let cgSizeLocal: CGFloat = attributes.center.x  // CGSize"))
         #expect(!swift.contains("let CGFloat:") && !swift.contains("let CGSize:"))
     }
 

@@ -22,10 +22,24 @@ enum SwiftText {
     /// A number as a Swift literal that parses back to the same `Double`: integers as
     /// written (in decimal), floats by `Double.description` (which round-trips).
     static func number(_ n: LuaNumber) -> String {
-        if n.isInteger, let i = n.integerValue { return String(i) }
+        if n.isInteger, let i = n.integerValue { return grouped(String(i)) }
         // A float written whole (`35.0`) stays a float literal, as the script wrote it.
         if n.value == n.value.rounded(), abs(n.value) < 1e15 { return double(n.value) + (n.value.sign == .minus && n.value == 0 ? "" : ".0") }
         return double(n.value)
+    }
+
+    /// An integer literal's digits in groups of three (`1_000_000`) from seven digits on, as
+    /// swift-format's GroupNumericLiterals rule asks; shorter ones as they are.
+    static func grouped(_ literal: String) -> String {
+        let sign = literal.hasPrefix("-") ? "-" : ""
+        let digits = Array(literal.dropFirst(sign.count))
+        guard digits.count >= 7, digits.allSatisfy(\.isNumber) else { return literal }
+        var out = ""
+        for (k, d) in digits.enumerated() {
+            if k > 0, (digits.count - k) % 3 == 0 { out += "_" }
+            out.append(d)
+        }
+        return sign + out
     }
 
     static func double(_ v: Double) -> String {
@@ -36,7 +50,7 @@ enum SwiftText {
             if abs(v) == Double.leastNonzeroMagnitude { return v < 0 ? "-CGFloat.leastNonzeroMagnitude" : "CGFloat.leastNonzeroMagnitude" }
             return "CGFloat(Double(bitPattern: 0x\(String(v.bitPattern, radix: 16))))"
         }
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) + (v == 0 && v.sign == .minus ? ".0" : "") }
+        if v == v.rounded(), abs(v) < 1e15 { return grouped(String(Int64(v))) + (v == 0 && v.sign == .minus ? ".0" : "") }
         return v.description
     }
 
@@ -116,11 +130,11 @@ enum SwiftText {
         return "UIColor(red: \(parts[0]), green: \(parts[1]), blue: \(parts[2]), alpha: 1)"
     }
 
-    /// The helpers a translation may call, by name, as fileprivate free functions.
+    /// The helpers a translation may call, by name, as private free functions of the file.
     static let helpers: [String: String] = [
         "luaMod": """
         /// Lua's `%` on floats: the remainder takes the divisor's sign (Swift's `fmod` truncates).
-        fileprivate func luaMod(_ a: CGFloat, _ b: CGFloat) -> CGFloat {
+        private func luaMod(_ a: CGFloat, _ b: CGFloat) -> CGFloat {
             var m = fmod(a, b)
             if (m > 0 && b < 0) || (m < 0 && b > 0) { m += b }
             return m
@@ -131,7 +145,7 @@ enum SwiftText {
         /// `%` truncates), 0 by -1 (where Swift's `Int.min % -1` would trap). By 0 Lua raises
         /// an error, so the script fails in cardlua: there is no number to give, and this
         /// stops with Lua's message instead of returning one that differs.
-        fileprivate func luaIntMod(_ a: Int, _ b: Int) -> Int {
+        private func luaIntMod(_ a: Int, _ b: Int) -> Int {
             if b == 0 { fatalError("attempt to perform 'n%0'") }
             if b == -1 { return 0 }
             let r = a % b
@@ -143,7 +157,7 @@ enum SwiftText {
         /// `/` truncates), wrapping round by -1 (`Int.min // -1` is Int.min, where Swift would
         /// trap). By 0 Lua raises an error, so the script fails in cardlua: there is no number
         /// to give, and this stops with Lua's message instead of returning one that differs.
-        fileprivate func luaIntDiv(_ a: Int, _ b: Int) -> Int {
+        private func luaIntDiv(_ a: Int, _ b: Int) -> Int {
             if b == 0 { fatalError("attempt to divide by zero") }
             if b == -1 { return 0 &- a }
             let q = a / b
@@ -153,19 +167,19 @@ enum SwiftText {
         "luaIntAbs": """
         /// Lua's `math.abs` on integers: math.mininteger is its own absolute value (Lua wraps
         /// round, where Swift's `abs(Int.min)` would trap).
-        fileprivate func luaIntAbs(_ x: Int) -> Int {
+        private func luaIntAbs(_ x: Int) -> Int {
             x < 0 ? 0 &- x : x
         }
         """,
         "luaIndex": """
         /// Lua's `t[i]` on a sequence: nil past either end (1-based, as in Lua).
-        fileprivate func luaIndex<Element>(_ array: [Element], _ index: Int) -> Element? {
+        private func luaIndex<Element>(_ array: [Element], _ index: Int) -> Element? {
             index >= 1 && index <= array.count ? array[index - 1] : nil
         }
         """,
         "luaLog": """
         /// Lua's `math.log(x, base)`: log2 and log10 exactly, other bases by division.
-        fileprivate func luaLog(_ x: CGFloat, _ base: CGFloat) -> CGFloat {
+        private func luaLog(_ x: CGFloat, _ base: CGFloat) -> CGFloat {
             if base == 2 { return log2(x) }
             if base == 10 { return log10(x) }
             return log(x) / log(base)
@@ -173,7 +187,7 @@ enum SwiftText {
         """,
         "luaFormatColor": """
         /// `string.format("#%02x%02x%02x", r, g, b)` as the colour it names.
-        fileprivate func luaColor(_ r: CGFloat, _ g: CGFloat, _ b: CGFloat) -> UIColor {
+        private func luaColor(_ r: CGFloat, _ g: CGFloat, _ b: CGFloat) -> UIColor {
             UIColor(red: r / 255, green: g / 255, blue: b / 255, alpha: 1)
         }
         """,

@@ -18,7 +18,8 @@ extension Translator {
         case (.int, .num):
             if Int(c.text) != nil { return c }
             if let f = c.asFloat { return code(f, .num, c.precedence) }
-            return code("CGFloat(\(c.text))", .num)
+            // `CGFloat(x)`, not `CGFloat((x))`, of a parenthesized Lua expression.
+            return code(c.isParenthesized ? "CGFloat\(c.text)" : "CGFloat(\(c.text))", .num)
         case (.num, .int):
             if let d = Double(c.text), d == d.rounded() { return code(String(Int(d)), .int) }
             return code("Int(\(c.text))", .int)
@@ -119,7 +120,10 @@ extension Translator {
             return try methodCall(object, method, arguments, line: e.line)
         case .parenthesized(let inner):
             let c = try expression(inner)
-            return code("(\(c.text))", c.type)
+            var parenthesized = code("(\(c.text))", c.type)
+            parenthesized.asFloat = c.asFloat.map { "(\($0))" }
+            parenthesized.isParenthesized = true
+            return parenthesized
         case let .unary(op, operand):
             return try unary(op, operand, line: e.line)
         case let .binary(op, l, r):

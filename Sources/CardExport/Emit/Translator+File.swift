@@ -76,7 +76,8 @@ extension Translator {
             }
             let isStatic = member.contains { $0.hasPrefix("private static let") || $0.hasPrefix("private var") || $0.hasPrefix("// scenarios") }
             if isStatic {
-                var m = member
+                // A member's value may span lines (an array of closures): each is indented.
+                var m = member.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
                 if m.first == "" && body.last == "" { m.removeFirst() }
                 body += m.map { $0.isEmpty ? "" : "    " + $0 }
             } else {
@@ -258,7 +259,7 @@ extension Translator {
             out.append("")
             out += (SwiftText.helpers[h] ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
-        return tidy(out).joined(separator: "\n") + "\n"
+        return SwiftLineBreaker.breakLines(tidy(out)).joined(separator: "\n") + "\n"
     }
 
     /// `  // name` beside a param the name table renamed (the script's name).

@@ -140,9 +140,10 @@ extension Translator {
             "    /// nil for an item the collection view does not have.",
             "    fileprivate func motionCentre(ofItemAt indexPath: IndexPath) -> CGFloat? {",
             "        guard let collectionView, indexPath.count == 2, indexPath.section >= 0,",
-            "              indexPath.section < collectionView.numberOfSections, indexPath.item >= 0,",
-            "              indexPath.item < collectionView.numberOfItems(inSection: indexPath.section),",
-            "              let attributes = super.layoutAttributesForItem(at: indexPath) else { return nil }",
+            "            indexPath.section < collectionView.numberOfSections, indexPath.item >= 0,",
+            "            indexPath.item < collectionView.numberOfItems(inSection: indexPath.section),",
+            "            let attributes = super.layoutAttributesForItem(at: indexPath)",
+            "        else { return nil }",
             "        return scrollDirection == .horizontal ? attributes.center.x : attributes.center.y",
             "    }",
         ]

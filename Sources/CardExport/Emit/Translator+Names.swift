@@ -5,7 +5,10 @@
 // it where it goes; then it becomes a new name, `<name><Kind>` (`selfLocal`, `floorScript`,
 // `itemSizeParam`, `selfField`, `IndexPathRecord`; `_` reads `underscore`), numbered
 // (`floorScript2`) while that is a name the script spells anywhere, a name the file uses,
-// or a name given before. The script's name is kept in a comment beside the declaration.
+// or a name given before. A name that is not lowerCamelCase (`ACTIVE_DISTANCE`, `W`,
+// `max_scale`) becomes so (`activeDistance`, `w`, `maxScale`), as Swift's API design
+// guidelines and swift-format's AlwaysUseLowerCamelCase rule ask, numbered the same way.
+// The script's name is kept in a comment beside the declaration.
 
 import LuaSyntax
 
@@ -30,6 +33,35 @@ extension SwiftText {
         "abs", "min", "max", "floor", "ceil", "sqrt", "pow", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "exp",
         "log", "log2", "log10", "fmod", "stride", "zip", "print", "fatalError", "CATransform3DIdentity",
     ]).union(Translator.quartzCalls.keys).union(helpers.keys).union(["luaColor"])
+
+    /// Whether a name is lowerCamelCase as swift-format reads it: after any leading
+    /// underscores, no capital first letter and no underscore.
+    static func isLowerCamelCase(_ name: String) -> Bool {
+        let rest = name.drop(while: { $0 == "_" })
+        return rest.isEmpty || (!(rest.first!.isUppercase) && !rest.contains("_"))
+    }
+
+    /// A name in lowerCamelCase: `ACTIVE_DISTANCE` → `activeDistance`, `W` → `w`,
+    /// `max_scale` → `maxScale`, `Tilt` → `tilt`, `CGFloat` → `cgFloat` (leading underscores stay).
+    static func lowerCamelCase(_ name: String) -> String {
+        let leading = String(name.prefix(while: { $0 == "_" }))
+        let parts = name.dropFirst(leading.count).split(separator: "_")
+        var result = leading
+        for (k, part) in parts.enumerated() {
+            let letters = part.filter(\.isLetter)
+            let word = letters.allSatisfy(\.isUppercase) ? part.lowercased() : String(part)
+            if k == 0 {
+                // A leading acronym in lower case, all but a capital that starts the next word:
+                // `CGFloat` → `cgFloat`, `URLCount` → `urlCount`, `Tilt` → `tilt`.
+                let capitals = word.prefix(while: \.isUppercase).count
+                let lowered = capitals > 1 && capitals < word.count ? capitals - 1 : max(capitals, 1)
+                result += word.prefix(lowered).lowercased() + word.dropFirst(lowered)
+            } else {
+                result += word.prefix(1).uppercased() + word.dropFirst()
+            }
+        }
+        return result.isEmpty ? name : result
+    }
 
     /// An argument label in a call: Swift takes a keyword bare there, except `inout`.
     static func label(_ swiftName: String) -> String {
@@ -61,7 +93,18 @@ extension Translator {
     /// The new name of a script name Swift cannot take: `<name><kind>`, given once per key.
     func renamed(_ lua: String, kind: String, key: String) -> String {
         if let known = renames[key] { return known }
-        let name = freshName((lua == "_" ? "underscore" : lua) + kind)
+        let name = freshName((lua == "_" ? "underscore" : SwiftText.lowerCamelCase(lua)) + kind)
+        renames[key] = name
+        return name
+    }
+
+    /// The lowerCamelCase name of a script name that is not (`ACTIVE_DISTANCE` →
+    /// `activeDistance`), given once per key; numbered when the script spells it too.
+    func camelCased(_ lua: String, key: String) -> String {
+        if let known = renames[key] { return known }
+        let camel = SwiftText.lowerCamelCase(lua)
+        let name = SwiftText.keywords.contains(camel) || namesInScope.contains(camel)
+            ? freshName(camel + "Value") : freshName(camel)
         renames[key] = name
         return name
     }
@@ -76,9 +119,15 @@ extension Translator {
         guard topLevelVariables.contains(id) else {
             // `_` no one reads (a parameter left unused) says so in Swift too.
             if lua == "_" && !variables[id].read { return "_" }
-            return namesInScope.contains(lua) ? renamed(lua, kind: kind, key: key) : SwiftText.name(lua)
+            if namesInScope.contains(lua) { return renamed(lua, kind: kind, key: key) }
+            return SwiftText.isLowerCamelCase(lua) ? SwiftText.name(lua) : camelCased(lua, key: key)
         }
         // A member: one name per member, whatever its kind (a param, a local, a function).
+        if !SwiftText.isLowerCamelCase(lua), !namesOfMembers.contains(lua) {
+            let name = camelCased(lua, key: key)
+            memberOwners[name] = key
+            return name
+        }
         let plain = SwiftText.name(lua)
         if namesOfMembers.contains(lua) || (memberOwners[plain].map { $0 != key } ?? false) {
             let name = renamed(lua, kind: kind, key: key)
@@ -92,6 +141,11 @@ extension Translator {
     /// The Swift name of a param (a stored property of the layout).
     func parameterName(_ lua: String) -> String {
         let key = "p:" + lua, plain = SwiftText.name(lua)
+        if !SwiftText.isLowerCamelCase(lua), !namesOfMembers.contains(lua) {
+            let name = camelCased(lua, key: key)
+            memberOwners[name] = key
+            return name
+        }
         if namesOfMembers.contains(lua) || (memberOwners[plain].map { $0 != key } ?? false) {
             let name = renamed(lua, kind: "Param", key: key)
             memberOwners[name] = key
@@ -103,12 +157,21 @@ extension Translator {
 
     /// The Swift name of a record's field.
     func fieldName(_ lua: String) -> String {
-        namesOfFields.contains(lua) ? renamed(lua, kind: "Field", key: "f:" + lua) : SwiftText.name(lua)
+        if namesOfFields.contains(lua) { return renamed(lua, kind: "Field", key: "f:" + lua) }
+        return SwiftText.isLowerCamelCase(lua) ? SwiftText.name(lua) : camelCased(lua, key: "f:" + lua)
     }
 
     /// `  // name` beside the declaration of a variable the table renamed (the script's name).
     func renameNote(_ id: Int) -> String {
         renamedSwift[id] == nil && renames["v\(id)"] != nil ? "  // " + variables[id].luaName : ""
+    }
+
+    /// The comment beside a declaration: the script's name if the table renamed it, and
+    /// the script's own comment on that line (`  // ACTIVE_DISTANCE: the project's value`).
+    func declarationNote(_ id: Int, trailing: String?) -> String {
+        let rename = renameNote(id)
+        guard let trailing, !trailing.isEmpty else { return rename }
+        return (rename.isEmpty ? "  // " : rename + ": ") + String(SwiftText.lineComment(trailing).dropFirst(3))
     }
 
     /// A record's type name: the name asked for, unless a type, a name of the script or

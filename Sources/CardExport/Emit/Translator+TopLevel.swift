@@ -208,8 +208,7 @@ extension Translator {
             } else {
                 text = "private static let \(swiftName(id)): \(swiftType) = \(value)"
             }
-            text += renameNote(id)
-            if i == names.count - 1, let c = s.trailingComment { text += "  " + SwiftText.lineComment(c) }
+            text += declarationNote(id, trailing: i == names.count - 1 ? s.trailingComment : nil)
             block.append(text)
         }
         if block.contains(where: { !$0.hasPrefix("//") && !$0.isEmpty }) { members.append(block) }
@@ -323,7 +322,7 @@ extension Translator {
             if case .closure = role {
                 emit("{ (\(signature.map { String($0.dropFirst(2)) }.joined(separator: ", ")))\(arrow) in")
             } else if let variable {
-                let note = renameNote(variable) + (trailing.map { "  " + SwiftText.lineComment($0) } ?? "")
+                let note = declarationNote(variable, trailing: trailing)
                 emit("\(nested ? "" : "private ")func \(swiftName(variable))(\(signature.joined(separator: ", ")))\(arrow) {" + note)
             }
             indent += 1
@@ -414,22 +413,18 @@ extension Translator {
                 if usesCV { header.append("    guard let collectionView else { return [] }") }
             case .targetContentOffset:
                 let p = param(0, "proposedContentOffset"), v = param(1, "velocity")
-                header = ["override func targetContentOffset(forProposedContentOffset \(p): CGPoint,",
-                          "                                  withScrollingVelocity \(v): CGPoint) -> CGPoint {"]
+                header = ["override func targetContentOffset(forProposedContentOffset \(p): CGPoint, withScrollingVelocity \(v): CGPoint) -> CGPoint {"]
                 if usesCV { header.append("    guard let collectionView else { return \(p) }") }
             case .sizeForItem:
                 header = ["/// Call this from your `UICollectionViewDelegateFlowLayout`'s `collectionView(_:layout:sizeForItemAt:)`.",
-                          "func collectionView(_ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout,",
-                          "                    sizeForItemAt \(param(0, "indexPath")): IndexPath) -> CGSize {"]
+                          "func collectionView(_ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout, sizeForItemAt \(param(0, "indexPath")): IndexPath) -> CGSize {"]
             case .insetForSection:
                 header = ["/// Call this from your `UICollectionViewDelegateFlowLayout`'s `collectionView(_:layout:insetForSectionAt:)`.",
-                          "func collectionView(_ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout,",
-                          "                    insetForSectionAt \(param(0, "section")): Int) -> UIEdgeInsets {"]
+                          "func collectionView(_ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout, insetForSectionAt \(param(0, "section")): Int) -> UIEdgeInsets {"]
             case .headerSize, .footerSize:
                 let which = role == .headerSize ? "Header" : "Footer"
                 header = ["/// Call this from your `UICollectionViewDelegateFlowLayout`'s `collectionView(_:layout:referenceSizeFor\(which)InSection:)`.",
-                          "func collectionView(_ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout,",
-                          "                    referenceSizeFor\(which)InSection \(param(0, "section")): Int) -> CGSize {"]
+                          "func collectionView(_ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout, referenceSizeFor\(which)InSection \(param(0, "section")): Int) -> CGSize {"]
             default: break
             }
             collectionViewBound = usesCV || [.sizeForItem, .insetForSection, .headerSize, .footerSize].contains(role)

@@ -14,6 +14,8 @@ struct Code {
     /// The same value spelt as a CGFloat, for an Int expression whose parts convert one by
     /// one (a ternary of integer literals), so it needs no `CGFloat(…)` around it.
     var asFloat: String?
+    /// The text is one parenthesized expression (the script's own parentheses).
+    var isParenthesized = false
 
     init(text: String, type: LuaType, precedence: Int, asFloat: String? = nil) {
         self.text = text
