@@ -50,6 +50,7 @@ enum ProofDriver {
     static func layout(className: String, exportedSource: String) -> Layout {
         let compact = exportedSource.replacingOccurrences(of: "\n", with: " ")
             .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+            .replacingOccurrences(of: " )", with: ")")  // a long signature's `)` on its own line
         return Layout(className: className,
                       delegateMethods: DelegateMethod.all.filter { compact.contains($0.signature) })
     }
