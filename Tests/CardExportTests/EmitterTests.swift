@@ -199,7 +199,49 @@ import Testing
         """))
         #expect(swift.contains("let `default`: Int = 1"))
         #expect(swift.contains("let `class`: Int = 2"))
-        #expect(swift.contains("attributes.zIndex = `default` &+ `class` &+ `guard`"))
+        #expect(swift.contains("attributes.zIndex = `default` + `class` + `guard`"))
+    }
+
+    @Test func integerArithmeticThatCannotWrapUsesPlainOperators() throws {
+        // Literals, counts and indexes are bounded: their sums and products stay far below
+        // Int.max, so Lua's wrap-around cannot be reached and `+ - *` say what is meant.
+        let swift = try Self.export(Self.transform("""
+          local n = layout.collectionView:numberOfItems(0)
+          local last = n - 1
+          attributes.zIndex = attributes.indexPath.item * 2 + last - 3
+        """))
+        #expect(swift.contains("let last: Int = n - 1"), "\(swift)")
+        #expect(swift.contains("attributes.zIndex = attributes.indexPath.item * 2 + last - 3"))
+        #expect(!swift.contains("&"))
+    }
+
+    @Test func integerArithmeticThatCanWrapKeepsWrappingOperators() throws {
+        // A value with no known bound (a number read from a float, a local assigned again):
+        // Lua's integers wrap round there, and so do Swift's &+ &- &*.
+        let swift = try Self.export(Self.transform("""
+          local big = math.tointeger(attributes.indexPath.item * 3037000500)
+          local total = 0
+          for i = 1, 3 do total = total + i end
+          attributes.zIndex = total * big + -total
+        """))
+        #expect(swift.contains("total = total &+ i"), "\(swift)")
+        #expect(swift.contains("attributes.zIndex = total &* big &+ (0 &- total)"))
+        // A count times a large literal may pass 2⁶²: it wraps.
+        #expect(swift.contains("attributes.indexPath.item &* 3_037_000_500"))
+    }
+
+    @Test func numericForLoopsWithAWholeStepAreStrides() throws {
+        let swift = try Self.export(Self.transform("""
+          local sum = 0
+          for x = attributes.center.x, attributes.center.x + 3 do sum = sum + x end
+          for k = 10, 1, -2 do sum = sum + k end
+          for f = 0, 1, 0.25 do sum = sum + f end
+          attributes.alpha = sum / 100
+        """))
+        #expect(swift.contains("for x in stride(from: attributes.center.x, through: attributes.center.x + 3, by: 1) {"), "\(swift)")
+        #expect(swift.contains("for k in stride(from: 10, through: 1, by: -2) {"))
+        // A fractional step accumulates as Lua's loop does (Swift's stride would multiply).
+        #expect(swift.contains("while fCounter1 <= fLimit2 {"))
     }
 
     @Test func stringBuildingIsRefused() {
@@ -562,7 +604,7 @@ import Testing
         #expect(swift.contains("let typeLocal: Int = 3  // Type"))
         #expect(swift.contains("let protocolLocal: Int = 4  // Protocol"))
         #expect(swift.contains("let underscoreLocal: Int = 5  // _"))
-        #expect(swift.contains("attributes.zIndex = selfLocal &+ selfLocal2 &+ typeLocal &+ protocolLocal &+ underscoreLocal"))
+        #expect(swift.contains("attributes.zIndex = selfLocal + selfLocal2 + typeLocal + protocolLocal + underscoreLocal"))
     }
 
     @Test func renamesNeverCollideWithTheScriptsOwnNames() throws {

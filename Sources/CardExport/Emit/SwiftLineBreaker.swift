@@ -10,7 +10,8 @@
 // - a declaration's parameter list: after `(`, the parameters filled at +4, and `)` back
 //   at the declaration's indentation before `-> Result {`;
 // - a header with a one-statement body (`if let x = y { f(x) }`): the body on its own line;
-// - a condition joined by `&&`/`||`: a line per operand at +4, the `{` on a line of its own;
+// - a condition joined by `&&`/`||`: a line per operand at +4, the `{` on a line of its own
+//   (as after any `for`, `if` or `while` header that spans lines);
 // - an assignment whose value is an operator expression: after `=`, the value at +4, and
 //   a value still too long before its loosest operators, the operands filled;
 // - otherwise the first call: after its `(`, the arguments filled at +4, `)` after the last
@@ -97,6 +98,7 @@ enum SwiftLineBreaker {
         if let lines = breakDeclaration(chars, groups, indent: indent) { return lines }
         if let lines = breakOneLineBody(chars, groups, indent: indent) { return lines }
         if let lines = breakCondition(chars, indent: indent) { return lines }
+        if let lines = breakHeader(code, indent: indent) { return lines }
         if let equals = topLevelAssignment(chars), isOperatorExpression(Array(chars[(equals + 3)...])) {
             let value = String(chars[(equals + 3)...])
             return [pad + String(chars[..<equals]) + " ="] + breakValue(value, indent: deeper)
@@ -316,6 +318,22 @@ enum SwiftLineBreaker {
         }
         return breakCode(String(chars[..<at]), indent: indent)
             + breakCode(String(chars[(at + 1)...]), indent: indent + indentWidth)
+    }
+
+    /// A `for`, `if` or `while` header broken inside (`for i in stride(` …): its `{` goes on
+    /// a line of its own, as swift-format puts it after a header that spans lines.
+    static func breakHeader(_ code: String, indent: Int) -> [String]? {
+        guard ["for ", "if ", "while ", "switch "].contains(where: { code.hasPrefix($0) }), code.hasSuffix(" {")
+        else { return nil }
+        var lines = breakCode(String(code.dropLast(2)), indent: indent)
+        guard lines.count > 1, let last = lines.last else { return nil }
+        let pad = String(repeating: " ", count: indent)
+        // A header that ends back at its own indentation (`})` of a closure argument) keeps it.
+        if last.hasPrefix(pad), last.dropFirst(indent).first != " " {
+            lines[lines.count - 1] += " {"
+            return lines
+        }
+        return lines + [pad + "{"]
     }
 
     /// A call's arguments after its `(`, filled at +4, `)` after the last; a lone closure

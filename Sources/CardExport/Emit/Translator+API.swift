@@ -115,8 +115,8 @@ extension Translator {
             return code("\(base).\(name)", .num)
         case .indexPath:
             switch name {
-            case "item", "row": return code("\(base).item", .int)
-            case "section": return code("\(base).section", .int)
+            case "item", "row": return counted(code("\(base).item", .int))
+            case "section": return counted(code("\(base).section", .int))
             default: break
             }
         case .attributes:
@@ -229,7 +229,7 @@ extension Translator {
         case "frame": return code("CGRect(origin: .zero, size: \(cv).bounds.size)", .rect)
         case "contentOffset": return code("\(cv).contentOffset", .point)
         case "contentSize": return code("\(cv).contentSize", .size)
-        case "numberOfSections": return code("\(cv).numberOfSections", .int)
+        case "numberOfSections": return counted(code("\(cv).numberOfSections", .int))
         case "isPagingEnabled", "bounces", "alwaysBounceHorizontal", "alwaysBounceVertical": return code("\(cv).\(name)", .bool)
         default:
             throw refuse(line, "collectionView.\(name) is not supported (not a UICollectionView property the translator knows)")

@@ -163,7 +163,11 @@ extension Translator {
             if cs.count == 1 { return cs[0] }
             let allInt = cs.allSatisfy { $0.type == .int }
             if !allInt { cs = try cs.map { try coerce($0, to: .num, line: line) } }
-            return code("\(name)(\(cs.map(\.text).joined(separator: ", ")))", allInt ? .int : .num)
+            var result = code("\(name)(\(cs.map(\.text).joined(separator: ", ")))", allInt ? .int : .num)
+            // |min| and |max| of bounded integers are at most their largest bound.
+            let bounds = cs.compactMap(\.bound)
+            if allInt, bounds.count == cs.count { result.bound = bounds.max() }
+            return result
         case "tointeger":
             guard arguments.count == 1 else { throw refuse(line, "math.tointeger takes 1 argument") }
             let c = try expression(arguments[0])
@@ -314,7 +318,7 @@ extension Translator {
         case .collectionView:
             if method == "numberOfItems" || method == "numberOfItemsInSection" {
                 let s = try values(arguments, [.int], "collectionView:numberOfItems", line: line)[0]
-                return code("\(o.text).numberOfItems(inSection: \(s))", .int)
+                return counted(code("\(o.text).numberOfItems(inSection: \(s))", .int))
             }
             throw refuse(line, "collectionView:\(method) is not supported")
         case .transform3D:

@@ -7,6 +7,13 @@ extension Translator {
         Code(text: text, type: type, precedence: precedence)
     }
 
+    /// A count or an index of the collection view: bounded by ``Code/countBound``.
+    func counted(_ c: Code) -> Code {
+        var c = c
+        c.bound = Code.countBound
+        return c
+    }
+
     func wrap(_ c: Code, _ needed: Int) -> Code {
         c.precedence >= needed ? c : Code(text: "(\(c.text))", type: c.type, precedence: Code.atom)
     }
@@ -64,7 +71,10 @@ extension Translator {
         switch e.kind {
         case .nilLiteral: return code("nil", .nilValue)
         case .boolean(let b): return code(b ? "true" : "false", .bool)
-        case .number(let n): return code(SwiftText.number(n), n.isInteger ? .int : .num, n.text.hasPrefix("-") ? Code.prefix : Code.atom)
+        case .number(let n):
+            var literal = code(SwiftText.number(n), n.isInteger ? .int : .num, n.text.hasPrefix("-") ? Code.prefix : Code.atom)
+            if n.isInteger { literal.bound = abs(n.value) }
+            return literal
         case .string(let s):
             if SwiftText.color(s) != nil { return code(SwiftText.color(s)!, .color) }
             return code(SwiftText.string(s), .string(s))
@@ -81,7 +91,9 @@ extension Translator {
             if let id = lookUp(n) {
                 readNow.insert(id)
                 let t = try variableType(id, line: e.line)
-                return code(variableText(id), t)
+                var read = code(variableText(id), t)
+                if t == .int, !variables[id].reassigned { read.bound = variables[id].bound }
+                return read
             }
             return try globalName(n, line: e.line)
         case let .field(base, name):
@@ -140,7 +152,11 @@ extension Translator {
             }
             // Lua's integers wrap round: -math.mininteger is math.mininteger, where Swift's
             // `-Int.min` traps; a literal (`-5`) cannot reach Int.min.
-            if c.type == .int, case .number = operand.kind {} else if c.type == .int {
+            if c.type == .int, case .number = operand.kind {} else if c.type == .int, let b = c.bound, b < Code.plainBound {
+                var negated = code("-" + wrap(c, Code.prefix).text, .int, Code.prefix)
+                negated.bound = b
+                return negated
+            } else if c.type == .int {
                 return code("0 &- " + wrap(c, Code.additive + 1).text, .int, Code.additive)
             }
             return code("-" + wrap(c, Code.prefix).text, c.type == .int ? .int : .num, Code.prefix)
@@ -149,7 +165,11 @@ extension Translator {
             return code("!" + wrap(c, Code.prefix).text, .bool, Code.prefix)
         case .length:
             let c = try expression(operand)
-            if case .array = c.type { return code("\(wrap(c, Code.atom).text).count", .int) }
+            if case .array = c.type {
+                var count = code("\(wrap(c, Code.atom).text).count", .int)
+                count.bound = Code.countBound
+                return count
+            }
             if c.type == .emptyTable || (c.type == .unknown && !isFinal) { return code("\(wrap(c, Code.atom).text).count", .int) }
             throw refuse(line, "`#` of \(c.type.kindName) is not supported (only a sequence's length is)")
         case .bitwiseNot:
@@ -192,9 +212,15 @@ extension Translator {
             let (a, b) = try numericPair(l, r, line: line, what: "arithmetic on")
             let p = op == .multiply ? Code.multiplicative : Code.additive
             let t: LuaType = a.type == .int && b.type == .int ? .int : .num
-            // Lua's integers wrap around on overflow: Swift's wrapping operators (&+ &- &*) do the same.
-            let symbol = t == .int ? "&" + op.rawValue : op.rawValue
-            return code("\(wrap(a, p).text) \(symbol) \(wrap(b, p + 1).text)", t, p)
+            // Lua's integers wrap around on overflow: Swift's wrapping operators (&+ &- &*) do the
+            // same, where the operands' bounds do not rule it out (an index plus one cannot wrap).
+            var bound: Double?
+            if t == .int, let x = a.bound, let y = b.bound { bound = op == .multiply ? x * y : x + y }
+            let plain = t != .int || (bound.map { $0 < Code.plainBound } ?? false)
+            let symbol = plain ? op.rawValue : "&" + op.rawValue
+            var result = code("\(wrap(a, p).text) \(symbol) \(wrap(b, p + 1).text)", t, p)
+            result.bound = plain ? bound : nil
+            return result
         case .divide:
             let (a0, b0) = try numericPair(l, r, line: line, what: "dividing")
             var a = try coerce(a0, to: .num, line: line)
@@ -207,7 +233,9 @@ extension Translator {
             if a.type == .int && b.type == .int {
                 try refuseConstantZero(r, line: line, "integer division", luaMessage: "attempt to divide by zero")
                 helpers.insert("luaIntDiv")
-                return code("luaIntDiv(\(a.text), \(b.text))", .int)
+                var quotient = code("luaIntDiv(\(a.text), \(b.text))", .int)
+                quotient.bound = a.bound  // |a // b| ≤ |a| for a whole divisor
+                return quotient
             }
             let x = try coerce(a, to: .num, line: line), y = try coerce(b, to: .num, line: line)
             return code("floor(\(x.text) / \(wrap(y, Code.multiplicative + 1).text))", .num)
@@ -216,7 +244,9 @@ extension Translator {
             if a.type == .int && b.type == .int {
                 try refuseConstantZero(r, line: line, "the integer remainder", luaMessage: "attempt to perform 'n%0'")
                 helpers.insert("luaIntMod")
-                return code("luaIntMod(\(a.text), \(b.text))", .int)
+                var remainder = code("luaIntMod(\(a.text), \(b.text))", .int)
+                remainder.bound = b.bound  // |a % b| < |b|
+                return remainder
             }
             helpers.insert("luaMod")
             return code("luaMod(\(try coerce(a, to: .num, line: line).text), \(try coerce(b, to: .num, line: line).text))", .num)

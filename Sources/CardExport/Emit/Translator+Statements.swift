@@ -130,6 +130,7 @@ extension Translator {
                 assign(id, .optional(.unknown), line: s.line)   // `local closest` … `if closest == nil`
             }
             assign(id, i < codes.count ? codes[i].type : .nilValue, line: s.line)
+            bound(id, i < codes.count ? codes[i] : nil)
         }
         if let t = tuple, !shadows, codes.count == names.count, names.count > 1, isFinal {
             // local a, b = f(): destructure the tuple
@@ -392,13 +393,28 @@ extension Translator {
         try scoped {
             let id = declare(variable, line: line)
             assign(id, integer ? .int : .num, line: line)
+            if integer, let x = a.bound, let y = b.bound {
+                var ends = a
+                ends.bound = max(x, y)
+                bound(id, ends)
+            } else {
+                bound(id, nil)
+            }
             let name = variables[id].read ? swiftName(id) : "_"
-            if integer {
-                emit("for \(name) in stride(from: \(a.text), through: \(b.text), by: \(c.text)) {")
+            // A whole step (the usual `1`): `stride` — for floats Swift's computes start + n·step
+            // where Lua's loop adds the step each time, the same values while they are whole
+            // numbers (every shipped script's), within an ulp otherwise.
+            let wholeStep = c.type == .int || step.flatMap(constantNumber).map { $0 == $0.rounded() } == true
+            if integer || wholeStep {
+                let kind: LuaType = integer ? .int : .num
+                let from = try coerce(a, to: kind, line: line).text, through = try coerce(b, to: kind, line: line).text
+                let by = try coerce(c, to: kind, line: line).text
+                emit("for \(name) in stride(from: \(from), through: \(through), by: \(by)) {")
                 indent += 1
                 if variables[id].reassigned { emit("var \(name) = \(name)") }
             } else {
-                // Lua's float loop: the counter accumulates the step (Swift's stride would multiply).
+                // Lua's float loop with a fractional step: the counter accumulates the step
+                // (Swift's stride would multiply, and could end an iteration early or late).
                 let counter = unique(variable + "Counter"), end = unique(variable + "Limit")
                 let numA = try coerce(a, to: .num, line: line).text, numB = try coerce(b, to: .num, line: line).text
                 let numC = try coerce(c, to: .num, line: line)
@@ -438,6 +454,7 @@ extension Translator {
         try scoped {
             let k = declare(names[0], line: line)
             assign(k, .int, line: line)
+            bound(k, counted(code("", .int)))  // a position in a sequence
             let v = names.count > 1 ? declare(names[1], line: line) : nil
             if let v { assign(v, element, line: line) }
             let vName = v.map { variables[$0].read ? swiftName($0) : "_" } ?? "_"

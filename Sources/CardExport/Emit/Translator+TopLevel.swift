@@ -197,6 +197,7 @@ extension Translator {
             if redeclared, renamedSwift[id] == nil { renamedSwift[id] = unique(name) }
             moduleVariables.insert(id)
             assign(id, codes[i].type, line: s.line)
+            bound(id, codes[i])
             let type = try variableType(id, line: s.line)
             if case .params = type { continue }
             let swiftType = try self.swiftType(type, line: s.line)

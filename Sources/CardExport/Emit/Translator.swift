@@ -16,6 +16,11 @@ struct Code {
     var asFloat: String?
     /// The text is one parenthesized expression (the script's own parentheses).
     var isParenthesized = false
+    /// For an `Int`: a bound on its magnitude, where one is known (a literal, a count, an
+    /// index, arithmetic of those). Arithmetic whose result stays below ``plainBound`` cannot
+    /// wrap round as Lua's integers do, so it is written with plain `+ - *`; where no bound
+    /// is known it keeps Swift's wrapping `&+ &- &*` (Lua's integer overflow wraps).
+    var bound: Double?
 
     init(text: String, type: LuaType, precedence: Int, asFloat: String? = nil) {
         self.text = text
@@ -23,6 +28,13 @@ struct Code {
         self.precedence = precedence
         self.asFloat = asFloat
     }
+
+    /// Counts and indexes of a collection view (items, sections, a sequence's length): far
+    /// below this, since every item has a cell's attributes in memory.
+    static let countBound: Double = 0x1p40
+    /// Integer arithmetic whose operands' bounds keep the result below this cannot overflow
+    /// `Int` (2⁶³): it needs no wrapping operator.
+    static let plainBound: Double = 0x1p62
 
     static let atom = 100, prefix = 90, multiplicative = 80, additive = 70, comparison = 60,
         conjunction = 50, disjunction = 40, ternary = 30
@@ -278,6 +290,16 @@ final class Translator {
             changed = true
         }
         variables[id] = facts
+    }
+
+    /// Keeps the bound of a value given to an integer local at its declaration (read where
+    /// the local is never assigned again).
+    func bound(_ id: Int, _ c: Code?) {
+        let bound = c?.type == .int ? c?.bound : nil
+        if variables[id].bound != bound {
+            variables[id].bound = bound
+            changed = true
+        }
     }
 
     func mark(_ id: Int, _ flag: WritableKeyPath<VariableFacts, Bool>) {

@@ -27,6 +27,9 @@ struct VariableFacts {
     var truthTested = false
     /// Compared with nil (`closest == nil`): declared without a value, it is an optional.
     var nilTested = false
+    /// For an integer local that is never assigned again: the bound on its value's magnitude
+    /// (``Code/bound``), from the last walk.
+    var bound: Double?
 }
 
 /// What is known about one function (a local function, a global one, or a literal).
