@@ -46,11 +46,13 @@ let package = Package(
         .target(name: "SeedTwins", dependencies: ["CardLayout"]),
         // A small loopback HTTP/1.1 server on POSIX sockets (for `cardlua play`). Never imports Lua.
         .target(name: "CardServe"),
-        // The thin `cardlua` command (`new`'s templates: Templates/ and scripts/*.lua; `play`'s page: Play/).
+        // The thin `cardlua` command (`new`'s templates: Templates/ and scripts/*.lua; `play`'s
+        // page: Playground/Page/).
         .executableTarget(name: "CardLuaCLI", dependencies: ["CardLua", "CardRender", "CardLayout", "CardServe", "CardExport", "SeedTwins"],
-                          exclude: ["Templates", "Play"], plugins: ["EmbedPlugin"]),
+                          exclude: ["Templates", "Playground/Page"], plugins: ["EmbedPlugin"]),
         // Build time only: text files (Lua, JS, CSS) into Swift string constants, so the
-        // binary needs no files beside it. Each target lists its files in */embed.list.
+        // binary needs no files beside it. Each target lists its files in embed.list files
+        // (in any of its folders: Lua/embed.list, Playground/Page/embed.list).
         // Lua: the prelude is also compiled here (by the Lua cardlua links, with the budget
         // checkpoints of CLuaShims), so that no process parses it.
         .executableTarget(name: "EmbedText", dependencies: ["CLua", "CLuaShims"], path: "Sources/EmbedText"),

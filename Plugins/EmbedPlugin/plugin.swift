@@ -1,7 +1,8 @@
 // Embeds a target's non-Swift text (the Lua prelude, the templates, the page's JS/CSS)
-// in its code at build time. The target keeps a list, `embed.list`, in one of its
-// folders; the embed-text tool turns the files it names into `Embedded.swift`. The
-// command runs again only when the list or one of its files changes.
+// in its code at build time. The target keeps a list, `embed.list`, in a folder of its
+// own (at any depth: Lua/, Playground/Page/); the embed-text tool turns the files each
+// list names into `Embedded-FOLDER.swift`. The command runs again only when the list or
+// one of its files changes.
 import Foundation
 import PackagePlugin
 
@@ -11,12 +12,12 @@ struct EmbedPlugin: BuildToolPlugin {
         // Targets keep SwiftPM's default place, Sources/NAME (directoryURL needs tools 6.1).
         let root = context.package.directoryURL
         let folder = root.appendingPathComponent("Sources").appendingPathComponent(target.name)
-        let lists = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-            .map { $0.appendingPathComponent("embed.list") }
-            .filter { FileManager.default.fileExists(atPath: $0.path) }
-        return try lists.map { list in
-            let output = context.pluginWorkDirectoryURL
-                .appendingPathComponent("Embedded-\(list.deletingLastPathComponent().lastPathComponent).swift")
+        return try Self.lists(under: folder).map { relative in
+            let list = folder.appendingPathComponent(relative)
+            // Named by the list's folder, path and all (Playground/Page: Embedded-Playground-Page),
+            // so that two folders of the same name never write the same file.
+            let name = (relative as NSString).deletingLastPathComponent.replacingOccurrences(of: "/", with: "-")
+            let output = context.pluginWorkDirectoryURL.appendingPathComponent("Embedded-\(name).swift")
             return .buildCommand(
                 displayName: "Embedding the text files of \(target.name)",
                 executable: try context.tool(named: "EmbedText").url,
@@ -24,6 +25,13 @@ struct EmbedPlugin: BuildToolPlugin {
                 inputFiles: [list] + Self.files(in: list, root: root),
                 outputFiles: [output])
         }
+    }
+
+    /// The `embed.list` files in the folders below `folder` (not in `folder` itself), as
+    /// paths relative to it, in name order.
+    static func lists(under folder: URL) -> [String] {
+        let paths = FileManager.default.subpaths(atPath: folder.path) ?? []
+        return paths.filter { $0.hasSuffix("/embed.list") }.sorted()
     }
 
     /// The files `list` names (every word after an entry's first that is not a comment);

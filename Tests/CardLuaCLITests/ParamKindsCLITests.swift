@@ -62,14 +62,16 @@ import Testing
         let play = try PlayServer(["kinds.lua", "--param", "style=stack"], directory: directory)
         defer { play.process.kill() }
         let state = play.get("/state")
-        #expect(state.contains(#""params":[{"name":"zoom","value":2,"min":0,"max":5,"step":null,"kind":"number","label":"Viewpoint offset"},"#
-                               + #"{"name":"wrap","value":true,"min":0,"max":0,"step":null,"kind":"boolean","label":null},"#
-                               + #"{"name":"style","value":"stack","min":0,"max":0,"step":null,"kind":"options","label":null,"#
-                               + #""options":["cover","flat","stack"]}]"#), "\(state)")
+        // The script's order; each param's keys in name order (PlayJSON).
+        #expect(state.contains(#""params":[{"kind":"number","label":"Viewpoint offset","max":5,"min":0,"name":"zoom","step":null,"value":2},"#
+                               + #"{"kind":"boolean","label":null,"max":0,"min":0,"name":"wrap","step":null,"value":true},"#
+                               + #"{"kind":"options","label":null,"max":0,"min":0,"name":"style","#
+                               + #""options":["cover","flat","stack"],"step":null,"value":"stack"}]"#), "\(state)")
         let toggled = play.post("/params", #"{"t":0.1,"name":"wrap","value":false}"#)
-        #expect(toggled.hasPrefix("HTTP/1.1 200") && toggled.contains(#"{"name":"wrap","value":false,"#), "\(toggled)")
+        #expect(toggled.hasPrefix("HTTP/1.1 200") && toggled.contains(#""name":"wrap","step":null,"value":false}"#), "\(toggled)")
         let segment = play.post("/params", #"{"t":0.2,"name":"style","value":"flat"}"#)
-        #expect(segment.hasPrefix("HTTP/1.1 200") && segment.contains(#"{"name":"style","value":"flat","#), "\(segment)")
+        #expect(segment.hasPrefix("HTTP/1.1 200") && segment.contains(#""name":"style","options":["cover","flat","stack"],"step":null,"value":"flat"}"#),
+                "\(segment)")
         // The drawn alpha follows (0 + 0.25): the card's alpha is the 23rd number.
         let card = try #require((try PlayServer.frames(segment).first?["c"] as? [[Any]])?.first)
         #expect((card[22] as? NSNumber)?.doubleValue == 0.25, "\(card)")

@@ -1,5 +1,4 @@
 import CardLua
-import CardRender
 import CardServe
 import Foundation
 
@@ -71,11 +70,4 @@ enum PlayCommand {
         Console.error("\nstopped playing \(Echo.safe(options.folder ?? options.scriptPath))")
         return 0
     }
-}
-
-/// The page, put together from the embedded files (Play/embed.list).
-enum PlayPage {
-    static let html = playPageTemplate
-        .replacingOccurrences(of: "/*{{style}}*/", with: playStyle + CardPictures.css)
-        .replacingOccurrences(of: "//{{script}}", with: playScript)
 }

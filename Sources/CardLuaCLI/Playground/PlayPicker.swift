@@ -78,17 +78,33 @@ struct PlayFolder {
 }
 
 extension Playground {
+    /// What ``scriptsAnswer()`` answers: the picker's choices.
+    struct ScriptsAnswer: Codable, Equatable {
+        /// The folder's name; null when `play` was given one script.
+        var folder: String?
+        /// Its scripts' file names, in name order (none without a folder).
+        var scripts: [String]
+        /// The file name of the script in use.
+        var current: String
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(folder, forKey: .folder)  // null, not left out
+            try c.encode(scripts, forKey: .scripts)
+            try c.encode(current, forKey: .current)
+        }
+    }
+
     /// `GET /scripts`: `{"folder": name or null, "scripts": [file names], "current": file name}`
     /// — the picker's choices (none when `play` was given one script).
     func scriptsAnswer() -> HTTPResponse {
-        let j = Self.jsonString
         let current = (scriptPath as NSString).lastPathComponent
         guard let folder = options.folder else {
-            return .json("{\"folder\":null,\"scripts\":[],\"current\":\(j(current))}")
+            return .json(PlayJSON.text(ScriptsAnswer(folder: nil, scripts: [], current: current)))
         }
         let names = PlayFolder(path: folder).scripts()
-        return .json("{\"folder\":\(j((folder as NSString).lastPathComponent)),\"scripts\":["
-                     + names.map(j).joined(separator: ",") + "],\"current\":\(j(current))}")
+        return .json(PlayJSON.text(ScriptsAnswer(folder: (folder as NSString).lastPathComponent, scripts: names,
+                                                 current: current)))
     }
 
     /// `POST /script` (`{"t", "name": "NAME.lua"}`): plays another script of the folder at
@@ -99,15 +115,14 @@ extension Playground {
     /// goes on and the next save of the picked script loads it (the watcher follows the pick).
     func pickScript(_ body: [UInt8]) -> HTTPResponse {
         guard let folder = options.folder else { return .status(404, message: "play was given one script, not a folder") }
-        guard let fields = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
-              let name = fields["name"] as? String else {
+        guard let fields = Self.fields(body), let name = fields["name"] as? String else {
             return .status(400, message: "expected a JSON object with a \"name\"")
         }
         let place = PlayFolder(path: folder)
         guard let picked = place.validated(name) else {
             return .status(400, message: "'\(Echo.safe(name))' is not a script of the folder (pick one of /scripts)")
         }
-        let t = (fields["t"] as? Double).flatMap { $0.isFinite && $0 >= 0 && $0 <= 1e7 ? $0 : nil } ?? session.state.time
+        let t = Self.pageTime(fields["t"] as? Double) ?? session.state.time
         let centred = session.state(at: max(t, session.state.time)).centredItem
         let path = place.path(of: picked)
         setScriptPath(path)
@@ -133,6 +148,6 @@ extension Playground {
         } catch {
             loadError = Self.message(of: error)
         }
-        return .json(answer(frames: [frameNow()].compactMap { $0 }))
+        return answerNow()
     }
 }
