@@ -141,6 +141,36 @@ import Testing
         #expect(error?.message.contains("'v' is a number on line 2 and a CGPoint on line 4") == true)
     }
 
+    @Test func luaDocAboveAFunctionIsItsSwiftDocumentation() throws {
+        let swift = try Self.export("""
+        -- Cards scaled by a documented helper.
+
+        --- The card's scale at a distance from the centre.
+        ---@param distance number how far from the centre, in pitches
+        ---@param floor number
+        ---@return number the scale
+        local function scaleAt(distance, floor)
+          ---@type number
+          local s = 1 - 0.2 * distance
+          return math.max(s, floor)
+        end
+
+        function transform(attributes, layout)
+          local d = math.abs(attributes.center.x - layout.collectionView.bounds.midX) / 300
+          attributes.alpha = scaleAt(d, 0.5)
+        end
+        """)
+        #expect(swift.contains("""
+                /// The card's scale at a distance from the centre.
+                /// - Parameter distance: how far from the centre, in pitches
+                /// - Returns: the scale
+                private func scaleAt(_ distance: CGFloat
+            """), "\(swift)")
+        // Annotations that only type the Lua are dropped, and no Lua markup is left.
+        #expect(!swift.contains("@param") && !swift.contains("@type") && !swift.contains("@return"))
+        #expect(!swift.contains("// -@") && !swift.contains("/// -The"))
+    }
+
     @Test func commentsStayInPlace() throws {
         let swift = try Self.export("""
         -- A header.
@@ -228,6 +258,24 @@ import Testing
         #expect(swift.contains("attributes.zIndex = total &* big &+ (0 &- total)"))
         // A count times a large literal may pass 2⁶²: it wraps.
         #expect(swift.contains("attributes.indexPath.item &* 3_037_000_500"))
+    }
+
+    @Test func aWholeConstantReadOnlyAsAFloatIsACGFloat() throws {
+        // Lua's `200` is an integer, but where every use is a CGFloat the constant is
+        // declared one, rather than converted at each use; one read as an Int stays Int.
+        let swift = try Self.export("""
+        local ACTIVE_DISTANCE = 200
+        local RANK = 3
+        function transform(attributes, layout)
+          local distance = attributes.center.x - layout.collectionView.bounds.midX
+          attributes.alpha = 1 - math.min(math.abs(distance) / ACTIVE_DISTANCE, 1) + -ACTIVE_DISTANCE / 1000
+          attributes.zIndex = RANK
+        end
+        """)
+        #expect(swift.contains("private static let activeDistance: CGFloat = 200  // ACTIVE_DISTANCE"), "\(swift)")
+        #expect(swift.contains("abs(distance) / Self.activeDistance") && swift.contains("-Self.activeDistance / 1000"))
+        #expect(swift.contains("private static let rank: Int = 3  // RANK"))
+        #expect(!swift.contains("CGFloat(Self."))
     }
 
     @Test func numericForLoopsWithAWholeStepAreStrides() throws {
@@ -635,7 +683,7 @@ import Testing
           attributes.alpha = helper(CGSize) / luaIntDiv + attributes.center.x // 7
         end
         """)
-        #expect(swift.contains("private static let cgFloatLocal: Int = 2  // CGFloat"), "\(swift)")
+        #expect(swift.contains("private static let cgFloatLocal: CGFloat = 2  // CGFloat"), "\(swift)")
         #expect(swift.contains("private func helper(_ collectionViewLocal: CGFloat) -> CGFloat {"))
         #expect(swift.contains("let cgSizeLocal: CGFloat = attributes.center.x  // CGSize"))
         #expect(!swift.contains("let CGFloat:") && !swift.contains("let CGSize:"))

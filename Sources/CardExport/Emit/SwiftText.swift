@@ -77,6 +77,34 @@ enum SwiftText {
         return out + "\""
     }
 
+    /// A script comment's text as Swift reads it, or nil for one to drop. LuaCATS
+    /// annotations (`---@param t number the progress`, `---@return number`) are Lua's
+    /// documentation markup: `@param` and `@return` become Swift's (`- Parameter t: the
+    /// progress`, `- Returns: …`), the rest (`@type`, `@class`, `@field`, …) only type the Lua
+    /// for its language server and are dropped; a `---` line's extra dash goes.
+    static func scriptComment(_ text: String) -> String? {
+        guard text.hasPrefix("-") else { return text }
+        let body = String(text.drop(while: { $0 == "-" }).drop(while: { $0 == " " }))
+        guard body.hasPrefix("@") else { return body }
+        let words = body.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        switch words.first {
+        case "@param" where words.count >= 2:
+            // `@param name type description`: the type is Lua's; Swift's signature has its own.
+            let name = words[1].hasSuffix("?") ? String(words[1].dropLast()) : words[1]
+            let description = words.dropFirst(3).joined(separator: " ")
+            return description.isEmpty ? nil : "- Parameter \(name): " + description
+        case "@return" where words.count >= 2:
+            let description = words.dropFirst(2).joined(separator: " ")
+            return description.isEmpty ? nil : "- Returns: " + description
+        default:
+            return nil
+        }
+    }
+
+    /// Whether a script comment is LuaDoc (`--- …`, `---@param …`): above a function it is
+    /// the function's documentation.
+    static func isDocumentation(_ text: String) -> Bool { text.hasPrefix("-") }
+
     /// A `// …` comment holding `text` (a comment of the script, a note): `//` alone when
     /// the text is empty.
     static func lineComment(_ text: String) -> String {

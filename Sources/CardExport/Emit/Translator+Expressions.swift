@@ -23,6 +23,7 @@ extension Translator {
         if c.type == t || t == .unknown || c.type == .unknown { return c }
         switch (c.type, t) {
         case (.int, .num):
+            if let id = c.variable { floatReadsNow[id, default: 0] += 1 }
             if Int(c.text) != nil { return c }
             if let f = c.asFloat { return code(f, .num, c.precedence) }
             // `CGFloat(x)`, not `CGFloat((x))`, of a parenthesized Lua expression.
@@ -92,7 +93,11 @@ extension Translator {
                 readNow.insert(id)
                 let t = try variableType(id, line: e.line)
                 var read = code(variableText(id), t)
-                if t == .int, !variables[id].reassigned { read.bound = variables[id].bound }
+                read.variable = id
+                if t == .int {
+                    integerReadsNow[id, default: 0] += 1
+                    if !variables[id].reassigned { read.bound = variables[id].bound }
+                }
                 return read
             }
             return try globalName(n, line: e.line)
@@ -155,6 +160,7 @@ extension Translator {
             if c.type == .int, case .number = operand.kind {} else if c.type == .int, let b = c.bound, b < Code.plainBound {
                 var negated = code("-" + wrap(c, Code.prefix).text, .int, Code.prefix)
                 negated.bound = b
+                negated.variable = c.variable  // `-x` made a CGFloat is a CGFloat read of x
                 return negated
             } else if c.type == .int {
                 return code("0 &- " + wrap(c, Code.additive + 1).text, .int, Code.additive)

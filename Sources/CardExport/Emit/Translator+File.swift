@@ -8,7 +8,7 @@ extension Translator {
     func assembleFile() throws -> String {
         var out: [String] = ["import UIKit", ""]
         if !chunk.headerComment.isEmpty {
-            for h in chunk.headerComment { out.append(SwiftText.docComment(h)) }
+            for h in chunk.headerComment.compactMap(SwiftText.scriptComment) { out.append(SwiftText.docComment(h)) }
             out.append("///")
         }
         out.append(SwiftText.docComment("Exported by `cardlua export` from \(fileName.split(separator: "/").last.map(String.init) ?? fileName), for iOS 15 and later."))

@@ -165,7 +165,14 @@ extension Translator {
     }
 
     func commentLines(_ s: LuaStatement) -> [String] {
-        (s.isPrecededByBlankLine ? [""] : []) + s.leadingComments.map(SwiftText.lineComment)
+        (s.isPrecededByBlankLine ? [""] : []) + s.leadingComments.compactMap(SwiftText.scriptComment).map(SwiftText.lineComment)
+    }
+
+    /// The comments above a function: Swift documentation (`///`) where the script wrote
+    /// LuaDoc (`---`, LuaCATS annotations), plain comments otherwise.
+    func functionCommentLines(_ s: LuaStatement) -> [String] {
+        guard s.leadingComments.contains(where: SwiftText.isDocumentation) else { return commentLines(s) }
+        return (s.isPrecededByBlankLine ? [""] : []) + s.leadingComments.compactMap(SwiftText.scriptComment).map(SwiftText.docComment)
     }
 
     /// `local NAME = value` at the top: a `private static let` (or a function).
@@ -196,7 +203,7 @@ extension Translator {
             let id = declare(name, line: s.line)
             if redeclared, renamedSwift[id] == nil { renamedSwift[id] = unique(name) }
             moduleVariables.insert(id)
-            assign(id, codes[i].type, line: s.line)
+            assign(id, floatConstants.contains(id) && codes[i].type == .int ? .num : codes[i].type, line: s.line)
             bound(id, codes[i])
             let type = try variableType(id, line: s.line)
             if case .params = type { continue }
@@ -255,7 +262,7 @@ extension Translator {
         if nested {
             lines += body
         } else {
-            members.append(commentLines(s).map { $0.isEmpty ? "" : "    " + $0 } + body)
+            members.append(functionCommentLines(s).map { $0.isEmpty ? "" : "    " + $0 } + body)
         }
     }
 
@@ -295,7 +302,7 @@ extension Translator {
                     assign(params[k], c.type, line: statement.line)
                     defaults[k] = c.text
                 }
-                defaultLines += statement.leadingComments.map(SwiftText.lineComment)
+                defaultLines += statement.leadingComments.compactMap(SwiftText.scriptComment).map(SwiftText.lineComment)
                 defaultLines.append(SwiftText.lineComment(found.map { "\(f.parameters[$0.0]) defaults to \(defaults[$0.0]!)" }.joined(separator: ", ") + " (Lua's `or` on a missing argument)"))
                 skipped += 1
             }
@@ -442,7 +449,7 @@ extension Translator {
             indent -= 1
             emit("}")
         }
-        var member = commentLines(s).map { $0.isEmpty ? "" : "    " + $0 }
+        var member = functionCommentLines(s).map { $0.isEmpty ? "" : "    " + $0 }
         member += lines
         callbackMembers[name] = member
         members.append(["@callback:" + name])

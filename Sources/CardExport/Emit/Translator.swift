@@ -14,6 +14,8 @@ struct Code {
     /// The same value spelt as a CGFloat, for an Int expression whose parts convert one by
     /// one (a ternary of integer literals), so it needs no `CGFloat(…)` around it.
     var asFloat: String?
+    /// The variable this reads, for a bare read of one (`x`, `Self.x`).
+    var variable: Int?
     /// The text is one parenthesized expression (the script's own parentheses).
     var isParenthesized = false
     /// For an `Int`: a bound on its magnitude, where one is known (a literal, a count, an
@@ -160,6 +162,13 @@ final class Translator {
     var callIsStatement = false
     /// The variables this walk has read (a local no walk reads is written as `_ = …`).
     var readNow: Set<Int> = []
+    /// How often this walk read each integer variable, and how many of those reads were
+    /// converted to CGFloat where they were used (`distance / ACTIVE_DISTANCE`).
+    var integerReadsNow: [Int: Int] = [:]
+    var floatReadsNow: [Int: Int] = [:]
+    /// Module-level integer constants every read of which is a CGFloat: declared `CGFloat`
+    /// so that no use converts them (once chosen, kept: the reads are then CGFloat anyway).
+    var floatConstants: Set<Int> = []
 
     // The name table (Translator+Names.swift).
     /// Every name the script spells (its tokens): a name the table makes up is none of them.
@@ -238,6 +247,8 @@ final class Translator {
         usesCollectionViewNow = []
         transformReadsBoundsNow = false
         readNow = []
+        integerReadsNow = [:]
+        floatReadsNow = [:]
         flipsHorizontally = nil
     }
 
@@ -249,6 +260,11 @@ final class Translator {
         // A local counts as read when the last walk's Swift read it (not an expression it dropped).
         for id in variables.indices where variables[id].read != readNow.contains(id) {
             variables[id].read = readNow.contains(id)
+            changed = true
+        }
+        for (id, reads) in integerReadsNow where moduleVariables.contains(id) && !mutableModuleVariables.contains(id)
+            && floatReadsNow[id] == reads && !floatConstants.contains(id) && methodFunctions[id] == nil {
+            floatConstants.insert(id)
             changed = true
         }
         if usesAppearanceNow != usesAppearance { usesAppearance = usesAppearanceNow; changed = true }
@@ -438,7 +454,7 @@ final class Translator {
     }
 
     func emitComments(_ comments: [String]) {
-        for c in comments { emit(SwiftText.lineComment(c)) }
+        for c in comments.compactMap(SwiftText.scriptComment) { emit(SwiftText.lineComment(c)) }
     }
 
     /// `base1`, `base2`… (one counter per walk), clear of the name table's names.
