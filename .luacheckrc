@@ -2,7 +2,7 @@
 -- runs, checks scripts/*.lua and the `cardlua new` templates with it). The `cardlua` std
 -- is the script API (docs/script-api.md):
 --   read_globals  what the prelude defines: the names `cardlua types` lists (a test in
---                 Tests/CardLuaCLITests/TypesTests.swift keeps the two the same);
+--                 Tests/CardLuaCLITests/Types/TypesTests.swift keeps the two the same);
 --   globals       the callbacks and the scenarios and params tables, which a script sets.
 -- The sandbox has no io, os, debug or package, and no dofile, loadfile, load, require or
 -- collectgarbage: using one is reported as an undefined variable.

@@ -11,6 +11,25 @@ enum CardLuaCommand {
         }
     }
 
+    /// Every subcommand, in the order `cardlua --help` lists them. A new one is its
+    /// declaration (beside its run function) and its line here.
+    static let commands: [CommandDeclaration] = [
+        RunCommand.declaration,
+        WatchCommand.declaration,
+        PlayCommand.declaration,
+        CheckCommand.declaration,
+        NewCommand.declaration,
+        GalleryCommand.declaration,
+        ExportCommand.declaration,
+        TypesCommand.declaration,
+        BenchCommand.declaration,
+    ]
+
+    /// The subcommand called `name`, if there is one.
+    static func command(named name: String) -> CommandDeclaration? {
+        commands.first { $0.name == name }
+    }
+
     /// Runs the subcommand `words` name; what goes wrong is thrown for ``exitStatus(reporting:)``.
     static func dispatch(_ words: [String]) throws -> Int32 {
         guard let first = words.first else {
@@ -22,8 +41,8 @@ enum CardLuaCommand {
         switch first {
         case "-h", "--help", "help":
             if let topic = rest.first {
-                guard let text = Help.text(for: topic) else { throw UsageError("no such command '\(Echo.safe(topic))'") }
-                Console.out(text + "\n")
+                guard let command = command(named: topic) else { throw UsageError("no such command '\(Echo.safe(topic))'") }
+                Console.out(command.help + "\n")
             } else {
                 Console.out(Help.overview + "\n")
             }
@@ -31,20 +50,18 @@ enum CardLuaCommand {
         case "--version", "version":
             Console.out("cardlua \(Help.version)\n")
             return 0
-        case "run": return try RunCommand.main(rest)
-        case "types": return try TypesCommand.main(rest)
-        case "bench": return try BenchCommand.main(rest)
-        case "watch": return try WatchCommand.main(rest)
-        case "check": return try CheckCommand.main(rest)
-        case "new": return try NewCommand.main(rest)
-        case "play": return try PlayCommand.main(rest)
-        case "gallery": return try GalleryCommand.main(rest)
-        case "export": return try ExportCommand.main(rest)
         default:
-            var message = "unknown command '\(Echo.safe(first))'"
-            let commands: Set<String> = ["run", "watch", "play", "check", "new", "gallery", "types", "bench", "export"]
-            if let guess = Arguments.closest(to: first, in: commands) { message += " (did you mean '\(guess)'?)" }
-            throw UsageError(message)
+            guard let command = command(named: first) else {
+                var message = "unknown command '\(Echo.safe(first))'"
+                if let guess = Arguments.closest(to: first, in: Set(commands.map(\.name))) { message += " (did you mean '\(guess)'?)" }
+                throw UsageError(message)
+            }
+            let arguments = try command.parse(rest)
+            if arguments.wantsHelp {
+                Console.out(command.help + "\n")
+                return 0
+            }
+            return try command.run(arguments)
         }
     }
 
@@ -84,12 +101,5 @@ enum CardLuaCommand {
     /// A failed run's message (one line, whatever it repeats), then its details.
     static func lines(of failure: RunFailure) -> [String] {
         [Echo.safe(failure.message, limit: nil)] + (failure.details.isEmpty ? [] : [failure.details])
-    }
-
-    /// True when `--help` was asked for; prints the command's help.
-    static func printedHelp(_ arguments: Arguments, command: String) -> Bool {
-        guard arguments.flags.contains("help") else { return false }
-        Console.out((Help.text(for: command) ?? Help.overview) + "\n")
-        return true
     }
 }

@@ -81,6 +81,17 @@ struct CheckpointOracleTests {
         "local co = coroutine.wrap(function() while true do pcall(function() while true do end end); coroutine.yield() end end)\n  while true do pcall(co) end",
     ]
 
+    /// The path, from the package root, of the file `name` in `folder` or in a folder of it
+    /// (the CLI's tests are in folders by command).
+    static func testFile(named name: String, under folder: String) -> String? {
+        let root = TestSupport.packageRoot.appendingPathComponent(folder)
+        guard let paths = FileManager.default.enumerator(atPath: root.path) else { return nil }
+        for case let path as String in paths where (path as NSString).lastPathComponent == name {
+            return folder + "/" + path
+        }
+        return nil
+    }
+
     /// The `"""` blocks of a test file that hold no escape or interpolation: its inline Lua
     /// fixtures (some are not Lua at all; those that do not compile are left out).
     static func inlineFixtures(_ file: String) throws -> [String] {
@@ -123,7 +134,8 @@ struct CheckpointOracleTests {
                 texts.append(Text(name: "\(file)-\(index)", bytes: Array(source.utf8)))
             }
         }
-        for (index, source) in try inlineFixtures("Tests/CardLuaCLITests/HostileScriptTests.swift").enumerated() {
+        let hostile = try #require(testFile(named: "HostileScriptTests.swift", under: "Tests/CardLuaCLITests"))
+        for (index, source) in try inlineFixtures(hostile).enumerated() {
             texts.append(Text(name: "HostileScriptTests-\(index)", bytes: Array(source.utf8)))
         }
         var generator = ScriptGenerator(seed: 0x5CA7_7E55)

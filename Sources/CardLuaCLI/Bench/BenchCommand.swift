@@ -42,9 +42,65 @@ enum BenchCommand {
         }
     }
 
-    static func main(_ words: [String]) throws -> Int32 {
-        let arguments = try Arguments(words, command: "bench")
-        if CardLuaCommand.printedHelp(arguments, command: "bench") { return 0 }
+    static let declaration: CommandDeclaration = {
+        let defaults = Options()
+        return CommandDeclaration(
+            name: "bench", synopsis: "bench SCRIPT", summary: "per-item and per-frame cost, side by side",
+            arguments: .oneOrMore("SCRIPT", missing: "the script to measure"),
+            argumentsWith: (.scale, .any),  // --scale needs no script
+            options: [
+                OptionSpec(.items, value: "N", summary: "items per transform call, per-item figures",
+                           defaultText: String(defaults.batch)),
+                OptionSpec(.iterations, value: "N", summary: "transform calls per repeat",
+                           defaultText: "~20000 items", defaultInWords: true),
+                OptionSpec(.repeats, value: "N", summary: "timed repeats; the median is shown",
+                           defaultText: String(defaults.repeats)),
+                OptionSpec(.frames, value: "N", summary: "offsets in the frame sweep", defaultText: String(defaults.frames)),
+                OptionSpec(.viewport, value: "WxH", summary: "collection view size in points",
+                           defaultText: OptionTable.viewport(defaults.viewport)),
+                OptionSpec(.twin, value: "NAME", summary: "native twin: lol | card-scale | photo-browser | none",
+                           defaultText: "from the script's file name", defaultInWords: true),
+                OptionSpec(.lua, value: "PATH", summary: "the stock interpreter", defaultText: "lua5.4 on PATH"),
+                OptionSpec(.stock, summary: "also time the script in the stock interpreter, sandboxed as in run "
+                           + "(no io/os/load, the same budget and memory limit, "
+                           + "\(OptionTable.number(StockInterpreter.defaultTimeLimit)) s at most)"),
+                OptionSpec(.scale, summary: "flow layout at 10^3…10^6 items: prepare and a visible-rect query, "
+                           + "uniform and per-item sizes (no script needed)"),
+                OptionSpec(.coldRun, summary: "time `cardlua run SCRIPT` (the demo) end to end, first SCRIPT"),
+                OptionSpec(.watchLatency, summary: "time `cardlua watch SCRIPT -o out.json` from save to output"),
+                OptionSpec(.markdown, summary: "print the table as Markdown"),
+                OptionSpec(.targets, summary: "judge the engine's own performance targets (scripts/bench)"),
+                OptionSpec(.smoke, summary: "tiny counts: checks that it all runs; figures mean nothing"),
+            ],
+            help: { options in """
+            cardlua bench — measure an effect script, side by side with its floors
+
+            USAGE: cardlua bench SCRIPT... [options]
+
+            For each script, what it costs: µs per card (its transform), and the demo's busiest
+            frame (the most cards: the element query, if any, and every card's transform) in µs
+            and as a share of a 120 Hz display's 8.33 ms frame. Beside the per-card figure: the
+            native Swift twin for the seeds (lol, card-scale, photo-browser), and with --stock
+            the same script's transform run by the stock lua5.4 interpreter in a plain Lua loop
+            (the Lua floor: same prelude, same items, the same sandbox and limits as run, in a
+            process that dies with cardlua; only then the × lua5.4 column). Then the floors the
+            ratios are against: a bare lua_pcall of an empty function from C (× pcall: the
+            floor of any call) and an empty transform through cardlua. Medians over repeated
+            runs after a warm-up. In-process figures are CPU time; cold runs and watch latency
+            are wall clock. Build with -c release for real figures (scripts/bench does).
+            Nothing is judged unless --targets asks for the engine's own targets (the project's
+            benchmark, which adds a frame over a sweep of offsets and the element query's cost).
+
+            \(options)
+
+            EXAMPLES:
+              cardlua bench scripts/lol.lua
+              cardlua bench scripts/*.lua --scale --cold-run --watch-latency --markdown
+            """ },
+            run: main)
+    }()
+
+    static func main(_ arguments: Arguments) throws -> Int32 {
         let options = try parse(arguments)
         #if DEBUG
         let release = false
@@ -65,45 +121,42 @@ enum BenchCommand {
 
     static func parse(_ arguments: Arguments) throws(UsageError) -> Options {
         var o = Options()
-        let v = arguments.values
-        o.smoke = arguments.flags.contains("smoke")
+        o.smoke = arguments.isSet(.smoke)
         if o.smoke {
             o.batch = 20
             o.repeats = 1
             o.frames = 10
         }
-        func count(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
-            guard let text = v[name] else { return nil }
+        func count(_ key: OptionKey, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
+            guard let text = arguments.value(key) else { return nil }
             guard let n = Int(text), range.contains(n) else {
-                throw UsageError("--\(name): expected a whole number from \(range.lowerBound) to \(range.upperBound) (got '\(Echo.safe(text))')",
-                                 command: "bench")
+                throw UsageError("\(key.spelled): expected a whole number from \(range.lowerBound) to \(range.upperBound) "
+                                 + "(got '\(Echo.safe(text))')", command: declaration.name)
             }
             return n
         }
-        if let n = try count("items", 1...1_000_000) { o.batch = n }
-        if let n = try count("repeat", 1...1000) { o.repeats = n }
-        if let n = try count("iterations", 1...100_000_000) { o.iterations = n }
-        if let n = try count("frames", 1...1_000_000) { o.frames = n }
-        if let text = v["viewport"] { o.viewport = try RunOptions.parseViewport(text, command: "bench") }
-        o.lua = v["lua"]
-        if let twin = v["twin"] {
+        if let n = try count(.items, 1...1_000_000) { o.batch = n }
+        if let n = try count(.repeats, 1...1000) { o.repeats = n }
+        if let n = try count(.iterations, 1...100_000_000) { o.iterations = n }
+        if let n = try count(.frames, 1...1_000_000) { o.frames = n }
+        if let text = arguments.value(.viewport) { o.viewport = try RunOptions.parseViewport(text, command: declaration.name) }
+        o.lua = arguments.value(.lua)
+        if let twin = arguments.value(.twin) {
             guard twin == "none" || SeedTwin(rawValue: twin) != nil else {
-                throw UsageError("--twin: expected lol, card-scale, photo-browser or none (got '\(Echo.safe(twin))')", command: "bench")
+                throw UsageError("--twin: expected lol, card-scale, photo-browser or none (got '\(Echo.safe(twin))')",
+                                 command: declaration.name)
             }
             o.twin = twin
         }
-        o.stock = arguments.flags.contains("stock")
-        o.scale = arguments.flags.contains("scale")
-        o.coldRun = arguments.flags.contains("cold-run")
-        o.watchLatency = arguments.flags.contains("watch-latency")
-        o.markdown = arguments.flags.contains("markdown")
-        o.targets = arguments.flags.contains("targets")
+        o.stock = arguments.isSet(.stock)
+        o.scale = arguments.isSet(.scale)
+        o.coldRun = arguments.isSet(.coldRun)
+        o.watchLatency = arguments.isSet(.watchLatency)
+        o.markdown = arguments.isSet(.markdown)
+        o.targets = arguments.isSet(.targets)
         o.scripts = arguments.positional
-        if o.scripts.isEmpty && !o.scale {
-            throw UsageError("missing the script to measure (cardlua bench SCRIPT)", command: "bench")
-        }
         if (o.coldRun || o.watchLatency) && o.scripts.isEmpty {
-            throw UsageError("--cold-run and --watch-latency need a script", command: "bench")
+            throw UsageError("--cold-run and --watch-latency need a script", command: declaration.name)
         }
         return o
     }

@@ -14,21 +14,56 @@ import Foundation
 /// What the translator does not take is one line `file:line: export: …` (exit 1). With
 /// `-o` the file only appears, atomically, when the whole translation succeeded.
 enum ExportCommand {
-    static func main(_ words: [String]) throws -> Int32 {
-        let arguments = try Arguments(words, command: "export")
-        if CardLuaCommand.printedHelp(arguments, command: "export") { return 0 }
-        if arguments.flags.contains("check") { return try check(arguments) }
+    static let declaration = CommandDeclaration(
+        name: "export", synopsis: "export SCRIPT [-o FILE]",
+        summary: "the Swift UICollectionViewFlowLayout an iOS app compiles",
+        arguments: .one("SCRIPT", missing: "the script to export", extraHint: "one script at a time; --check takes several"),
+        argumentsWith: (.check, .oneOrMore("--check FILE…", missing: "the scripts to check")),
+        options: [
+            OptionSpec(.output, aliases: ["output"], value: "FILE",
+                       summary: "write the Swift there (atomically) instead of standard output"),
+            OptionSpec(.className, value: "NAME", summary: "the layout class's name",
+                       defaultText: "from the file name, lol.lua → LolLayout", defaultInWords: true),
+            OptionTable.param,
+            OptionSpec(.check, summary: "for each FILE: exportable, or the first reason it is not"),
+        ],
+        help: { options in """
+        cardlua export — the Swift layout an iOS app compiles, translated from a script
 
-        guard let path = arguments.positional.first else {
-            throw UsageError("missing the script to export (cardlua export SCRIPT)", command: "export")
-        }
-        if arguments.positional.count > 1 {
-            throw UsageError("unexpected argument '\(arguments.positional[1])' (one script at a time; "
-                             + "--check takes several)", command: "export")
-        }
-        let params = try ParamOption.parse(arguments, command: "export")
-        let className = try arguments.values["class"].map { name throws(UsageError) in try checkedClassName(name) }
-        let outputPath = arguments.values["o"] == "-" ? nil : arguments.values["o"]
+        USAGE: cardlua export SCRIPT [-o FILE.swift] [--class NAME] [--param NAME=X …]
+               cardlua export --check FILE…
+
+        Translates the script into one self-contained Swift file: import UIKit and a final
+        UICollectionViewFlowLayout subclass with prepare(), layoutAttributesForElements(in:),
+        layoutAttributesForItem(at:), shouldInvalidateLayout(forBoundsChange:) and
+        targetContentOffset(forProposedContentOffset:withScrollingVelocity:), keeping the
+        script's names and comments. Tweakables (params) become stored properties that
+        invalidate the layout; --param bakes in the values you tuned (or paste play's Copy
+        params table into the script). First the script runs its demo as `cardlua run`
+        does: a script that fails there fails here the same way, and --param is checked as
+        run checks it.
+        A construct the translator does not take (a table used as a map, coroutines, string
+        building, a wrapping layout, …) is refused with one line, file:line: export: what
+        and why, exit status 1, and no -o file. --check prints, per script, "FILE:
+        exportable" or the first reason it is not; exit status 0 when all are exportable.
+        docs/export.md has the translation table and how to wire the layout into an app.
+
+        \(options)
+
+        EXAMPLES:
+          cardlua export scripts/lol.lua -o LolLayout.swift
+          cardlua export scripts/effects/fspager-coverflow.lua --class CoverFlowLayout --param itemWidth=240
+          cardlua export --check scripts/*.lua scripts/effects/*.lua
+        """ },
+        run: main)
+
+    static func main(_ arguments: Arguments) throws -> Int32 {
+        if arguments.isSet(.check) { return try check(arguments) }
+
+        let path = arguments.argument
+        let params = try ParamOption.parse(arguments)
+        let className = try arguments.value(.className).map { name throws(UsageError) in try checkedClassName(name) }
+        let outputPath = arguments.value(.output) == "-" ? nil : arguments.value(.output)
         // Opened first, as run does, so a bad -o is reported before any work; a regular
         // file only appears (renamed over the target) when everything succeeded.
         let output = try outputPath.map(OutputFile.open) ?? OutputFile.standardOutput()
@@ -61,12 +96,8 @@ enum ExportCommand {
     /// `--check FILE…`: one line per script on standard output, `FILE: exportable` or the
     /// first reason it is not (a `file:line: …` line). Exit 0 when all are exportable.
     private static func check(_ arguments: Arguments) throws -> Int32 {
-        guard !arguments.positional.isEmpty else {
-            throw UsageError("missing the scripts to check (cardlua export --check FILE…)", command: "export")
-        }
-        for option in ["o", "class", "param"] where arguments.values[option] != nil {
-            let spelled = option == "o" ? "-o" : "--\(option)"
-            throw UsageError("\(spelled) cannot be combined with --check", command: "export")
+        for option in [OptionKey.output, .className, .param] where arguments.value(option) != nil {
+            throw UsageError("\(option.spelled) cannot be combined with --check", command: declaration.name)
         }
         var allExportable = true
         for path in arguments.positional {
@@ -92,7 +123,7 @@ enum ExportCommand {
     private static func loadAndRun(_ path: String, params: [ParamOption]) throws(RunFailure) -> String {
         var options: RunOptions
         do {
-            options = try RunOptions(Arguments([path], command: "run"), command: "export")
+            options = try RunOptions(RunCommand.declaration.parse([path]))
         } catch {
             throw RunFailure(message: "cardlua: \(error.message)", details: "", isUsage: true)
         }
@@ -111,7 +142,7 @@ enum ExportCommand {
     /// not a keyword, nor a type of Swift, Foundation or UIKit, nor a name the file declares).
     static func checkedClassName(_ name: String) throws(UsageError) -> String {
         if let problem = Exporter.classNameProblem(name) {
-            throw UsageError("--class: \(problem)", command: "export")
+            throw UsageError("--class: \(problem)", command: declaration.name)
         }
         return name
     }

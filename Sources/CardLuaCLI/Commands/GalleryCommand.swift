@@ -11,20 +11,49 @@ enum GalleryCommand {
     /// and to carry than 30 (docs/benchmark-history.md, round five, has the figures).
     static let defaultFramesPerSecond = 20.0
 
-    static func main(_ words: [String]) throws -> Int32 {
-        let arguments = try Arguments(words, command: "gallery")
-        if CardLuaCommand.printedHelp(arguments, command: "gallery") { return 0 }
-        if let extra = arguments.positional.first {
-            throw UsageError("unexpected argument '\(Echo.safe(extra))' (the gallery takes no script; see --only)", command: "gallery")
-        }
-        let templates = try selection(arguments.values["only"])
-        let pictures = try arguments.values["cards"].map { dir throws(UsageError) in
-            try CardsFolder(path: dir, command: "gallery").embedded(command: "gallery")
+    static let declaration = CommandDeclaration(
+        name: "gallery", synopsis: "gallery -o FILE", summary: "one page with every catalogue effect playing its demo",
+        arguments: .none("the gallery takes no script; see --only"),
+        options: [
+            OptionSpec(.output, aliases: ["output"], value: "FILE", summary: "write the page there instead of standard output"),
+            OptionSpec(.only, value: "NAME[,NAME…]", summary: "just these effects, in this order (names from new --list)"),
+            OptionSpec(.fps, value: "N", summary: "frames per second of the demos",
+                       defaultText: OptionTable.number(defaultFramesPerSecond)),
+            OptionSpec(.cards, value: "DIR",
+                       summary: "draw every effect's cards with the images in DIR, in name order, cycling"),
+        ],
+        help: { options in """
+        cardlua gallery — every effect of the catalogue, playing side by side
+
+        USAGE: cardlua gallery [-o FILE] [--only NAME[,NAME…]] [--fps N]
+
+        Runs the built-in demo of every effect `cardlua new --list` names (the seeds, the
+        contract-v2 examples and the catalogue's ports of iCarousel, AnimatedCollectionView-
+        Layout, CollectionViewPagingLayout, FSPagerView, Gemini and others) and writes one
+        self-contained HTML page: a small viewport per effect, grouped by source, each
+        playing its demo in a loop. Click one (or Tab to it and press Enter) for its full
+        preview: full size, play/pause, a scrubber, ←/→ to step, and the `cardlua new` line
+        that starts a script from it; Esc closes it. page.html#NAME opens NAME's preview.
+        With -o, says on standard error how big the page is and which demo was slowest.
+
+        \(options)
+
+        EXAMPLES:
+          cardlua gallery -o gallery.html
+          cardlua gallery --only icarousel-coverflow,fspager-ferris-wheel -o two.html
+        """ },
+        run: main)
+
+    static func main(_ arguments: Arguments) throws -> Int32 {
+        let templates = try selection(arguments.value(.only))
+        let pictures = try arguments.value(.cards).map { dir throws(UsageError) in
+            try CardsFolder(path: dir, command: declaration.name).embedded(command: declaration.name)
         }
         var fps = defaultFramesPerSecond
-        if let text = arguments.values["fps"] {
+        if let text = arguments.value(.fps) {
             guard let value = Double(text), value.isFinite, value >= 1, value <= 240 else {
-                throw UsageError("--fps: expected a number of frames per second from 1 to 240, got '\(Echo.safe(text))'", command: "gallery")
+                throw UsageError("--fps: expected a number of frames per second from 1 to 240, got '\(Echo.safe(text))'",
+                                 command: declaration.name)
             }
             fps = value
         }
@@ -65,7 +94,7 @@ enum GalleryCommand {
                                         source: template.sourceLine, group: template.source, timeline: timeline))
         }
         let page = GalleryRenderer.render(entries, pictures: pictures)
-        if let path = arguments.values["o"], path != "-" {
+        if let path = arguments.value(.output), path != "-" {
             do { try writeAtomically(page, to: path) } catch { throw CommandFailure("cardlua: \(error)") }
             let size = ByteCountFormatter.string(fromByteCount: Int64(page.utf8.count), countStyle: .file)
             Console.error("wrote \(Echo.safe(path)): \(entries.count) effects, \(size); slowest demo \(slowest.name), "
@@ -91,11 +120,11 @@ enum GalleryCommand {
                 if let guess = Arguments.closest(to: name, in: Set(Templates.all.map(\.name))) {
                     message += "; did you mean '\(guess)'?"
                 }
-                throw UsageError(message + " (cardlua new --list shows them all)", command: "gallery")
+                throw UsageError(message + " (cardlua new --list shows them all)", command: declaration.name)
             }
             chosen.append(template)
         }
-        if chosen.isEmpty { throw UsageError("--only: name at least one effect", command: "gallery") }
+        if chosen.isEmpty { throw UsageError("--only: name at least one effect", command: declaration.name) }
         return chosen
     }
 }

@@ -24,35 +24,54 @@ enum NewCommand {
         }.joined()
     }
 
-    static func main(_ words: [String]) throws -> Int32 {
-        let arguments = try Arguments(words, command: "new")
-        if CardLuaCommand.printedHelp(arguments, command: "new") { return 0 }
-        if arguments.flags.contains("list") {
-            if let extra = arguments.positional.first {
-                throw UsageError("unexpected argument '\(Echo.safe(extra))' (--list takes no file)", command: "new")
-            }
+    static let declaration = CommandDeclaration(
+        name: "new", synopsis: "new FILE [--from NAME]", summary: "start an effect script (plus editor definitions)",
+        arguments: .one("FILE", missing: "the file to write", extraHint: "one file at a time"),
+        argumentsWith: (.list, .none("--list takes no file")),
+        options: [
+            OptionSpec(.from, value: "NAME",
+                       summary: "the template or catalogue effect to start from (see --list)",
+                       defaultText: Templates.all[0].name),
+            OptionSpec(.list, summary: "print every NAME with what it looks like and its source"),
+        ],
+        help: { options in """
+        cardlua new — start an effect script
+
+        USAGE: cardlua new FILE [--from NAME]
+               cardlua new --list
+
+        Writes a commented starter script that runs as it is, and a .luarc.json beside it
+        that points the Lua language server at the cardlua definitions (cardlua.d.lua,
+        written next to it). Without --from: blank, all three callbacks doing what UIKit
+        does. NAME is one of the seeds (lol, card-scale, photo-browser), the contract-v2
+        examples (stacked-deck, paging-layout, wrap-carousel) or a catalogue effect: the
+        field's carousels ported faithfully (icarousel-coverflow, fspager-ferris-wheel, …);
+        --list prints them all. Never overwrites the script or a .luarc.json; brings a
+        cardlua.d.lua that cardlua wrote up to date.
+
+        \(options)
+        """ },
+        run: main)
+
+    static func main(_ arguments: Arguments) throws -> Int32 {
+        if arguments.isSet(.list) {
             Console.out(listing())
             return 0
         }
-        guard let path = arguments.positional.first else {
-            throw UsageError("missing the file to write (cardlua new FILE)", command: "new")
-        }
-        if arguments.positional.count > 1 {
-            throw UsageError("unexpected argument '\(Echo.safe(arguments.positional[1]))' (one file at a time)", command: "new")
-        }
+        let path = arguments.argument
         // The name goes into the starter's header, the report and the next commands a user
         // types: a newline or an escape in it could only do harm.
         if Echo.safe(path, limit: nil) != path {
             throw UsageError("'\(Echo.safe(path))': a file name with control characters (a newline, an escape…) "
-                             + "is refused; choose a plain name", command: "new")
+                             + "is refused; choose a plain name", command: declaration.name)
         }
-        let templateName = arguments.values["from"] ?? "blank"
+        let templateName = arguments.value(.from) ?? "blank"
         guard let template = Templates.named(templateName) else {
             let names = Templates.all.map(\.name)
             var message = "--from: no template '\(Echo.safe(templateName))'"
             if let guess = Arguments.closest(to: templateName, in: Set(names)) { message += "; did you mean '\(guess)'?" }
             message += " (cardlua new --list shows all \(names.count))"
-            throw UsageError(message, command: "new")
+            throw UsageError(message, command: declaration.name)
         }
 
         let url = URL(fileURLWithPath: path)

@@ -1,3 +1,4 @@
+import CardLayout
 import CardLua
 import CardServe
 import Foundation
@@ -18,9 +19,61 @@ enum PlayCommand {
     /// The port used without `--port` (documented in the help and the README).
     static let defaultPort: UInt16 = 8417
 
-    static func main(_ words: [String]) throws -> Int32 {
-        let arguments = try Arguments(words, command: "play")
-        if CardLuaCommand.printedHelp(arguments, command: "play") { return 0 }
+    static let declaration = CommandDeclaration(
+        name: "play", synopsis: "play SCRIPT|FOLDER [opts]",
+        summary: "live playground in the browser: drag, flick, edit, record",
+        arguments: .one("SCRIPT", missing: "the script to play", extraHint: "one script at a time"),
+        options: [
+            OptionSpec(.port, value: "N", summary: "port on 127.0.0.1; 0 takes any free one",
+                       defaultText: String(defaultPort)),
+            OptionTable.viewport,
+            OptionSpec(.items, value: "N[,N…]", summary: "items per section, like 20 or 5,8,3",
+                       defaultText: Scenario.defaultNumberOfItems.map(String.init).joined(separator: ",")),
+            OptionTable.param,
+            OptionTable.rightToLeft,
+            // The real cards and the phone (LANAccess.swift).
+            OptionTable.cards,
+            OptionSpec(.lan, summary: "also listen on this machine's LAN address, for a phone: prints a URL with a "
+                       + "secret token and its QR code; requests without the token get 403"),
+        ] + OptionTable.limits.filter { $0.key != .maxRunTime },  // a live session has no whole-run limit
+        hiddenOptions: [OptionSpec(.lanAddress, value: "IPV4", summary: "the address --lan listens on (tests)")],
+        help: { options in """
+        cardlua play — the live playground: drag and flick the cards in a browser
+
+        USAGE: cardlua play SCRIPT [options]
+               cardlua play FOLDER [options]   (a picker of the folder's scripts)
+
+        Prints http://127.0.0.1:PORT/ and serves one page there (127.0.0.1 only) until
+        Ctrl-C. The page sends input — mouse or touch drags, flicks, the wheel or trackpad,
+        the ← and → keys — and the engine and the script answer with frames, exactly as
+        `run` computes them: the rubber band, the script's targetContentOffset on release,
+        the deceleration. A panel shows the offset, phase, last release and frame rate;
+        presets and a rotate button resize the viewport. Saving the script reloads its
+        effect in the open page, keeping the scroll position; a broken save shows
+        file:line: message over the stage and keeps the last good effect. A slider per
+        tweakable the script declares (params; a toggle for an on/off one, segments for
+        one with options) runs it again with the new value, keeping
+        the position; Copy params copies a params = { … } table with the values on screen
+        (min, max, step, options and labels kept), to paste over the script's. A wheel or
+        trackpad scroll is a pan (a drag released with its velocity). Record starts a
+        recording and a second press stops it: what you did in between becomes a
+        scenarios = { recorded = … } block for `run --scenario recorded`.
+        The script runs under run's sandbox and per-call limits; a session has no
+        whole-run time limit (run's --max-run-time), it lasts as long as you play.
+        --cards DIR draws the cards with your images (served from DIR, by number). --lan
+        exposes the session to your network: anyone with the printed URL (its token) can
+        see and drive it, read the script's Swift and the images; without the token, 403.
+
+        \(options)
+        EXAMPLES:
+          cardlua play scripts/lol.lua
+          cardlua play scripts/card-scale.lua --port 0 --viewport 393x852
+          cardlua play scripts/effects/     # pick any catalogue effect in the page
+          cardlua play scripts/lol.lua --cards examples/cards --lan
+        """ },
+        run: main)
+
+    static func main(_ arguments: Arguments) throws -> Int32 {
         let options = try PlayOptions(arguments)
         let playground = try Playground(options: options)
         let engine = PlayEngineQueue()

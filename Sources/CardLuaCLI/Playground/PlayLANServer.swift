@@ -4,9 +4,10 @@ import CardServe
 /// answering as the first (same playground, same engine).
 enum PlayLANServer {
     /// `--lan` and `--lan-address IPV4` (which needs `--lan`).
-    static func options(_ arguments: Arguments, command: String) throws(UsageError) -> (Bool, String?) {
-        let lan = arguments.flags.contains("lan")
-        guard let address = arguments.values["lan-address"] else { return (lan, nil) }
+    static func options(_ arguments: Arguments) throws(UsageError) -> (Bool, String?) {
+        let command = arguments.command
+        let lan = arguments.isSet(.lan)
+        guard let address = arguments.value(.lanAddress) else { return (lan, nil) }
         guard lan else { throw UsageError("--lan-address needs --lan", command: command) }
         let parts = address.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isNumber) && UInt8($0) != nil }) else {

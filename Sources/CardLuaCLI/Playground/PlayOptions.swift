@@ -21,14 +21,10 @@ struct PlayOptions {
     var lan = false
     var lanAddress: String?
 
+    /// `arguments` parsed with play's declaration.
     init(_ arguments: Arguments) throws(UsageError) {
-        let command = "play"
-        guard let script = arguments.positional.first else {
-            throw UsageError("missing the script to play (cardlua play SCRIPT)", command: command)
-        }
-        if arguments.positional.count > 1 {
-            throw UsageError("unexpected argument '\(Echo.safe(arguments.positional[1]))' (one script at a time)", command: command)
-        }
+        let command = arguments.command
+        let script = arguments.argument
         scriptPath = script
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: script, isDirectory: &isFolder), isFolder.boolValue {
@@ -38,22 +34,21 @@ struct PlayOptions {
             folder = script
             scriptPath = PlayFolder(path: script).path(of: first)
         }
-        let v = arguments.values
-        if let text = v["port"] {
+        if let text = arguments.value(.port) {
             guard let n = UInt16(text) else {
                 throw UsageError("--port: expected a port number from 0 to 65535 (got '\(Echo.safe(text))')", command: command)
             }
             port = n
         }
-        if let text = v["viewport"] { viewportSize = try RunOptions.parseViewport(text, command: command) }
-        if let text = v["items"] { numberOfItems = try RunOptions.parseItems(text, command: command) }
-        rightToLeft = arguments.flags.contains("rtl")
-        limits = try RunOptions.limits(v, command: command)
+        if let text = arguments.value(.viewport) { viewportSize = try RunOptions.parseViewport(text, command: command) }
+        if let text = arguments.value(.items) { numberOfItems = try RunOptions.parseItems(text, command: command) }
+        rightToLeft = arguments.isSet(.rtl)
+        limits = try RunOptions.limits(arguments)
         // A live session has no whole-run limit (run's --max-run-time): it lasts as long
         // as the page is open; the per-call limits apply to every answer.
         limits.maxRunTime = 0
-        params = try ParamOption.parse(arguments, command: command)
-        cards = try CardsFolder.chosen(v["cards"], scriptPath: script, command: command)
-        (lan, lanAddress) = try PlayLANServer.options(arguments, command: command)
+        params = try ParamOption.parse(arguments)
+        cards = try CardsFolder.chosen(arguments.value(.cards), scriptPath: script, command: command)
+        (lan, lanAddress) = try PlayLANServer.options(arguments)
     }
 }

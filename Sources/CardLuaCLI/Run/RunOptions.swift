@@ -34,37 +34,35 @@ struct RunOptions {
     /// embedded; nil for the palette and for the other formats (CardsFolder.swift).
     var pictures: CardPictures?
 
-    init(_ arguments: Arguments, command: String) throws(UsageError) {
-        guard let script = arguments.positional.first else {
-            throw UsageError("missing the script to run (cardlua \(command) SCRIPT)", command: command)
-        }
-        if arguments.positional.count > 1 {
-            throw UsageError("unexpected argument '\(Echo.safe(arguments.positional[1]))' (one script at a time)", command: command)
-        }
-        scriptPath = script
-        let v = arguments.values
-        if let text = v["viewport"] {
+    /// `arguments` parsed with run's (or watch's) declaration.
+    init(_ arguments: Arguments) throws(UsageError) {
+        let command = arguments.command
+        scriptPath = arguments.argument
+        if let text = arguments.value(.viewport) {
             viewportSize = try RunOptions.parseViewport(text, command: command)
             viewportGiven = true
         }
-        if let text = v["items"] { numberOfItems = try RunOptions.parseItems(text, command: command) }
-        rightToLeft = arguments.flags.contains("rtl")
-        offset = try v["offset"].map { text throws(UsageError) in try RunOptions.parseOffset(text, command: command) }
-        flingVelocity = try v["fling"].map { text throws(UsageError) in try RunOptions.parseNumber(text, "--fling", command) }
-        if let text = v["fps"] {
+        if let text = arguments.value(.items) { numberOfItems = try RunOptions.parseItems(text, command: command) }
+        rightToLeft = arguments.isSet(.rtl)
+        offset = try arguments.value(.offset).map { text throws(UsageError) in try RunOptions.parseOffset(text, command: command) }
+        flingVelocity = try arguments.value(.fling).map { text throws(UsageError) in
+            try RunOptions.parseNumber(text, "--fling", command)
+        }
+        if let text = arguments.value(.fps) {
             let fps = try RunOptions.parseNumber(text, "--fps", command)
             guard fps > 0, fps <= 1000 else {
                 throw UsageError("--fps: expected a number above 0 and at most 1000 (got '\(Echo.safe(text))')", command: command)
             }
             framesPerSecond = fps
         }
-        scenarioName = v["scenario"]
+        scenarioName = arguments.value(.scenario)
         if scenarioName != nil, offset != nil || flingVelocity != nil {
             throw UsageError("--scenario cannot be combined with --offset or --fling", command: command)
         }
-        outputPath = v["o"] == "-" ? nil : v["o"]   // `-o -`: standard output
-        everyFrame = arguments.flags.contains("frames")  // --verbose is its alias
-        if let text = v["format"] {
+        let output = arguments.value(.output)
+        outputPath = output == "-" ? nil : output   // `-o -`: standard output
+        everyFrame = arguments.isSet(.frames)  // --verbose is its alias
+        if let text = arguments.value(.format) {
             guard let f = OutputFormat(rawValue: text.lowercased()) else {
                 throw UsageError("--format: expected text, json, svg or html (got '\(Echo.safe(text))')", command: command)
             }
@@ -74,44 +72,46 @@ struct RunOptions {
         }) {
             format = inferred  // `-o preview.html` means HTML
         }
-        limits = try RunOptions.limits(v, command: command)
-        params = try ParamOption.parse(arguments, command: command)
-        if let text = v["max-output"] {
+        limits = try RunOptions.limits(arguments)
+        params = try ParamOption.parse(arguments)
+        if let text = arguments.value(.maxOutput) {
             guard let bytes = RunOptions.parseBytes(text), bytes >= 1 << 10 else {
                 throw UsageError("--max-output: expected a size of at least 1K, like 100M or 1G (got '\(Echo.safe(text))')", command: command)
             }
             maxOutputBytes = bytes
         }
         // A bad folder is a usage error whatever the format; only HTML draws the images.
-        if let folder = try CardsFolder.chosen(v["cards"], scriptPath: script, command: command), format == .html {
+        if let folder = try CardsFolder.chosen(arguments.value(.cards), scriptPath: scriptPath, command: command),
+           format == .html {
             pictures = try folder.embedded(command: command)
         }
     }
 
     /// `--max-steps` (or its old name `--max-instructions`), `--max-memory`, `--max-time` and
-    /// `--max-run-time` (shared with `check`).
-    static func limits(_ v: [String: String], command: String) throws(UsageError) -> ScriptLimits {
+    /// `--max-run-time` (shared with `check` and `play`, which has no `--max-run-time`).
+    static func limits(_ arguments: Arguments) throws(UsageError) -> ScriptLimits {
+        let command = arguments.command
         var limits = ScriptLimits(maxRunTime: ScriptLimits.defaultRunTime)
-        if let text = v["max-steps"] {
+        if let text = arguments.value(.maxSteps) {
             guard let n = Int(text), n > 0 else {
                 throw UsageError("--max-steps: expected a positive whole number of budget steps (got '\(Echo.safe(text))')",
                                  command: command)
             }
             limits.maxSteps = n
         }
-        if let text = v["max-memory"] {
+        if let text = arguments.value(.maxMemory) {
             guard let bytes = RunOptions.parseBytes(text), bytes >= 1 << 20 else {
                 throw UsageError("--max-memory: expected a size of at least 1M, like 64M or 1G (got '\(Echo.safe(text))')", command: command)
             }
             limits.maxMemory = bytes
         }
-        if let text = v["max-time"] {
+        if let text = arguments.value(.maxTime) {
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
                 throw UsageError("--max-time: expected seconds above 0 and at most 3600, like 1 or 0.5 (got '\(Echo.safe(text))')", command: command)
             }
             limits.maxTime = seconds
         }
-        if let text = v["max-run-time"] {
+        if arguments.declares(.maxRunTime), let text = arguments.value(.maxRunTime) {
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
                 throw UsageError("--max-run-time: expected seconds above 0 and at most 86400, like 60 (got '\(Echo.safe(text))')", command: command)
             }

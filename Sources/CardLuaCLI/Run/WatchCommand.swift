@@ -19,10 +19,27 @@ import Foundation
 /// - Each run gets a fresh Lua state, so a limit hit once does not poison later runs.
 /// - Ctrl-C ends it with status 0.
 enum WatchCommand {
-    static func main(_ words: [String]) throws(UsageError) -> Int32 {
-        let arguments = try Arguments(words, command: "watch")
-        if CardLuaCommand.printedHelp(arguments, command: "watch") { return 0 }
-        let options = try RunOptions(arguments, command: "watch")
+    static let declaration = CommandDeclaration(
+        name: "watch", synopsis: "watch SCRIPT [options]", summary: "the same, again on every save; errors never end it",
+        arguments: .one("SCRIPT", missing: "the script to run", extraHint: "one script at a time"),
+        options: RunCommand.declaration.options,
+        help: { options in """
+        cardlua watch — run again on every save of the script
+
+        USAGE: cardlua watch SCRIPT [options]
+
+        Runs, then runs again whenever the script changes (also when an editor saves by
+        renaming a new file over it). A broken save prints the error and keeps the last good
+        output; the next good save recovers. With -o the file is replaced atomically, and an
+        HTML preview reloads itself in the browser (through FILE.stamp.js, written beside
+        it). A missing or deleted script is waited for. Ctrl-C ends.
+
+        \(options)
+        """ },
+        run: main)
+
+    static func main(_ arguments: Arguments) throws(UsageError) -> Int32 {
+        let options = try RunOptions(arguments)
         let interrupt = InterruptFlag.install()
         var session = WatchSession(options: options)
         var watcher = FileWatcher(path: options.scriptPath)

@@ -3,31 +3,30 @@ import CardLua
 /// The words after the subcommand, split into options and positional arguments.
 ///
 /// Options are `--name value`, `--name=value`, `-o value`, or flags without a value, as
-/// the subcommand's table declares them (`OptionTable`); `-h`/`--help` is always known.
-/// A typo is caught with a suggestion.
+/// the subcommand's declaration lists them (``CommandDeclaration/options``); `-h`/`--help`
+/// is always known. A typo is caught with a suggestion. Values are read by
+/// ``OptionKey``: ``value(_:)``, ``values(_:)``, ``isSet(_:)``.
 struct Arguments {
-    private(set) var values: [String: String] = [:]
-    /// Every value of each valued option, in order (`--param a=1 --param b=2`); `values`
-    /// keeps the last.
-    private(set) var allValues: [String: [String]] = [:]
-    private(set) var flags: Set<String> = []
+    /// The subcommand whose options these are, for its messages.
+    let command: String
     private(set) var positional: [String] = []
-
-    /// Parses `words` with `command`'s option table.
-    init(_ words: [String], command: String) throws(UsageError) {
-        try self.init(words, options: OptionTable.options(for: command) + (OptionTable.hidden[command] ?? []),
-                      command: command)
-    }
+    /// `-h` or `--help` was given.
+    private(set) var wantsHelp = false
+    /// Every value of each valued option given, in order.
+    private var given: [OptionKey: [String]] = [:]
+    private var flags: Set<OptionKey> = []
+    /// The options parsed with, whether each is a flag.
+    private let declared: [OptionKey: Bool]
 
     /// - Parameter options: the options the subcommand takes; values and flags are stored
-    ///   under each option's `name`, whichever alias was used.
+    ///   under each option's key, whichever alias was used.
     init(_ words: [String], options: [OptionSpec], command: String) throws(UsageError) {
-        var canonical: [String: String] = ["h": "help", "help": "help"]
+        self.command = command
+        declared = Dictionary(options.map { ($0.key, $0.isFlag) }, uniquingKeysWith: { first, _ in first })
+        var canonical: [String: OptionSpec] = [:]
         for option in options {
-            for spelling in [option.name] + option.aliases { canonical[spelling] = option.name }
+            for spelling in [option.name] + option.aliases { canonical[spelling] = option }
         }
-        let valued = Set(options.filter { $0.value != nil }.map(\.name))
-        let flagNames = Set(options.filter { $0.value == nil }.map(\.name)).union(["help"])
         var index = 0
         var onlyPositional = false
         while index < words.count {
@@ -44,32 +43,57 @@ struct Arguments {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if let known = canonical[name] { name = known }
-            if flagNames.contains(name) {
-                if inlineValue != nil { throw UsageError("\(Echo.safe(word)): --\(name) takes no value", command: command) }
-                flags.insert(name)
-            } else if valued.contains(name) {
-                let display = name == "o" ? "-o" : "--\(name)"
+            if name == "h" || name == "help" {
+                if inlineValue != nil { throw UsageError("\(Echo.safe(word)): --help takes no value", command: command) }
+                wantsHelp = true
+            } else if let option = canonical[name], option.isFlag {
+                if inlineValue != nil { throw UsageError("\(Echo.safe(word)): --\(option.name) takes no value", command: command) }
+                flags.insert(option.key)
+            } else if let option = canonical[name] {
                 if let inlineValue {
-                    values[name] = inlineValue
-                    allValues[name, default: []].append(inlineValue)
+                    given[option.key, default: []].append(inlineValue)
                 } else {
                     // A value may start with "-" (a negative number), but not be another option.
                     guard index < words.count, !Arguments.looksLikeOption(words[index]) else {
-                        throw UsageError("\(display) needs a value", command: command)
+                        throw UsageError("\(option.key.spelled) needs a value", command: command)
                     }
-                    values[name] = words[index]
-                    allValues[name, default: []].append(words[index])
+                    given[option.key, default: []].append(words[index])
                     index += 1
                 }
             } else {
                 var message = "unknown option '\(Echo.safe(word))'"
-                let known = Set(canonical.keys).filter { $0.count > 1 }
+                let known = Set(canonical.keys).union(["help"]).filter { $0.count > 1 }
                 if let guess = Arguments.closest(to: name, in: known) { message += " (did you mean --\(guess)?)" }
                 throw UsageError(message, command: command)
             }
         }
     }
+
+    /// The value of the valued option `key`, the last one when it was given several times;
+    /// nil when it was not given.
+    func value(_ key: OptionKey) -> String? {
+        assert(declared[key] == false, "\(command) reads \(key.spelled), which is not one of its valued options")
+        return given[key]?.last
+    }
+
+    /// Every value of the valued option `key`, in order (`--param a=1 --param b=2`).
+    func values(_ key: OptionKey) -> [String] {
+        assert(declared[key] == false, "\(command) reads \(key.spelled), which is not one of its valued options")
+        return given[key] ?? []
+    }
+
+    /// Whether the flag `key` was given.
+    func isSet(_ key: OptionKey) -> Bool {
+        assert(declared[key] == true, "\(command) reads \(key.spelled), which is not one of its flags")
+        return flags.contains(key)
+    }
+
+    /// Whether the subcommand takes the option `key` (`play` has no `--max-run-time`).
+    func declares(_ key: OptionKey) -> Bool { declared[key] != nil }
+
+    /// The one positional argument of a command whose declaration takes exactly one
+    /// (``PositionalRule/one(_:missing:extraHint:)``, checked when parsed).
+    var argument: String { positional.first ?? "" }
 
     private static func looksLikeOption(_ word: String) -> Bool {
         guard word.hasPrefix("-"), word.count > 1 else { return false }

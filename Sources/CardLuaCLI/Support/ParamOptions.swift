@@ -12,9 +12,10 @@ struct ParamOption: Equatable {
     var text: String
 
     /// Every `--param`, in order.
-    static func parse(_ arguments: Arguments, command: String) throws(UsageError) -> [ParamOption] {
+    static func parse(_ arguments: Arguments) throws(UsageError) -> [ParamOption] {
+        let command = arguments.command
         var out: [ParamOption] = []
-        for text in arguments.allValues["param"] ?? [] {
+        for text in arguments.values(.param) {
             let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = parts.first.map(String.init) ?? ""
             let isIdentifier = name.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true

@@ -9,7 +9,7 @@ import Testing
 /// an endless carousel at 1e20 used to exit 0 with no cards.
 @Suite struct OffsetBoundTests {
     static func options(_ words: [String]) throws(UsageError) -> RunOptions {
-        try RunOptions(Arguments(words, command: "run"), command: "run")
+        try RunOptions(RunCommand.declaration.parse(words))
     }
 
     @Test func anOffsetBeyondTheBoundIsAUsageErrorNamingIt() throws {

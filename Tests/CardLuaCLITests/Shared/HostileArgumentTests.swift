@@ -41,6 +41,7 @@ import Testing
             ["gallery", "--only", h], ["gallery", "--only", "lol," + h], ["gallery", "--fps", h], ["gallery", h],
             ["new", "--from", h, "x.lua"], ["new", "--list", h], ["new", "a.lua", h], ["new", h + ".lua"],
             ["types", h], [h], ["help", h], ["run", "--" + h + "=1"],
+            ["export", s, h], ["export", s, "--param", h], ["watch", s, h],
         ]).map(Case.init)
     }()
 

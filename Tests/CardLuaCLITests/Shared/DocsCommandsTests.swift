@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Every `cardlua …` command of README.md's and docs/*.md's fenced `sh` blocks, and every
-/// example of the `--help` texts (Help.swift), runs as written.
+/// example of the `--help` texts (each command's declaration), runs as written.
 ///
 /// How: each document's commands run in order in a fresh temporary directory (a later
 /// command may use what an earlier one made, as a reader would), with the package's
@@ -81,8 +81,8 @@ import Testing
     /// The `EXAMPLES:` of every command's help, and the overview's `Try:`.
     static var helpExamples: [Command] {
         var out: [Command] = []
-        for command in ["run", "watch", "play", "check", "new", "gallery", "export", "types", "bench"] {
-            let text = Help.text(for: command) ?? ""
+        for declaration in CardLuaCommand.commands {
+            let command = declaration.name, text = declaration.help
             guard let start = text.range(of: "EXAMPLES:\n") else { continue }
             for line in text[start.upperBound...].split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -199,8 +199,9 @@ import Testing
         let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains("**Copy params** copies a `params = { … }` table"), "README")
         #expect(!readme.contains("Copy params gives the values as --param options"), "README")
-        #expect(Help.play.contains("Copy params copies a params = { … } table"), "\(Help.play)")
-        #expect(!Help.play.contains("as --param options") && !Help.export.contains("Copy params gives them"))
+        let play = PlayCommand.declaration.help, export = ExportCommand.declaration.help
+        #expect(play.contains("Copy params copies a params = { … } table"), "\(play)")
+        #expect(!play.contains("as --param options") && !export.contains("Copy params gives them"))
     }
 
     /// `cardlua new` and the template point to `cardlua play` first.

@@ -67,8 +67,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = try CLI.write("scenarios = { long = { steps = { { wait = 1000 } } } }\n",
                                    named: "long.lua", in: directory)
-        var arguments = try Arguments([script, "--scenario", "long", "--format", "json"], command: "run")
-        let options = try RunOptions(arguments, command: "run")
+        var arguments = try RunCommand.declaration.parse([script, "--scenario", "long", "--format", "json"])
+        let options = try RunOptions(arguments)
         let output = FailingOutput(limit: 10)
         var warnings: [String] = []
         #expect(throws: RunFailure.self) {
@@ -76,9 +76,9 @@ import Testing
         }
         #expect(output.writes == 10)
         // The same run into a string has every frame (the header, one write per frame, the end).
-        arguments = try Arguments([script, "--scenario", "long", "--format", "json", "--fps", "1"], command: "run")
+        arguments = try RunCommand.declaration.parse([script, "--scenario", "long", "--format", "json", "--fps", "1"])
         let collected = StringOutput()
-        let frames = try RunPipeline.run(try RunOptions(arguments, command: "run"), into: collected, color: false, columns: 80,
+        let frames = try RunPipeline.run(try RunOptions(arguments), into: collected, color: false, columns: 80,
                                          warnings: &warnings)
         #expect(frames == 1001)
         #expect(collected.text.components(separatedBy: "\"phase\": \"idle\"").count - 1 == 1001)

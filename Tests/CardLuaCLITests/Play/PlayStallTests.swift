@@ -15,7 +15,7 @@ extension PlayTests {
     /// came in), a session answers frames at page times far past it (the page's clock is
     /// the test's: 0 … 600 s) and for ten times as long in real time, never an error.
     @Test func aSessionHasNoWholeRunTimeLimit() throws {
-        var options = try PlayOptions(Arguments([CLI.script("lol.lua")], command: "play"))
+        var options = try PlayOptions(PlayCommand.declaration.parse([CLI.script("lol.lua")]))
         #expect(options.limits.maxRunTime == 0)
         options.limits.maxRunTime = 0.05
         let playground = try Playground(options: options)
