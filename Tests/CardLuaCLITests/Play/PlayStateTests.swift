@@ -113,7 +113,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let name = "say \"hi\" \\ é ✓.lua"
         let path = try CLI.write(RunWarningsTests.misspelt, named: name, in: directory)
-        let playground = try Playground(options: PlayOptions(Arguments([path], command: "play")))
+        let playground = try Playground(options: PlayOptions(PlayCommand.declaration.parse([path])))
 
         func answered() throws -> (state: PlayState, frames: [[String: Any]]) {
             let text = playground.answer(frames: [playground.frameNow()].compactMap { $0 })
