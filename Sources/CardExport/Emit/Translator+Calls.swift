@@ -92,7 +92,7 @@ extension Translator {
     /// The math functions mathCall translates.
     static let mathFunctionNames: Set<String> = [
         "abs", "floor", "ceil", "sqrt", "sin", "cos", "tan", "asin", "acos", "exp", "atan", "log", "fmod", "min", "max",
-        "tointeger",
+        "tointeger", "atan2", "sinh", "cosh", "tanh", "log10", "pow", "deg", "rad",
     ]
 
     /// The name of the math function `e` is (`math.abs`: "abs"), when `math` is the library.
@@ -137,8 +137,17 @@ extension Translator {
             let c = try expression(arguments[0])
             if c.type == .int { return c }   // an integer is its own floor
             return code("\(name)(\(try coerce(c, to: .num, line: line).text))", .num)
-        case "sqrt", "sin", "cos", "tan", "asin", "acos", "exp":
+        case "sqrt", "sin", "cos", "tan", "asin", "acos", "exp", "sinh", "cosh", "tanh", "log10":
+            // Lua 5.4's compatibility functions (sinh, cosh, tanh, log10) are C's, as Swift's are.
             return code("\(name)(\(try numbers(arguments, 1, "math." + name, line: line)[0]))", .num)
+        case "atan2", "pow":
+            let n = try numbers(arguments, 2, "math." + name, line: line)
+            return code("\(name)(\(n[0]), \(n[1]))", .num)
+        case "deg", "rad":
+            // lmathlib.c: x * (180 / pi) and x * (pi / 180).
+            guard arguments.count == 1 else { throw refuse(line, "math.\(name) takes 1 argument, got \(arguments.count)") }
+            let x = wrap(try coerce(try expression(arguments[0]), to: .num, line: line), Code.multiplicative)
+            return code(name == "deg" ? "\(x.text) * (180 / CGFloat.pi)" : "\(x.text) * (CGFloat.pi / 180)", .num, Code.multiplicative)
         case "atan":
             if arguments.count == 2 {
                 let n = try numbers(arguments, 2, "math.atan", line: line)

@@ -31,7 +31,7 @@ extension SwiftText {
     /// Animation's and the file's own helpers).
     static let functionNames: Set<String> = Set([
         "abs", "min", "max", "floor", "ceil", "sqrt", "pow", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "exp",
-        "log", "log2", "log10", "fmod", "stride", "zip", "print", "fatalError", "CATransform3DIdentity",
+        "log", "log2", "log10", "fmod", "sinh", "cosh", "tanh", "stride", "zip", "print", "fatalError", "CATransform3DIdentity",
     ]).union(Translator.quartzCalls.keys).union(helpers.keys).union(["luaColor"])
 
     /// Whether a name is lowerCamelCase as swift-format reads it: after any leading
