@@ -226,19 +226,38 @@ static int read_transform(lua_State *L, int index, const hot_slots *s, const cha
     return 1;
 }
 
+// MARK: - A transform call's record
+
+/// cardlua_transform's record: the items, their starting attributes, the output, and the
+/// item in hand (the attributes proxy reads it through the common part's `transform`).
+struct transform_call {
+    cardlua_call call;
+    const double *input;         // CARDLUA_IN_STRIDE numbers per item
+    const double *starts;        // CARDLUA_OUT_STRIDE per item, or NULL: the defaults
+    double *output;              // CARDLUA_OUT_STRIDE per item
+    long count;
+    long item_index;             // the item in hand, in `input` (-1: none)
+    // The keys the attributes proxy itself put into `attributes` during the item in hand
+    // (bit k: cardlua__slot_keys[k]; then TOUCHED_INDEX_PATH, TOUCHED_OTHER), so that the
+    // read-back takes them by look-up (take_touched).
+    unsigned touched;
+    int callback_slot;           // the stack slot of transform (its arguments follow), or 0: none
+};
+
 // MARK: - The attributes proxy (a reused table; reads of absent keys come here)
 
+/// The base record of the item in hand, or NULL outside a transform call's item.
 static const double *current_input(cardlua_host *h) {
-    const cardlua_call *c = h->call;
-    if (c->input == NULL || c->item_index < 0 || c->item_index >= c->count) return NULL;
-    return c->input + c->item_index * CARDLUA_IN_STRIDE;
+    const transform_call *t = h->call ? h->call->transform : NULL;
+    if (t == NULL || t->input == NULL || t->item_index < 0 || t->item_index >= t->count) return NULL;
+    return t->input + t->item_index * CARDLUA_IN_STRIDE;
 }
 
 /// The item's starting attributes (cardlua_transform_from), or NULL: the defaults.
 static const double *current_start(cardlua_host *h) {
-    const cardlua_call *c = h->call;
-    if (c->starts == NULL || c->item_index < 0 || c->item_index >= c->count) return NULL;
-    return c->starts + c->item_index * CARDLUA_OUT_STRIDE;
+    const transform_call *t = h->call ? h->call->transform : NULL;
+    if (t == NULL || t->starts == NULL || t->item_index < 0 || t->item_index >= t->count) return NULL;
+    return t->starts + t->item_index * CARDLUA_OUT_STRIDE;
 }
 
 /// Whether a start's transform is the identity.
@@ -255,9 +274,9 @@ static void push_start_matrix(lua_State *L, cardlua_host *h, const double *st) {
     lua_call(L, 16, 1);
 }
 
-/// Notes keys the proxy put into `attributes` (cardlua_call.touched).
+/// Notes keys the proxy put into `attributes` (transform_call.touched).
 static inline void touch(cardlua_host *h, unsigned bits) {
-    if (h->call != NULL) h->call->touched |= bits;
+    if (h->call != NULL && h->call->transform != NULL) h->call->transform->touched |= bits;
 }
 
 /// attributes.<key> for the facing and appearance keys: the start's value, or the default.
@@ -678,7 +697,7 @@ static unsigned take_fields(lua_State *L, const hot_slots *s, int A, int clear) 
 }
 
 /// take_fields for the usual item, without clearing in check mode's way: the keys the
-/// proxy put into `attributes` itself (`touched`, cardlua_call.touched) are taken by look-up
+/// proxy put into `attributes` itself (`touched`, transform_call.touched) are taken by look-up
 /// and cleared, then one lua_next tells whether anything else is left (a key written with
 /// rawset), which take_fields' traversal takes. A key outside the contract goes to the
 /// traversal at once. The same slots and bits as take_fields.
@@ -710,13 +729,13 @@ static unsigned take_touched(lua_State *L, const hot_slots *s, int A, unsigned t
     return present;
 }
 
-/// The line of the `return` by which transform handed back a bad value: transform is
-/// called once more for the same item, with a return hook (an error path only: the hot
-/// path pays nothing). The error is then reported at that line, not at `function`.
-void cardlua__note_return_line(lua_State *L, cardlua_host *h) {
+/// The line of the `return` by which a callback (transform, at stack slot F) handed back
+/// a bad value: it is called once more for the same item, with a return hook (an error
+/// path only: the hot path pays nothing). The error is then reported at that line, not at
+/// `function`.
+void cardlua__note_return_line(lua_State *L, cardlua_host *h, int F) {
     cardlua_call *c = h->call;
-    if (h->budget_exhausted || c->transform_slot <= 0) return;
-    int F = c->transform_slot;
+    if (h->budget_exhausted || F <= 0) return;
     c->return_probe = 1;
     c->return_line = 0;
     // The hook as it was, to put back: on checkpoints, none.
@@ -861,25 +880,24 @@ int cardlua__read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsi
 
 /// Reads what the script left in `attributes` (the value slots marked in `present`) and
 /// what it returned (at R) into the output record for item i, validating every value.
-static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
-                      int R, int A, long i) {
-    const cardlua_call *c = h->call;
-    double *o = c->output + i * CARDLUA_OUT_STRIDE;
+static void read_item(lua_State *L, cardlua_host *h, const transform_call *t, const hot_slots *s,
+                      unsigned present, int R, int A, long i) {
+    double *o = t->output + i * CARDLUA_OUT_STRIDE;
     int rt = lua_type(L, R);
     if (present == 0 && rt == LUA_TNIL) {  // untouched: the host keeps the item as it was
         o[CARDLUA_OUT_CHANGED] = 0;
         return;
     }
-    const double *b = c->input + i * CARDLUA_IN_STRIDE;
-    const double *start = c->starts ? c->starts + i * CARDLUA_OUT_STRIDE : NULL;
+    const double *b = t->input + i * CARDLUA_IN_STRIDE;
+    const double *start = t->starts ? t->starts + i * CARDLUA_OUT_STRIDE : NULL;
     int changed = cardlua__read_fields(L, h, s, present, b, start, o);
 
     // The return value: nothing (or the attributes), a uniform scale, or a transform.
     if (rt == LUA_TNUMBER) {
         double sc = lua_tonumberx(L, R, NULL);
-        if (sc != sc || sc - sc != 0) cardlua__note_return_line(L, h), luaL_error(L, "returned %s as the scale", sc != sc ? "NaN" : "an infinite number");
+        if (sc != sc || sc - sc != 0) cardlua__note_return_line(L, h, t->callback_slot), luaL_error(L, "returned %s as the scale", sc != sc ? "NaN" : "an infinite number");
         if (sc > MAX_MAGNITUDE || sc < -MAX_MAGNITUDE)
-            cardlua__note_return_line(L, h), luaL_error(L, "returned %f as the scale, beyond the largest magnitude allowed (1e15)", (lua_Number)sc);
+            cardlua__note_return_line(L, h, t->callback_slot), luaL_error(L, "returned %f as the scale, beyond the largest magnitude allowed (1e15)", (lua_Number)sc);
         double *m = o + CARDLUA_OUT_M11;
         for (int k = 0; k < 16; k++) m[k] = (k % 5 == 0) ? 1 : 0;
         m[0] = sc; m[5] = sc;
@@ -887,12 +905,12 @@ static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigne
     } else if ((rt == LUA_TTABLE && !lua_rawequal(L, R, A)) || rt == LUA_TUSERDATA) {
         if (read_transform(L, R, s, "the returned transform", o + CARDLUA_OUT_M11)) changed = 1;
         else if (rt == LUA_TTABLE)
-            cardlua__note_return_line(L, h), luaL_error(L, "returned a table that is neither a CATransform3D nor a CGAffineTransform");
+            cardlua__note_return_line(L, h, t->callback_slot), luaL_error(L, "returned a table that is neither a CATransform3D nor a CGAffineTransform");
         else
-            cardlua__note_return_line(L, h), luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",
+            cardlua__note_return_line(L, h, t->callback_slot), luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",
                                                luaL_typename(L, R));
     } else if (rt != LUA_TNIL && rt != LUA_TTABLE) {
-        cardlua__note_return_line(L, h);
+        cardlua__note_return_line(L, h, t->callback_slot);
         luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",
                    luaL_typename(L, R));
     }
@@ -938,14 +956,17 @@ int cardlua__native_query(lua_State *L) {
     return 1;
 }
 
-static int body_transform(lua_State *L, cardlua_call *c) {
+CARDLUA_BODY(body_transform, transform_call)
+
+static int body_transform(lua_State *L, transform_call *t) {
+    cardlua_call *c = &t->call;
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
     cardlua__apply_state(L, h);
     c->callback = "transform";
     int hasTransform = cardlua__push_callback(L, h, "transform");
     int F = lua_gettop(L);
-    c->transform_slot = hasTransform ? F : 0;  // F, then its arguments A and Lo
+    t->callback_slot = hasTransform ? F : 0;  // F, then its arguments A and Lo
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_attributes);
     int A = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
@@ -955,9 +976,9 @@ static int body_transform(lua_State *L, cardlua_call *c) {
     cardlua__push_geometry_keys(L, &s);
     int base = lua_gettop(L);
     clear_table(L, A);  // a frame stopped by an error may have left keys behind
-    for (long i = 0; i < c->count; i++) {
-        const double *b = c->input + i * CARDLUA_IN_STRIDE;
-        c->item_index = i;
+    for (long i = 0; i < t->count; i++) {
+        const double *b = t->input + i * CARDLUA_IN_STRIDE;
+        t->item_index = i;
         c->item_number = (long)b[1];
         c->has_item = 1;
         if (hasTransform) {
@@ -965,7 +986,7 @@ static int body_transform(lua_State *L, cardlua_call *c) {
             // started it): a frame of many items each just inside the time limit would
             // otherwise take minutes.
             h->budget_left = h->budget;
-            c->touched = 0;
+            t->touched = 0;
             lua_pushvalue(L, F);
             lua_pushvalue(L, A);
             lua_pushvalue(L, Lo);
@@ -974,8 +995,8 @@ static int body_transform(lua_State *L, cardlua_call *c) {
             lua_pushnil(L);
         }
         int R = base + 1;
-        unsigned present = h->check_mode ? take_fields(L, &s, A, 0) : take_touched(L, &s, A, c->touched);
-        read_item(L, h, &s, present, R, A, i);
+        unsigned present = h->check_mode ? take_fields(L, &s, A, 0) : take_touched(L, &s, A, t->touched);
+        read_item(L, h, t, &s, present, R, A, i);
         if (h->check_mode) {
             cardlua__note_unknown_keys(L, h, A);
             clear_table(L, A);
@@ -983,7 +1004,7 @@ static int body_transform(lua_State *L, cardlua_call *c) {
         lua_settop(L, base);
     }
     c->has_item = 0;
-    c->transform_slot = 0;
+    t->callback_slot = 0;
     return 0;
 }
 
@@ -995,8 +1016,9 @@ int cardlua_transform(cardlua_host *h, const double *state, const double *input,
 int cardlua_transform_from(cardlua_host *h, const double *state, const double *input,
                            const double *starts, long count, double *output) {
     REFUSE_REENTRY(h, CARDLUA_ERROR);
-    cardlua_call call = {.state = state, .input = input, .starts = starts, .output = output, .count = count,
-                         .item_index = -1, .callback = "transform", .callback_line = 1};
-    return cardlua__run_protected(h, &call, body_transform);
+    transform_call t = {.call = {.state = state, .callback = "transform", .callback_line = 1},
+                        .input = input, .starts = starts, .output = output, .count = count, .item_index = -1};
+    t.call.transform = &t;
+    return run_body_transform(h, &t);
 }
 

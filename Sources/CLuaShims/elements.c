@@ -494,10 +494,20 @@ static inline int bit_count(unsigned v) {
     return (int)((((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
 }
 
-/// Reads the returned list (argument 1) into the host's records: run under a nested
-/// lua_pcall by body_elements, so that an error here is reported at the script's
-/// `return` line (found afterwards by calling the callback once more).
+/// cardlua_layout_elements' record: the rect, and how many elements were read back.
+typedef struct {
+    cardlua_call call;
+    double rect[4];              // x, y, width, height
+    long count;                  // the records in host->elements; -1: the script has no query
+} elements_call;
+
+/// Reads the returned list (argument 1) into the host's records, their number into the
+/// call's record (argument 2): run under a nested lua_pcall by body_elements, so that an
+/// error here is reported at the script's `return` line (found afterwards by calling the
+/// callback once more).
 static int read_elements(lua_State *L) {
+    elements_call *e = (elements_call *)lua_touserdata(L, 2);
+    lua_settop(L, 1);
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
     const int R = 1;
@@ -534,7 +544,7 @@ static int read_elements(lua_State *L) {
     cardlua__push_geometry_keys(L, &s);
     int base = lua_gettop(L);
     for (lua_Integer i = 1; i <= n; i++) {
-        h->call->has_item = 0;
+        e->call.has_item = 0;
         int E = base + 1;
         if (lua_rawgeti(L, R, i) != LUA_TTABLE)
             luaL_error(L, "element %I of the returned list is %s%s, expected attributes (a table from "
@@ -581,8 +591,8 @@ static int read_elements(lua_State *L) {
             item = index_number(L, i, "item");
             lua_settop(L, filled);
         }
-        h->call->item_number = item;
-        h->call->has_item = 1;
+        e->call.item_number = item;
+        e->call.has_item = 1;
 
         double b[CARDLUA_IN_STRIDE];
         long sections = 0, items = -1;
@@ -657,25 +667,27 @@ static int read_elements(lua_State *L) {
         if (h->check_mode) cardlua__note_unknown_keys(L, h, E);
         lua_settop(L, base);
     }
-    h->call->has_item = 0;
-    h->call->elements_count = (long)n;
+    e->call.has_item = 0;
+    e->count = (long)n;
     return 0;
 }
 
-static int body_elements(lua_State *L, cardlua_call *c) {
+CARDLUA_BODY(body_elements, elements_call)
+
+static int body_elements(lua_State *L, elements_call *e) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
     cardlua__apply_state(L, h);
-    c->callback = ELEMENTS_CALLBACK;
+    e->call.callback = ELEMENTS_CALLBACK;
     if (!cardlua__push_callback(L, h, ELEMENTS_CALLBACK)) {
-        c->elements_count = -1;
+        e->count = -1;
         return 0;
     }
     int F = lua_gettop(L);
-    // The rect (in c->rect, as the host gave it), a fresh CGRect: the script may
+    // The rect (in e->rect, as the host gave it), a fresh CGRect: the script may
     // change its copy.
     cardlua__push_internal(L, h, "rect");
-    for (int k = 0; k < 4; k++) lua_pushnumber(L, c->rect[k]);
+    for (int k = 0; k < 4; k++) lua_pushnumber(L, e->rect[k]);
     lua_call(L, 4, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
     // F, rect, layout stay for a return-line probe (cardlua__note_return_line); the call gets copies.
@@ -684,27 +696,25 @@ static int body_elements(lua_State *L, cardlua_call *c) {
     lua_pushvalue(L, F + 2);
     lua_call(L, 2, 1);
     int R = lua_gettop(L);
-    c->transform_slot = F;
     // The read-back's checks and the metamethods they may run get a budget of their own.
     cardlua__reset_budget(h);
     if (!lua_istable(L, R)) {
         int t = lua_type(L, R);
-        cardlua__note_return_line(L, h);
+        cardlua__note_return_line(L, h, F);
         return luaL_error(L, "returned %s; expected a list of attributes (the array built from "
                              "layout:layoutAttributesForElements(rect): return it)",
                           t == LUA_TNIL ? "nothing" : luaL_typename(L, R));
     }
     lua_pushcfunction(L, read_elements);
     lua_pushvalue(L, R);
-    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+    lua_pushlightuserdata(L, e);
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
         // A limit stays a limit (raised again here); any other error is the script's
         // list: reported at its `return`.
         if (h->budget_exhausted || cardlua__memory_given_up(h)) cardlua__charge(L, 0);
-        cardlua__note_return_line(L, h);
-        c->transform_slot = 0;
+        cardlua__note_return_line(L, h, F);
         return lua_error(L);
     }
-    c->transform_slot = 0;
     return 0;
 }
 
@@ -713,14 +723,14 @@ const double *cardlua_layout_elements(cardlua_host *h, const double *state, doub
     if (count) *count = 0;
     if (status) *status = CARDLUA_ERROR;
     REFUSE_REENTRY(h, NULL);
-    cardlua_call call = {.state = state, .rect = {x, y, width, height}, .item_index = -1,
-                         .callback = ELEMENTS_CALLBACK, .callback_line = 1};
-    int s = cardlua__run_protected(h, &call, body_elements);
+    elements_call e = {.call = {.state = state, .callback = ELEMENTS_CALLBACK, .callback_line = 1},
+                       .rect = {x, y, width, height}};
+    int s = run_body_elements(h, &e);
     if (status) *status = s;
     if (s != CARDLUA_OK) {
         if (count) *count = 0;
         return NULL;
     }
-    if (count) *count = call.elements_count;
-    return call.elements_count > 0 ? h->elements : NULL;
+    if (count) *count = e.count;
+    return e.count > 0 ? h->elements : NULL;
 }
