@@ -370,12 +370,12 @@ static inline void cardlua__charge(lua_State *L, long long units) {
 /// setmetatable's sandbox rule for C that gives its new tables a metatable a script can
 /// reach: raises when the metatable at `mt` (an upvalue or absolute index) has a __gc
 /// field (a finalizer runs with hooks off, outside the limits).
-/* sandbox.c */ CARDLUA_INTERNAL void cardlua__refuse_finalizer(lua_State *L, int mt);
+/* checked_metatable.c */ CARDLUA_INTERNAL void cardlua__refuse_finalizer(lua_State *L, int mt);
 /// cardlua__refuse_finalizer, then gives the value on top the metatable at `mt`.
-/* sandbox.c */ CARDLUA_INTERNAL void cardlua__set_checked_metatable(lua_State *L, int mt);
+/* checked_metatable.c */ CARDLUA_INTERNAL void cardlua__set_checked_metatable(lua_State *L, int mt);
 /// cardlua__set_checked_metatable with the string "__gc" at `gc_key` (an upvalue, say):
 /// the makers of a table per card, where pushing the key from C text was a third of it.
-/* sandbox.c */ CARDLUA_INTERNAL void cardlua__set_checked_metatable_with(lua_State *L, int mt, int gc_key);
+/* checked_metatable.c */ CARDLUA_INTERNAL void cardlua__set_checked_metatable_with(lua_State *L, int mt, int gc_key);
 /// The hook's event mask: the count, and returns while a return-line probe runs.
 #define HOOK_MASK(h) (LUA_MASKCOUNT | ((h)->call && (h)->call->return_probe ? LUA_MASKRET : 0))
 /// A key of `attributes` the contract knows (attributes.c: cardlua__attribute_keys, NULL-ended).
@@ -468,9 +468,11 @@ CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
 /* watchdog.c */ CARDLUA_INTERNAL int cardlua__watch_expired(const cardlua_host *h);
 /* watchdog.c */ CARDLUA_INTERNAL void cardlua__watch_close(cardlua_host *h);
 /* transform_math.c */ CARDLUA_INTERNAL int cardlua__transform_math(lua_State *L);
-/* transform_math.c */ CARDLUA_INTERNAL void cardlua__list_api(lua_State *L, int result, const char *name,
-    const char *params, const char *kinds, const char *returns, const char *doc);
 /* transform_math.c */ CARDLUA_INTERNAL int cardlua__transform_value(lua_State *L, int idx, double *m);
 /* geometry_native.c */ CARDLUA_INTERNAL int cardlua__geometry_makers(lua_State *L);
+/// Appends a row of the API ({ name, params, kinds, returns, doc }; a value: no params or
+/// kinds) to the list at `result`, for the prelude's defineAll: the installers' rows.
+/* api_rows.c */ CARDLUA_INTERNAL void cardlua__list_api(lua_State *L, int result, const char *name,
+    const char *params, const char *kinds, const char *returns, const char *doc);
 
 #endif
