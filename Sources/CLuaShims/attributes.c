@@ -26,12 +26,6 @@ static int raw_get(lua_State *L, int table, const char *key) {
     return lua_rawget(L, table);
 }
 
-static void raw_set_number(lua_State *L, int table, const char *key, double value) {
-    lua_pushstring(L, key);
-    lua_pushnumber(L, value);
-    lua_rawset(L, table);
-}
-
 /// Pushes the state numbers to I.setState, which updates layout and collectionView.
 void cardlua__apply_state(lua_State *L, cardlua_host *h) {
     if (h->ref_set_state <= 0) {  // once: every frame calls it
@@ -246,16 +240,17 @@ struct transform_call {
 
 // MARK: - The attributes proxy (a reused table; reads of absent keys come here)
 
-/// The base record of the item in hand, or NULL outside a transform call's item.
+/// The base record of the item in hand, or NULL outside a transform call's item. (The
+/// proxy runs only inside a call: host->call is set.)
 static const double *current_input(cardlua_host *h) {
-    const transform_call *t = h->call ? h->call->transform : NULL;
+    const transform_call *t = h->call->transform;
     if (t == NULL || t->input == NULL || t->item_index < 0 || t->item_index >= t->count) return NULL;
     return t->input + t->item_index * CARDLUA_IN_STRIDE;
 }
 
 /// The item's starting attributes (cardlua_transform_from), or NULL: the defaults.
 static const double *current_start(cardlua_host *h) {
-    const transform_call *t = h->call ? h->call->transform : NULL;
+    const transform_call *t = h->call->transform;
     if (t == NULL || t->starts == NULL || t->item_index < 0 || t->item_index >= t->count) return NULL;
     return t->starts + t->item_index * CARDLUA_OUT_STRIDE;
 }
@@ -332,6 +327,131 @@ static void set_up_integer(lua_State *L, int t, int key, lua_Integer v) {
     lua_rawset(L, t);
 }
 
+/// The pool table attributes.<k> is (POOL_NAMES order: center, frame, size,
+/// indexPath), or -1 for another key.
+static inline int pool_of(const char *k, size_t n) {
+    if (n == 6 && memcmp(k, "center", 6) == 0) return 0;
+    if (n == 5 && memcmp(k, "frame", 5) == 0) return 1;
+    if (n == 4 && memcmp(k, "size", 4) == 0) return 2;
+    if (n == 9 && memcmp(k, "indexPath", 9) == 0) return 3;
+    return -1;
+}
+
+/// Pushes the pool's table `pool` (an upvalue, fetched from the prelude's pool on first
+/// use) and returns its index; the proxy's arguments stay below it.
+static inline int push_pool_table(lua_State *L, cardlua_host *h, int pool) {
+    if (lua_type(L, lua_upvalueindex(UP_POOL + pool)) != LUA_TTABLE) {
+        cardlua__push_internal(L, h, "pool");
+        lua_getfield(L, -1, POOL_NAMES[pool]);
+        lua_copy(L, -1, lua_upvalueindex(UP_POOL + pool));
+        lua_settop(L, 2);
+    }
+    lua_pushvalue(L, lua_upvalueindex(UP_POOL + pool));
+    return lua_gettop(L);
+}
+
+/// Sets the fields of the pool's table at t from the item's base record b: the centre,
+/// the frame (centre ∓ half size), the size or the index path.
+static inline void fill_pool_table(lua_State *L, int t, int pool, const double *b) {
+    if (pool == 0) {
+        set_up_number(L, t, UP_X, b[2]);
+        set_up_number(L, t, UP_Y, b[3]);
+    } else if (pool == 1) {
+        set_up_number(L, t, UP_X, b[2] - b[4] / 2);
+        set_up_number(L, t, UP_Y, b[3] - b[5] / 2);
+        set_up_number(L, t, UP_WIDTH, b[4]);
+        set_up_number(L, t, UP_HEIGHT, b[5]);
+    } else if (pool == 2) {
+        set_up_number(L, t, UP_WIDTH, b[4]);
+        set_up_number(L, t, UP_HEIGHT, b[5]);
+    } else {
+        set_up_integer(L, t, UP_SECTION, (lua_Integer)b[0]);
+        set_up_integer(L, t, UP_ITEM, (lua_Integer)b[1]);
+        set_up_integer(L, t, UP_ROW, (lua_Integer)b[1]);
+    }
+}
+
+/// attributes.center, .frame, .size or .indexPath: the pool's table with the item's base
+/// values, kept in `attributes` (so that `attributes.center.x = …` is seen afterwards).
+static inline int index_pool(lua_State *L, cardlua_host *h, int pool, const double *b) {
+    int t = push_pool_table(L, h, pool);
+    fill_pool_table(L, t, pool, b);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, t);
+    lua_rawset(L, 1);
+    touch(h, pool == 0 ? 1u << K_CENTER : pool == 1 ? 1u << K_FRAME : pool == 2 ? 1u << K_SIZE : TOUCHED_INDEX_PATH);
+    return 1;
+}
+
+/// attributes.hidden, or attributes.isHidden (`hidden` when the script set it).
+static int index_hidden(lua_State *L, const double *st, const char *k) {
+    if (strcmp(k, "isHidden") == 0 && raw_get(L, 1, "hidden") != LUA_TNIL) return 1;
+    lua_pushboolean(L, st ? st[CARDLUA_OUT_HIDDEN] != 0 : 0);
+    return 1;
+}
+
+/// attributes.bounds: a fresh CGRect at the origin, of the base size.
+static int index_bounds(lua_State *L, cardlua_host *h, const double *b) {
+    cardlua__push_internal(L, h, "rect");
+    lua_pushnumber(L, 0);
+    lua_pushnumber(L, 0);
+    lua_pushnumber(L, b[4]);
+    lua_pushnumber(L, b[5]);
+    lua_call(L, 4, 1);
+    return 1;
+}
+
+/// attributes.transform3D: the embedding of an affine transform set earlier (which it
+/// replaces), the start's, or a fresh identity; kept, so that
+/// `attributes.transform3D.m34 = …` sticks.
+static int index_transform3d(lua_State *L, cardlua_host *h, const double *st) {
+    if (raw_get(L, 1, "transform") != LUA_TNIL) {
+        cardlua__push_internal(L, h, "affineTo3D");
+        lua_insert(L, -2);
+        lua_call(L, 1, 1);
+        lua_pushstring(L, "transform");
+        lua_pushnil(L);
+        lua_rawset(L, 1);
+    } else if (st && !start_is_identity(st)) {
+        lua_pop(L, 1);
+        push_start_matrix(L, h, st);
+    } else {
+        lua_pop(L, 1);
+        cardlua__push_internal(L, h, "identity3D");
+        lua_call(L, 0, 1);
+    }
+    lua_pushstring(L, "transform3D");
+    lua_pushvalue(L, -2);
+    lua_rawset(L, 1);
+    touch(h, 1u << K_TRANSFORM3D);
+    return 1;
+}
+
+/// attributes.transform: the affine part of transform3D (a copy) or of the start's, or
+/// a fresh identity, which is kept (as transform3D's is), so that
+/// `attributes.transform.a = …` sticks as in Swift.
+static int index_affine_transform(lua_State *L, cardlua_host *h, const double *st) {
+    if (raw_get(L, 1, "transform3D") != LUA_TNIL) {
+        cardlua__push_internal(L, h, "affineFrom3D");
+        lua_insert(L, -2);
+        lua_call(L, 1, 1);
+    } else if (st && !start_is_identity(st)) {
+        lua_pop(L, 1);
+        cardlua__push_internal(L, h, "affineFrom3D");
+        push_start_matrix(L, h, st);
+        lua_call(L, 1, 1);
+    } else {
+        lua_pop(L, 1);
+        cardlua__push_internal(L, h, "identityAffine");
+        lua_call(L, 0, 1);
+        lua_pushstring(L, "transform");
+        lua_pushvalue(L, -2);
+        lua_rawset(L, 1);
+        touch(h, 1u << K_TRANSFORM);
+    }
+    return 1;
+}
+
 /// attributes.<key> for a key not yet set in this call: the base value. Nested tables
 /// (center, frame, size, indexPath) come from a pool and are cached in the table so
 /// that in-place edits (`attributes.center.x = …`) are seen afterwards.
@@ -341,102 +461,21 @@ int cardlua__attributes_index(lua_State *L) {
     if (b == NULL || lua_type(L, 2) != LUA_TSTRING) return 0;
     size_t n = 0;
     const char *k = lua_tolstring(L, 2, &n);
-    int pool = -1;  // POOL_NAMES order
-    if (n == 6 && memcmp(k, "center", 6) == 0) pool = 0;
-    else if (n == 5 && memcmp(k, "frame", 5) == 0) pool = 1;
-    else if (n == 4 && memcmp(k, "size", 4) == 0) pool = 2;
-    else if (n == 9 && memcmp(k, "indexPath", 9) == 0) pool = 3;
-    if (pool >= 0) {
-        if (lua_type(L, lua_upvalueindex(UP_POOL + pool)) != LUA_TTABLE) {
-            cardlua__push_internal(L, h, "pool");
-            lua_getfield(L, -1, POOL_NAMES[pool]);
-            lua_copy(L, -1, lua_upvalueindex(UP_POOL + pool));
-            lua_settop(L, 2);
-        }
-        lua_pushvalue(L, lua_upvalueindex(UP_POOL + pool));
-        int t = lua_gettop(L);
-        if (pool == 0) {
-            set_up_number(L, t, UP_X, b[2]);
-            set_up_number(L, t, UP_Y, b[3]);
-        } else if (pool == 1) {
-            set_up_number(L, t, UP_X, b[2] - b[4] / 2);
-            set_up_number(L, t, UP_Y, b[3] - b[5] / 2);
-            set_up_number(L, t, UP_WIDTH, b[4]);
-            set_up_number(L, t, UP_HEIGHT, b[5]);
-        } else if (pool == 2) {
-            set_up_number(L, t, UP_WIDTH, b[4]);
-            set_up_number(L, t, UP_HEIGHT, b[5]);
-        } else {
-            set_up_integer(L, t, UP_SECTION, (lua_Integer)b[0]);
-            set_up_integer(L, t, UP_ITEM, (lua_Integer)b[1]);
-            set_up_integer(L, t, UP_ROW, (lua_Integer)b[1]);
-        }
-        lua_pushvalue(L, 2);
-        lua_pushvalue(L, t);
-        lua_rawset(L, 1);
-        touch(h, pool == 0 ? 1u << K_CENTER : pool == 1 ? 1u << K_FRAME : pool == 2 ? 1u << K_SIZE : TOUCHED_INDEX_PATH);
-        return 1;
-    }
+    int pool = pool_of(k, n);
+    if (pool >= 0) return index_pool(L, h, pool, b);
     const double *st = current_start(h);
-    if (strcmp(k, "alpha") == 0) { lua_pushnumber(L, st ? st[CARDLUA_OUT_ALPHA] : 1); return 1; }
-    if (strcmp(k, "zIndex") == 0) { lua_pushinteger(L, st ? (lua_Integer)st[CARDLUA_OUT_ZINDEX] : 0); return 1; }
-    if (strcmp(k, "hidden") == 0 || strcmp(k, "isHidden") == 0) {
-        if (strcmp(k, "isHidden") == 0 && raw_get(L, 1, "hidden") != LUA_TNIL) return 1;
-        lua_pushboolean(L, st ? st[CARDLUA_OUT_HIDDEN] != 0 : 0);
+    if (strcmp(k, "alpha") == 0) {
+        lua_pushnumber(L, st ? st[CARDLUA_OUT_ALPHA] : 1);
         return 1;
     }
-    if (strcmp(k, "bounds") == 0) {
-        cardlua__push_internal(L, h, "rect");
-        lua_pushnumber(L, 0); lua_pushnumber(L, 0);
-        lua_pushnumber(L, b[4]); lua_pushnumber(L, b[5]);
-        lua_call(L, 4, 1);
+    if (strcmp(k, "zIndex") == 0) {
+        lua_pushinteger(L, st ? (lua_Integer)st[CARDLUA_OUT_ZINDEX] : 0);
         return 1;
     }
-    if (strcmp(k, "transform3D") == 0) {
-        // The embedding of an affine transform set earlier, or a fresh identity; kept,
-        // so that `attributes.transform3D.m34 = …` sticks.
-        if (raw_get(L, 1, "transform") != LUA_TNIL) {
-            cardlua__push_internal(L, h, "affineTo3D");
-            lua_insert(L, -2);
-            lua_call(L, 1, 1);
-            lua_pushstring(L, "transform"); lua_pushnil(L); lua_rawset(L, 1);
-        } else if (st && !start_is_identity(st)) {
-            lua_pop(L, 1);
-            push_start_matrix(L, h, st);
-        } else {
-            lua_pop(L, 1);
-            cardlua__push_internal(L, h, "identity3D");
-            lua_call(L, 0, 1);
-        }
-        lua_pushstring(L, "transform3D");
-        lua_pushvalue(L, -2);
-        lua_rawset(L, 1);
-        touch(h, 1u << K_TRANSFORM3D);
-        return 1;
-    }
-    if (strcmp(k, "transform") == 0) {
-        // The affine part of transform3D (a copy), or a fresh identity, kept (as
-        // transform3D's is), so that `attributes.transform.a = …` sticks as in Swift.
-        if (raw_get(L, 1, "transform3D") != LUA_TNIL) {
-            cardlua__push_internal(L, h, "affineFrom3D");
-            lua_insert(L, -2);
-            lua_call(L, 1, 1);
-        } else if (st && !start_is_identity(st)) {
-            lua_pop(L, 1);
-            cardlua__push_internal(L, h, "affineFrom3D");
-            push_start_matrix(L, h, st);
-            lua_call(L, 1, 1);
-        } else {
-            lua_pop(L, 1);
-            cardlua__push_internal(L, h, "identityAffine");
-            lua_call(L, 0, 1);
-            lua_pushstring(L, "transform");
-            lua_pushvalue(L, -2);
-            lua_rawset(L, 1);
-            touch(h, 1u << K_TRANSFORM);
-        }
-        return 1;
-    }
+    if (strcmp(k, "hidden") == 0 || strcmp(k, "isHidden") == 0) return index_hidden(L, st, k);
+    if (strcmp(k, "bounds") == 0) return index_bounds(L, h, b);
+    if (strcmp(k, "transform3D") == 0) return index_transform3d(L, h, st);
+    if (strcmp(k, "transform") == 0) return index_affine_transform(L, h, st);
     return index_extra(L, h, k);
 }
 
@@ -753,129 +792,198 @@ void cardlua__note_return_line(lua_State *L, cardlua_host *h, int F) {
     else if (c->return_line > 0) c->callback_line = c->return_line;
 }
 
+/// An item's attributes as the read-back assembles them: where they started (the base
+/// geometry; the start's or the default alpha, zIndex and hidden), then what the script
+/// left, and whether that differs. The transform is kept beside it (`m`, 16 numbers):
+/// read_transform writes it through a pointer, which would keep all of this in memory
+/// rather than in registers.
+typedef struct {
+    double center_x, center_y, width, height;
+    double alpha, z_index, hidden;
+    int changed;
+} item_values;
+
+/// The values an item starts from: the geometry of the base record b (CARDLUA_IN_STRIDE),
+/// the rest from `start` (an output record) or, when NULL, the defaults.
+static inline void start_values(item_values *v, double *m, const double *b, const double *start) {
+    static const double IDENTITY[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    v->center_x = b[2];
+    v->center_y = b[3];
+    v->width = b[4];
+    v->height = b[5];
+    v->changed = 0;
+    if (start) {
+        memcpy(m, start + CARDLUA_OUT_M11, 16 * sizeof *m);
+        v->alpha = start[CARDLUA_OUT_ALPHA];
+        v->z_index = start[CARDLUA_OUT_ZINDEX];
+        v->hidden = start[CARDLUA_OUT_HIDDEN];
+    } else {
+        memcpy(m, IDENTITY, 16 * sizeof *m);
+        v->alpha = 1;
+        v->z_index = 0;
+        v->hidden = 0;
+    }
+}
+
+/// attributes.frame (a CGRect, in its value slot): compared with the base frame as it
+/// was handed out (centre ∓ half size), so that an unchanged frame does not move the
+/// centre by a rounding bit. Leaves the stack at `top`.
+static inline void read_frame(lua_State *L, const hot_slots *s, const double *b, int top, item_values *v) {
+    int t = s->values + K_FRAME;
+    if (!lua_istable(L, t)) luaL_error(L, "attributes.frame is a %s, expected a CGRect", luaL_typename(L, t));
+    double x = field_number(L, t, s, K_X, "attributes.frame");
+    double y = field_number(L, t, s, K_Y, "attributes.frame");
+    double fw = field_number(L, t, s, K_WIDTH, "attributes.frame");
+    double fh = field_number(L, t, s, K_HEIGHT, "attributes.frame");
+    if (fw < 0 || fh < 0) luaL_error(L, "attributes.frame has a negative size (%f x %f)", fw, fh);
+    if (!same(x, b[2] - b[4] / 2) || !same(y, b[3] - b[5] / 2) || !same(fw, v->width) || !same(fh, v->height)) {
+        v->center_x = x + fw / 2;
+        v->center_y = y + fh / 2;
+        v->width = fw;
+        v->height = fh;
+        v->changed = 1;
+    }
+    lua_settop(L, top);
+}
+
+/// attributes.size (a CGSize), against the base size. Leaves the stack at `top`.
+static inline void read_size(lua_State *L, const hot_slots *s, const double *b, int top, item_values *v) {
+    int t = s->values + K_SIZE;
+    if (!lua_istable(L, t)) luaL_error(L, "attributes.size is a %s, expected a CGSize", luaL_typename(L, t));
+    double sw = field_number(L, t, s, K_WIDTH, "attributes.size");
+    double sh = field_number(L, t, s, K_HEIGHT, "attributes.size");
+    if (sw < 0 || sh < 0) luaL_error(L, "attributes.size is negative (%f x %f)", sw, sh);
+    if (!same(sw, b[4]) || !same(sh, b[5])) {
+        v->width = sw;
+        v->height = sh;
+        v->changed = 1;
+    }
+    lua_settop(L, top);
+}
+
+/// attributes.center (a CGPoint), against the base centre. Leaves the stack at `top`.
+static inline void read_center(lua_State *L, const hot_slots *s, const double *b, int top, item_values *v) {
+    int t = s->values + K_CENTER;
+    if (!lua_istable(L, t)) luaL_error(L, "attributes.center is a %s, expected a CGPoint", luaL_typename(L, t));
+    double x = field_number(L, t, s, K_X, "attributes.center");
+    double y = field_number(L, t, s, K_Y, "attributes.center");
+    if (!same(x, b[2]) || !same(y, b[3])) {
+        v->center_x = x;
+        v->center_y = y;
+        v->changed = 1;
+    }
+    lua_settop(L, top);
+}
+
+/// attributes.transform3D, or else attributes.transform (the proxy keeps only the later
+/// of the two), into m: a CATransform3D, a CGAffineTransform, or a table with either's
+/// fields.
+static inline void read_transforms(lua_State *L, const hot_slots *s, unsigned present, double *m) {
+    int tk = (present & (1u << K_TRANSFORM3D)) ? K_TRANSFORM3D : K_TRANSFORM;
+    int t = s->values + tk;
+    const char *tname = tk == K_TRANSFORM3D ? "attributes.transform3D" : "attributes.transform";
+    if (!read_transform(L, t, s, tname, m))
+        luaL_error(L, "%s is a %s, expected a %s", tname, luaL_typename(L, t),
+                   tk == K_TRANSFORM3D ? "CATransform3D" : "CGAffineTransform");
+}
+
+/// attributes.alpha (at t): a finite number.
+static inline void read_alpha(lua_State *L, cardlua_host *h, int t, item_values *v) {
+    if (lua_type(L, t) != LUA_TNUMBER) luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, t));
+    double alpha = lua_tonumberx(L, t, NULL);
+    if (alpha != alpha || alpha - alpha != 0) {
+        cardlua__note_field(h, "attributes.alpha");
+        luaL_error(L, "attributes.alpha is %s", alpha != alpha ? "NaN" : "infinite");
+    }
+    v->alpha = alpha;
+    v->changed = 1;
+}
+
+/// attributes.zIndex (at t): a whole number in the 32-bit range.
+static inline void read_z_index(lua_State *L, int t, item_values *v) {
+    if (lua_type(L, t) != LUA_TNUMBER) luaL_error(L, "attributes.zIndex is a %s, expected an integer", luaL_typename(L, t));
+    int isInteger = 0;
+    lua_Integer zi = lua_tointegerx(L, t, &isInteger);
+    if (!isInteger || zi > 2147483647 || zi < -2147483647 - 1) {
+        const char *hint = zindex_hint(L, t);   // before lua_tostring turns it into a string
+        luaL_error(L, "attributes.zIndex is %s, expected a whole number from -2147483648 to 2147483647%s",
+                   lua_tostring(L, t), hint);
+    }
+    v->z_index = (double)zi;
+    v->changed = 1;
+}
+
+/// attributes.hidden (at t): a boolean.
+static inline void read_hidden(lua_State *L, int t, item_values *v) {
+    if (lua_type(L, t) != LUA_TBOOLEAN) luaL_error(L, "attributes.hidden is a %s, expected a boolean", luaL_typename(L, t));
+    v->hidden = lua_toboolean(L, t) ? 1 : 0;
+    v->changed = 1;
+}
+
+/// Facing and appearance (the keys of K_EXTRAS_MASK the item wrote): validated, compared
+/// with where they started (the start's, or the defaults), and written to the output
+/// record `o` with CARDLUA_OUT_EXTRAS set only when they differ (CARDLUA_OUT_APPEARANCE
+/// too when more than the facing does). Returns whether they differ. Leaves the stack at
+/// `top`.
+static int read_extras(lua_State *L, const hot_slots *s, unsigned present, const double *start, int top, double *o) {
+    double e[EXTRA_COUNT], was[EXTRA_COUNT];
+    if (start && start[CARDLUA_OUT_EXTRAS] != 0) memcpy(was, start + CARDLUA_OUT_DOUBLE_SIDED, sizeof was);
+    else memcpy(was, DEFAULT_EXTRAS, sizeof was);
+    memcpy(e, was, sizeof e);
+    for (int k = K_DOUBLE_SIDED; k < K_ATTRIBUTES; k++)
+        if (present & (1u << k)) read_extra(L, k, s->values + k, s, e);
+    lua_settop(L, top);
+    int differs = 0, appearance = 0;
+    for (int k = 0; k < EXTRA_COUNT; k++) {
+        if (e[k] == was[k]) continue;
+        differs = 1;
+        if (k != CARDLUA_OUT_DOUBLE_SIDED - CARDLUA_OUT_DOUBLE_SIDED) appearance = 1;
+    }
+    if (!differs) return 0;
+    if (appearance) e[CARDLUA_OUT_APPEARANCE - CARDLUA_OUT_DOUBLE_SIDED] = 1;
+    memcpy(o + CARDLUA_OUT_DOUBLE_SIDED, e, sizeof e);
+    o[CARDLUA_OUT_EXTRAS] = 1;
+    return 1;
+}
+
+/// Writes the item's values and its transform m to the output record `o` (all but the
+/// extras and CARDLUA_OUT_CHANGED).
+static inline void write_values(const item_values *v, const double *m, double *o) {
+    o[CARDLUA_OUT_CENTER_X] = v->center_x;
+    o[CARDLUA_OUT_CENTER_Y] = v->center_y;
+    o[CARDLUA_OUT_WIDTH] = v->width;
+    o[CARDLUA_OUT_HEIGHT] = v->height;
+    memcpy(o + CARDLUA_OUT_M11, m, 16 * sizeof *m);
+    o[CARDLUA_OUT_ALPHA] = v->alpha;
+    o[CARDLUA_OUT_ZINDEX] = v->z_index;
+    o[CARDLUA_OUT_HIDDEN] = v->hidden;
+}
+
 /// Reads the attribute fields in the value slots marked in `present` into the output
 /// record `o`, validating every value: the geometry starts from the base record `b`
 /// (CARDLUA_IN_STRIDE), the rest from `start` (an output record) or, when NULL, the
 /// defaults. Writes every slot but CARDLUA_OUT_CHANGED (and the extras only when they
 /// changed: CARDLUA_OUT_EXTRAS says). Returns whether anything differs from the start.
 int cardlua__read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
-                const double *b, const double *start, double *o) {
-    double cx = b[2], cy = b[3], w = b[4], ht = b[5];
-    double m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    double alpha = 1, z = 0, hidden = 0;
-    if (start) {
-        memcpy(m, start + CARDLUA_OUT_M11, sizeof m);
-        alpha = start[CARDLUA_OUT_ALPHA];
-        z = start[CARDLUA_OUT_ZINDEX];
-        hidden = start[CARDLUA_OUT_HIDDEN];
-    }
-    int changed = 0;
+                         const double *b, const double *start, double *o) {
+    item_values v;
+    double m[16];
+    start_values(&v, m, b, start);
     int top = lua_gettop(L);
-
-    if (present & (1u << K_FRAME)) {
-        int t = s->values + K_FRAME;
-        if (!lua_istable(L, t)) luaL_error(L, "attributes.frame is a %s, expected a CGRect", luaL_typename(L, t));
-        double x = field_number(L, t, s, K_X, "attributes.frame");
-        double y = field_number(L, t, s, K_Y, "attributes.frame");
-        double fw = field_number(L, t, s, K_WIDTH, "attributes.frame");
-        double fh = field_number(L, t, s, K_HEIGHT, "attributes.frame");
-        if (fw < 0 || fh < 0) luaL_error(L, "attributes.frame has a negative size (%f x %f)", fw, fh);
-        // Compared with the base frame as it was handed out (centre ∓ half size): an
-        // unchanged frame must not move the centre by a rounding bit.
-        if (!same(x, b[2] - b[4] / 2) || !same(y, b[3] - b[5] / 2) || !same(fw, w) || !same(fh, ht)) {
-            cx = x + fw / 2; cy = y + fh / 2; w = fw; ht = fh; changed = 1;
-        }
-        lua_settop(L, top);
+    if (present & (1u << K_FRAME)) read_frame(L, s, b, top, &v);
+    if (present & (1u << K_SIZE)) read_size(L, s, b, top, &v);
+    if (present & (1u << K_CENTER)) read_center(L, s, b, top, &v);
+    if (present & ((1u << K_TRANSFORM3D) | (1u << K_TRANSFORM))) {
+        read_transforms(L, s, present, m);
+        v.changed = 1;
     }
-    if (present & (1u << K_SIZE)) {
-        int t = s->values + K_SIZE;
-        if (!lua_istable(L, t)) luaL_error(L, "attributes.size is a %s, expected a CGSize", luaL_typename(L, t));
-        double sw = field_number(L, t, s, K_WIDTH, "attributes.size");
-        double sh = field_number(L, t, s, K_HEIGHT, "attributes.size");
-        if (sw < 0 || sh < 0) luaL_error(L, "attributes.size is negative (%f x %f)", sw, sh);
-        if (!same(sw, b[4]) || !same(sh, b[5])) { w = sw; ht = sh; changed = 1; }
-        lua_settop(L, top);
-    }
-    if (present & (1u << K_CENTER)) {
-        int t = s->values + K_CENTER;
-        if (!lua_istable(L, t)) luaL_error(L, "attributes.center is a %s, expected a CGPoint", luaL_typename(L, t));
-        double x = field_number(L, t, s, K_X, "attributes.center");
-        double y = field_number(L, t, s, K_Y, "attributes.center");
-        if (!same(x, b[2]) || !same(y, b[3])) { cx = x; cy = y; changed = 1; }
-        lua_settop(L, top);
-    }
-    int tk = (present & (1u << K_TRANSFORM3D)) ? K_TRANSFORM3D
-           : (present & (1u << K_TRANSFORM)) ? K_TRANSFORM : -1;
-    if (tk >= 0) {
-        int t = s->values + tk;
-        const char *tname = tk == K_TRANSFORM3D ? "attributes.transform3D" : "attributes.transform";
-        if (!read_transform(L, t, s, tname, m))
-            luaL_error(L, "%s is a %s, expected a %s", tname, luaL_typename(L, t),
-                       tk == K_TRANSFORM3D ? "CATransform3D" : "CGAffineTransform");
-        changed = 1;
-    }
-    if (present & (1u << K_ALPHA)) {
-        int t = s->values + K_ALPHA;
-        if (lua_type(L, t) != LUA_TNUMBER) luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, t));
-        alpha = lua_tonumberx(L, t, NULL);
-        if (alpha != alpha || alpha - alpha != 0) {
-            cardlua__note_field(h, "attributes.alpha");
-            luaL_error(L, "attributes.alpha is %s", alpha != alpha ? "NaN" : "infinite");
-        }
-        changed = 1;
-    }
-    if (present & (1u << K_ZINDEX)) {
-        int t = s->values + K_ZINDEX;
-        if (lua_type(L, t) != LUA_TNUMBER) luaL_error(L, "attributes.zIndex is a %s, expected an integer", luaL_typename(L, t));
-        int isInteger = 0;
-        lua_Integer zi = lua_tointegerx(L, t, &isInteger);
-        if (!isInteger || zi > 2147483647 || zi < -2147483647 - 1) {
-            const char *hint = zindex_hint(L, t);   // before lua_tostring turns it into a string
-            luaL_error(L, "attributes.zIndex is %s, expected a whole number from -2147483648 to 2147483647%s",
-                       lua_tostring(L, t), hint);
-        }
-        z = (double)zi;
-        changed = 1;
-    }
-    if (present & (1u << K_HIDDEN)) {
-        int t = s->values + K_HIDDEN;
-        if (lua_type(L, t) != LUA_TBOOLEAN) luaL_error(L, "attributes.hidden is a %s, expected a boolean", luaL_typename(L, t));
-        hidden = lua_toboolean(L, t) ? 1 : 0;
-        changed = 1;
-    }
-    // Facing and appearance: only when the item wrote one of them (one test otherwise).
+    if (present & (1u << K_ALPHA)) read_alpha(L, h, s->values + K_ALPHA, &v);
+    if (present & (1u << K_ZINDEX)) read_z_index(L, s->values + K_ZINDEX, &v);
+    if (present & (1u << K_HIDDEN)) read_hidden(L, s->values + K_HIDDEN, &v);
     o[CARDLUA_OUT_EXTRAS] = 0;
-    if (present & K_EXTRAS_MASK) {
-        double e[EXTRA_COUNT], was[EXTRA_COUNT];
-        if (start && start[CARDLUA_OUT_EXTRAS] != 0) memcpy(was, start + CARDLUA_OUT_DOUBLE_SIDED, sizeof was);
-        else memcpy(was, DEFAULT_EXTRAS, sizeof was);
-        memcpy(e, was, sizeof e);
-        for (int k = K_DOUBLE_SIDED; k < K_ATTRIBUTES; k++)
-            if (present & (1u << k)) read_extra(L, k, s->values + k, s, e);
-        lua_settop(L, top);
-        int differs = 0, appearance = 0;
-        for (int k = 0; k < EXTRA_COUNT; k++) {
-            if (e[k] == was[k]) continue;
-            differs = 1;
-            if (k != CARDLUA_OUT_DOUBLE_SIDED - CARDLUA_OUT_DOUBLE_SIDED) appearance = 1;
-        }
-        if (differs) {
-            if (appearance) e[CARDLUA_OUT_APPEARANCE - CARDLUA_OUT_DOUBLE_SIDED] = 1;
-            memcpy(o + CARDLUA_OUT_DOUBLE_SIDED, e, sizeof e);
-            o[CARDLUA_OUT_EXTRAS] = 1;
-            changed = 1;
-        }
-    }
-
-    o[CARDLUA_OUT_CENTER_X] = cx;
-    o[CARDLUA_OUT_CENTER_Y] = cy;
-    o[CARDLUA_OUT_WIDTH] = w;
-    o[CARDLUA_OUT_HEIGHT] = ht;
-    memcpy(o + CARDLUA_OUT_M11, m, sizeof m);
-    o[CARDLUA_OUT_ALPHA] = alpha;
-    o[CARDLUA_OUT_ZINDEX] = z;
-    o[CARDLUA_OUT_HIDDEN] = hidden;
-    return changed;
+    if ((present & K_EXTRAS_MASK) && read_extras(L, s, present, start, top, o)) v.changed = 1;
+    write_values(&v, m, o);
+    return v.changed;
 }
 
 /// Reads what the script left in `attributes` (the value slots marked in `present`) and
