@@ -26,12 +26,6 @@ static int raw_get(lua_State *L, int table, const char *key) {
     return lua_rawget(L, table);
 }
 
-static void raw_set_number(lua_State *L, int table, const char *key, double value) {
-    lua_pushstring(L, key);
-    lua_pushnumber(L, value);
-    lua_rawset(L, table);
-}
-
 /// Pushes the state numbers to I.setState, which updates layout and collectionView.
 void cardlua__apply_state(lua_State *L, cardlua_host *h) {
     if (h->ref_set_state <= 0) {  // once: every frame calls it
@@ -226,19 +220,39 @@ static int read_transform(lua_State *L, int index, const hot_slots *s, const cha
     return 1;
 }
 
+// MARK: - A transform call's record
+
+/// cardlua_transform's record: the items, their starting attributes, the output, and the
+/// item in hand (the attributes proxy reads it through the common part's `transform`).
+struct transform_call {
+    cardlua_call call;
+    const double *input;         // CARDLUA_IN_STRIDE numbers per item
+    const double *starts;        // CARDLUA_OUT_STRIDE per item, or NULL: the defaults
+    double *output;              // CARDLUA_OUT_STRIDE per item
+    long count;
+    long item_index;             // the item in hand, in `input` (-1: none)
+    // The keys the attributes proxy itself put into `attributes` during the item in hand
+    // (bit k: cardlua__slot_keys[k]; then TOUCHED_INDEX_PATH, TOUCHED_OTHER), so that the
+    // read-back takes them by look-up (take_touched).
+    unsigned touched;
+    int callback_slot;           // the stack slot of transform (its arguments follow), or 0: none
+};
+
 // MARK: - The attributes proxy (a reused table; reads of absent keys come here)
 
+/// The base record of the item in hand, or NULL outside a transform call's item. (The
+/// proxy runs only inside a call: host->call is set.)
 static const double *current_input(cardlua_host *h) {
-    const cardlua_call *c = h->call;
-    if (c->input == NULL || c->item_index < 0 || c->item_index >= c->count) return NULL;
-    return c->input + c->item_index * CARDLUA_IN_STRIDE;
+    const transform_call *t = h->call->transform;
+    if (t == NULL || t->input == NULL || t->item_index < 0 || t->item_index >= t->count) return NULL;
+    return t->input + t->item_index * CARDLUA_IN_STRIDE;
 }
 
 /// The item's starting attributes (cardlua_transform_from), or NULL: the defaults.
 static const double *current_start(cardlua_host *h) {
-    const cardlua_call *c = h->call;
-    if (c->starts == NULL || c->item_index < 0 || c->item_index >= c->count) return NULL;
-    return c->starts + c->item_index * CARDLUA_OUT_STRIDE;
+    const transform_call *t = h->call->transform;
+    if (t == NULL || t->starts == NULL || t->item_index < 0 || t->item_index >= t->count) return NULL;
+    return t->starts + t->item_index * CARDLUA_OUT_STRIDE;
 }
 
 /// Whether a start's transform is the identity.
@@ -255,9 +269,9 @@ static void push_start_matrix(lua_State *L, cardlua_host *h, const double *st) {
     lua_call(L, 16, 1);
 }
 
-/// Notes keys the proxy put into `attributes` (cardlua_call.touched).
+/// Notes keys the proxy put into `attributes` (transform_call.touched).
 static inline void touch(cardlua_host *h, unsigned bits) {
-    if (h->call != NULL) h->call->touched |= bits;
+    if (h->call != NULL && h->call->transform != NULL) h->call->transform->touched |= bits;
 }
 
 /// attributes.<key> for the facing and appearance keys: the start's value, or the default.
@@ -313,6 +327,131 @@ static void set_up_integer(lua_State *L, int t, int key, lua_Integer v) {
     lua_rawset(L, t);
 }
 
+/// The pool table attributes.<k> is (POOL_NAMES order: center, frame, size,
+/// indexPath), or -1 for another key.
+static inline int pool_of(const char *k, size_t n) {
+    if (n == 6 && memcmp(k, "center", 6) == 0) return 0;
+    if (n == 5 && memcmp(k, "frame", 5) == 0) return 1;
+    if (n == 4 && memcmp(k, "size", 4) == 0) return 2;
+    if (n == 9 && memcmp(k, "indexPath", 9) == 0) return 3;
+    return -1;
+}
+
+/// Pushes the pool's table `pool` (an upvalue, fetched from the prelude's pool on first
+/// use) and returns its index; the proxy's arguments stay below it.
+static inline int push_pool_table(lua_State *L, cardlua_host *h, int pool) {
+    if (lua_type(L, lua_upvalueindex(UP_POOL + pool)) != LUA_TTABLE) {
+        cardlua__push_internal(L, h, "pool");
+        lua_getfield(L, -1, POOL_NAMES[pool]);
+        lua_copy(L, -1, lua_upvalueindex(UP_POOL + pool));
+        lua_settop(L, 2);
+    }
+    lua_pushvalue(L, lua_upvalueindex(UP_POOL + pool));
+    return lua_gettop(L);
+}
+
+/// Sets the fields of the pool's table at t from the item's base record b: the centre,
+/// the frame (centre ∓ half size), the size or the index path.
+static inline void fill_pool_table(lua_State *L, int t, int pool, const double *b) {
+    if (pool == 0) {
+        set_up_number(L, t, UP_X, b[2]);
+        set_up_number(L, t, UP_Y, b[3]);
+    } else if (pool == 1) {
+        set_up_number(L, t, UP_X, b[2] - b[4] / 2);
+        set_up_number(L, t, UP_Y, b[3] - b[5] / 2);
+        set_up_number(L, t, UP_WIDTH, b[4]);
+        set_up_number(L, t, UP_HEIGHT, b[5]);
+    } else if (pool == 2) {
+        set_up_number(L, t, UP_WIDTH, b[4]);
+        set_up_number(L, t, UP_HEIGHT, b[5]);
+    } else {
+        set_up_integer(L, t, UP_SECTION, (lua_Integer)b[0]);
+        set_up_integer(L, t, UP_ITEM, (lua_Integer)b[1]);
+        set_up_integer(L, t, UP_ROW, (lua_Integer)b[1]);
+    }
+}
+
+/// attributes.center, .frame, .size or .indexPath: the pool's table with the item's base
+/// values, kept in `attributes` (so that `attributes.center.x = …` is seen afterwards).
+static inline int index_pool(lua_State *L, cardlua_host *h, int pool, const double *b) {
+    int t = push_pool_table(L, h, pool);
+    fill_pool_table(L, t, pool, b);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, t);
+    lua_rawset(L, 1);
+    touch(h, pool == 0 ? 1u << K_CENTER : pool == 1 ? 1u << K_FRAME : pool == 2 ? 1u << K_SIZE : TOUCHED_INDEX_PATH);
+    return 1;
+}
+
+/// attributes.hidden, or attributes.isHidden (`hidden` when the script set it).
+static int index_hidden(lua_State *L, const double *st, const char *k) {
+    if (strcmp(k, "isHidden") == 0 && raw_get(L, 1, "hidden") != LUA_TNIL) return 1;
+    lua_pushboolean(L, st ? st[CARDLUA_OUT_HIDDEN] != 0 : 0);
+    return 1;
+}
+
+/// attributes.bounds: a fresh CGRect at the origin, of the base size.
+static int index_bounds(lua_State *L, cardlua_host *h, const double *b) {
+    cardlua__push_internal(L, h, "rect");
+    lua_pushnumber(L, 0);
+    lua_pushnumber(L, 0);
+    lua_pushnumber(L, b[4]);
+    lua_pushnumber(L, b[5]);
+    lua_call(L, 4, 1);
+    return 1;
+}
+
+/// attributes.transform3D: the embedding of an affine transform set earlier (which it
+/// replaces), the start's, or a fresh identity; kept, so that
+/// `attributes.transform3D.m34 = …` sticks.
+static int index_transform3d(lua_State *L, cardlua_host *h, const double *st) {
+    if (raw_get(L, 1, "transform") != LUA_TNIL) {
+        cardlua__push_internal(L, h, "affineTo3D");
+        lua_insert(L, -2);
+        lua_call(L, 1, 1);
+        lua_pushstring(L, "transform");
+        lua_pushnil(L);
+        lua_rawset(L, 1);
+    } else if (st && !start_is_identity(st)) {
+        lua_pop(L, 1);
+        push_start_matrix(L, h, st);
+    } else {
+        lua_pop(L, 1);
+        cardlua__push_internal(L, h, "identity3D");
+        lua_call(L, 0, 1);
+    }
+    lua_pushstring(L, "transform3D");
+    lua_pushvalue(L, -2);
+    lua_rawset(L, 1);
+    touch(h, 1u << K_TRANSFORM3D);
+    return 1;
+}
+
+/// attributes.transform: the affine part of transform3D (a copy) or of the start's, or
+/// a fresh identity, which is kept (as transform3D's is), so that
+/// `attributes.transform.a = …` sticks as in Swift.
+static int index_affine_transform(lua_State *L, cardlua_host *h, const double *st) {
+    if (raw_get(L, 1, "transform3D") != LUA_TNIL) {
+        cardlua__push_internal(L, h, "affineFrom3D");
+        lua_insert(L, -2);
+        lua_call(L, 1, 1);
+    } else if (st && !start_is_identity(st)) {
+        lua_pop(L, 1);
+        cardlua__push_internal(L, h, "affineFrom3D");
+        push_start_matrix(L, h, st);
+        lua_call(L, 1, 1);
+    } else {
+        lua_pop(L, 1);
+        cardlua__push_internal(L, h, "identityAffine");
+        lua_call(L, 0, 1);
+        lua_pushstring(L, "transform");
+        lua_pushvalue(L, -2);
+        lua_rawset(L, 1);
+        touch(h, 1u << K_TRANSFORM);
+    }
+    return 1;
+}
+
 /// attributes.<key> for a key not yet set in this call: the base value. Nested tables
 /// (center, frame, size, indexPath) come from a pool and are cached in the table so
 /// that in-place edits (`attributes.center.x = …`) are seen afterwards.
@@ -322,102 +461,21 @@ int cardlua__attributes_index(lua_State *L) {
     if (b == NULL || lua_type(L, 2) != LUA_TSTRING) return 0;
     size_t n = 0;
     const char *k = lua_tolstring(L, 2, &n);
-    int pool = -1;  // POOL_NAMES order
-    if (n == 6 && memcmp(k, "center", 6) == 0) pool = 0;
-    else if (n == 5 && memcmp(k, "frame", 5) == 0) pool = 1;
-    else if (n == 4 && memcmp(k, "size", 4) == 0) pool = 2;
-    else if (n == 9 && memcmp(k, "indexPath", 9) == 0) pool = 3;
-    if (pool >= 0) {
-        if (lua_type(L, lua_upvalueindex(UP_POOL + pool)) != LUA_TTABLE) {
-            cardlua__push_internal(L, h, "pool");
-            lua_getfield(L, -1, POOL_NAMES[pool]);
-            lua_copy(L, -1, lua_upvalueindex(UP_POOL + pool));
-            lua_settop(L, 2);
-        }
-        lua_pushvalue(L, lua_upvalueindex(UP_POOL + pool));
-        int t = lua_gettop(L);
-        if (pool == 0) {
-            set_up_number(L, t, UP_X, b[2]);
-            set_up_number(L, t, UP_Y, b[3]);
-        } else if (pool == 1) {
-            set_up_number(L, t, UP_X, b[2] - b[4] / 2);
-            set_up_number(L, t, UP_Y, b[3] - b[5] / 2);
-            set_up_number(L, t, UP_WIDTH, b[4]);
-            set_up_number(L, t, UP_HEIGHT, b[5]);
-        } else if (pool == 2) {
-            set_up_number(L, t, UP_WIDTH, b[4]);
-            set_up_number(L, t, UP_HEIGHT, b[5]);
-        } else {
-            set_up_integer(L, t, UP_SECTION, (lua_Integer)b[0]);
-            set_up_integer(L, t, UP_ITEM, (lua_Integer)b[1]);
-            set_up_integer(L, t, UP_ROW, (lua_Integer)b[1]);
-        }
-        lua_pushvalue(L, 2);
-        lua_pushvalue(L, t);
-        lua_rawset(L, 1);
-        touch(h, pool == 0 ? 1u << K_CENTER : pool == 1 ? 1u << K_FRAME : pool == 2 ? 1u << K_SIZE : TOUCHED_INDEX_PATH);
-        return 1;
-    }
+    int pool = pool_of(k, n);
+    if (pool >= 0) return index_pool(L, h, pool, b);
     const double *st = current_start(h);
-    if (strcmp(k, "alpha") == 0) { lua_pushnumber(L, st ? st[CARDLUA_OUT_ALPHA] : 1); return 1; }
-    if (strcmp(k, "zIndex") == 0) { lua_pushinteger(L, st ? (lua_Integer)st[CARDLUA_OUT_ZINDEX] : 0); return 1; }
-    if (strcmp(k, "hidden") == 0 || strcmp(k, "isHidden") == 0) {
-        if (strcmp(k, "isHidden") == 0 && raw_get(L, 1, "hidden") != LUA_TNIL) return 1;
-        lua_pushboolean(L, st ? st[CARDLUA_OUT_HIDDEN] != 0 : 0);
+    if (strcmp(k, "alpha") == 0) {
+        lua_pushnumber(L, st ? st[CARDLUA_OUT_ALPHA] : 1);
         return 1;
     }
-    if (strcmp(k, "bounds") == 0) {
-        cardlua__push_internal(L, h, "rect");
-        lua_pushnumber(L, 0); lua_pushnumber(L, 0);
-        lua_pushnumber(L, b[4]); lua_pushnumber(L, b[5]);
-        lua_call(L, 4, 1);
+    if (strcmp(k, "zIndex") == 0) {
+        lua_pushinteger(L, st ? (lua_Integer)st[CARDLUA_OUT_ZINDEX] : 0);
         return 1;
     }
-    if (strcmp(k, "transform3D") == 0) {
-        // The embedding of an affine transform set earlier, or a fresh identity; kept,
-        // so that `attributes.transform3D.m34 = …` sticks.
-        if (raw_get(L, 1, "transform") != LUA_TNIL) {
-            cardlua__push_internal(L, h, "affineTo3D");
-            lua_insert(L, -2);
-            lua_call(L, 1, 1);
-            lua_pushstring(L, "transform"); lua_pushnil(L); lua_rawset(L, 1);
-        } else if (st && !start_is_identity(st)) {
-            lua_pop(L, 1);
-            push_start_matrix(L, h, st);
-        } else {
-            lua_pop(L, 1);
-            cardlua__push_internal(L, h, "identity3D");
-            lua_call(L, 0, 1);
-        }
-        lua_pushstring(L, "transform3D");
-        lua_pushvalue(L, -2);
-        lua_rawset(L, 1);
-        touch(h, 1u << K_TRANSFORM3D);
-        return 1;
-    }
-    if (strcmp(k, "transform") == 0) {
-        // The affine part of transform3D (a copy), or a fresh identity, kept (as
-        // transform3D's is), so that `attributes.transform.a = …` sticks as in Swift.
-        if (raw_get(L, 1, "transform3D") != LUA_TNIL) {
-            cardlua__push_internal(L, h, "affineFrom3D");
-            lua_insert(L, -2);
-            lua_call(L, 1, 1);
-        } else if (st && !start_is_identity(st)) {
-            lua_pop(L, 1);
-            cardlua__push_internal(L, h, "affineFrom3D");
-            push_start_matrix(L, h, st);
-            lua_call(L, 1, 1);
-        } else {
-            lua_pop(L, 1);
-            cardlua__push_internal(L, h, "identityAffine");
-            lua_call(L, 0, 1);
-            lua_pushstring(L, "transform");
-            lua_pushvalue(L, -2);
-            lua_rawset(L, 1);
-            touch(h, 1u << K_TRANSFORM);
-        }
-        return 1;
-    }
+    if (strcmp(k, "hidden") == 0 || strcmp(k, "isHidden") == 0) return index_hidden(L, st, k);
+    if (strcmp(k, "bounds") == 0) return index_bounds(L, h, b);
+    if (strcmp(k, "transform3D") == 0) return index_transform3d(L, h, st);
+    if (strcmp(k, "transform") == 0) return index_affine_transform(L, h, st);
     return index_extra(L, h, k);
 }
 
@@ -678,7 +736,7 @@ static unsigned take_fields(lua_State *L, const hot_slots *s, int A, int clear) 
 }
 
 /// take_fields for the usual item, without clearing in check mode's way: the keys the
-/// proxy put into `attributes` itself (`touched`, cardlua_call.touched) are taken by look-up
+/// proxy put into `attributes` itself (`touched`, transform_call.touched) are taken by look-up
 /// and cleared, then one lua_next tells whether anything else is left (a key written with
 /// rawset), which take_fields' traversal takes. A key outside the contract goes to the
 /// traversal at once. The same slots and bits as take_fields.
@@ -710,13 +768,13 @@ static unsigned take_touched(lua_State *L, const hot_slots *s, int A, unsigned t
     return present;
 }
 
-/// The line of the `return` by which transform handed back a bad value: transform is
-/// called once more for the same item, with a return hook (an error path only: the hot
-/// path pays nothing). The error is then reported at that line, not at `function`.
-void cardlua__note_return_line(lua_State *L, cardlua_host *h) {
+/// The line of the `return` by which a callback (transform, at stack slot F) handed back
+/// a bad value: it is called once more for the same item, with a return hook (an error
+/// path only: the hot path pays nothing). The error is then reported at that line, not at
+/// `function`.
+void cardlua__note_return_line(lua_State *L, cardlua_host *h, int F) {
     cardlua_call *c = h->call;
-    if (h->budget_exhausted || c->transform_slot <= 0) return;
-    int F = c->transform_slot;
+    if (h->budget_exhausted || F <= 0) return;
     c->return_probe = 1;
     c->return_line = 0;
     // The hook as it was, to put back: on checkpoints, none.
@@ -734,152 +792,220 @@ void cardlua__note_return_line(lua_State *L, cardlua_host *h) {
     else if (c->return_line > 0) c->callback_line = c->return_line;
 }
 
+/// An item's attributes as the read-back assembles them: where they started (the base
+/// geometry; the start's or the default alpha, zIndex and hidden), then what the script
+/// left, and whether that differs. The transform is kept beside it (`m`, 16 numbers):
+/// read_transform writes it through a pointer, which would keep all of this in memory
+/// rather than in registers.
+typedef struct {
+    double center_x, center_y, width, height;
+    double alpha, z_index, hidden;
+    int changed;
+} item_values;
+
+/// The values an item starts from: the geometry of the base record b (CARDLUA_IN_STRIDE),
+/// the rest from `start` (an output record) or, when NULL, the defaults.
+static inline void start_values(item_values *v, double *m, const double *b, const double *start) {
+    static const double IDENTITY[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    v->center_x = b[2];
+    v->center_y = b[3];
+    v->width = b[4];
+    v->height = b[5];
+    v->changed = 0;
+    if (start) {
+        memcpy(m, start + CARDLUA_OUT_M11, 16 * sizeof *m);
+        v->alpha = start[CARDLUA_OUT_ALPHA];
+        v->z_index = start[CARDLUA_OUT_ZINDEX];
+        v->hidden = start[CARDLUA_OUT_HIDDEN];
+    } else {
+        memcpy(m, IDENTITY, 16 * sizeof *m);
+        v->alpha = 1;
+        v->z_index = 0;
+        v->hidden = 0;
+    }
+}
+
+/// attributes.frame (a CGRect, in its value slot): compared with the base frame as it
+/// was handed out (centre ∓ half size), so that an unchanged frame does not move the
+/// centre by a rounding bit. Leaves the stack at `top`.
+static inline void read_frame(lua_State *L, const hot_slots *s, const double *b, int top, item_values *v) {
+    int t = s->values + K_FRAME;
+    if (!lua_istable(L, t)) luaL_error(L, "attributes.frame is a %s, expected a CGRect", luaL_typename(L, t));
+    double x = field_number(L, t, s, K_X, "attributes.frame");
+    double y = field_number(L, t, s, K_Y, "attributes.frame");
+    double fw = field_number(L, t, s, K_WIDTH, "attributes.frame");
+    double fh = field_number(L, t, s, K_HEIGHT, "attributes.frame");
+    if (fw < 0 || fh < 0) luaL_error(L, "attributes.frame has a negative size (%f x %f)", fw, fh);
+    if (!same(x, b[2] - b[4] / 2) || !same(y, b[3] - b[5] / 2) || !same(fw, v->width) || !same(fh, v->height)) {
+        v->center_x = x + fw / 2;
+        v->center_y = y + fh / 2;
+        v->width = fw;
+        v->height = fh;
+        v->changed = 1;
+    }
+    lua_settop(L, top);
+}
+
+/// attributes.size (a CGSize), against the base size. Leaves the stack at `top`.
+static inline void read_size(lua_State *L, const hot_slots *s, const double *b, int top, item_values *v) {
+    int t = s->values + K_SIZE;
+    if (!lua_istable(L, t)) luaL_error(L, "attributes.size is a %s, expected a CGSize", luaL_typename(L, t));
+    double sw = field_number(L, t, s, K_WIDTH, "attributes.size");
+    double sh = field_number(L, t, s, K_HEIGHT, "attributes.size");
+    if (sw < 0 || sh < 0) luaL_error(L, "attributes.size is negative (%f x %f)", sw, sh);
+    if (!same(sw, b[4]) || !same(sh, b[5])) {
+        v->width = sw;
+        v->height = sh;
+        v->changed = 1;
+    }
+    lua_settop(L, top);
+}
+
+/// attributes.center (a CGPoint), against the base centre. Leaves the stack at `top`.
+static inline void read_center(lua_State *L, const hot_slots *s, const double *b, int top, item_values *v) {
+    int t = s->values + K_CENTER;
+    if (!lua_istable(L, t)) luaL_error(L, "attributes.center is a %s, expected a CGPoint", luaL_typename(L, t));
+    double x = field_number(L, t, s, K_X, "attributes.center");
+    double y = field_number(L, t, s, K_Y, "attributes.center");
+    if (!same(x, b[2]) || !same(y, b[3])) {
+        v->center_x = x;
+        v->center_y = y;
+        v->changed = 1;
+    }
+    lua_settop(L, top);
+}
+
+/// attributes.transform3D, or else attributes.transform (the proxy keeps only the later
+/// of the two), into m: a CATransform3D, a CGAffineTransform, or a table with either's
+/// fields.
+static inline void read_transforms(lua_State *L, const hot_slots *s, unsigned present, double *m) {
+    int tk = (present & (1u << K_TRANSFORM3D)) ? K_TRANSFORM3D : K_TRANSFORM;
+    int t = s->values + tk;
+    const char *tname = tk == K_TRANSFORM3D ? "attributes.transform3D" : "attributes.transform";
+    if (!read_transform(L, t, s, tname, m))
+        luaL_error(L, "%s is a %s, expected a %s", tname, luaL_typename(L, t),
+                   tk == K_TRANSFORM3D ? "CATransform3D" : "CGAffineTransform");
+}
+
+/// attributes.alpha (at t): a finite number.
+static inline void read_alpha(lua_State *L, cardlua_host *h, int t, item_values *v) {
+    if (lua_type(L, t) != LUA_TNUMBER) luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, t));
+    double alpha = lua_tonumberx(L, t, NULL);
+    if (alpha != alpha || alpha - alpha != 0) {
+        cardlua__note_field(h, "attributes.alpha");
+        luaL_error(L, "attributes.alpha is %s", alpha != alpha ? "NaN" : "infinite");
+    }
+    v->alpha = alpha;
+    v->changed = 1;
+}
+
+/// attributes.zIndex (at t): a whole number in the 32-bit range.
+static inline void read_z_index(lua_State *L, int t, item_values *v) {
+    if (lua_type(L, t) != LUA_TNUMBER) luaL_error(L, "attributes.zIndex is a %s, expected an integer", luaL_typename(L, t));
+    int isInteger = 0;
+    lua_Integer zi = lua_tointegerx(L, t, &isInteger);
+    if (!isInteger || zi > 2147483647 || zi < -2147483647 - 1) {
+        const char *hint = zindex_hint(L, t);   // before lua_tostring turns it into a string
+        luaL_error(L, "attributes.zIndex is %s, expected a whole number from -2147483648 to 2147483647%s",
+                   lua_tostring(L, t), hint);
+    }
+    v->z_index = (double)zi;
+    v->changed = 1;
+}
+
+/// attributes.hidden (at t): a boolean.
+static inline void read_hidden(lua_State *L, int t, item_values *v) {
+    if (lua_type(L, t) != LUA_TBOOLEAN) luaL_error(L, "attributes.hidden is a %s, expected a boolean", luaL_typename(L, t));
+    v->hidden = lua_toboolean(L, t) ? 1 : 0;
+    v->changed = 1;
+}
+
+/// Facing and appearance (the keys of K_EXTRAS_MASK the item wrote): validated, compared
+/// with where they started (the start's, or the defaults), and written to the output
+/// record `o` with CARDLUA_OUT_EXTRAS set only when they differ (CARDLUA_OUT_APPEARANCE
+/// too when more than the facing does). Returns whether they differ. Leaves the stack at
+/// `top`.
+static int read_extras(lua_State *L, const hot_slots *s, unsigned present, const double *start, int top, double *o) {
+    double e[EXTRA_COUNT], was[EXTRA_COUNT];
+    if (start && start[CARDLUA_OUT_EXTRAS] != 0) memcpy(was, start + CARDLUA_OUT_DOUBLE_SIDED, sizeof was);
+    else memcpy(was, DEFAULT_EXTRAS, sizeof was);
+    memcpy(e, was, sizeof e);
+    for (int k = K_DOUBLE_SIDED; k < K_ATTRIBUTES; k++)
+        if (present & (1u << k)) read_extra(L, k, s->values + k, s, e);
+    lua_settop(L, top);
+    int differs = 0, appearance = 0;
+    for (int k = 0; k < EXTRA_COUNT; k++) {
+        if (e[k] == was[k]) continue;
+        differs = 1;
+        if (k != CARDLUA_OUT_DOUBLE_SIDED - CARDLUA_OUT_DOUBLE_SIDED) appearance = 1;
+    }
+    if (!differs) return 0;
+    if (appearance) e[CARDLUA_OUT_APPEARANCE - CARDLUA_OUT_DOUBLE_SIDED] = 1;
+    memcpy(o + CARDLUA_OUT_DOUBLE_SIDED, e, sizeof e);
+    o[CARDLUA_OUT_EXTRAS] = 1;
+    return 1;
+}
+
+/// Writes the item's values and its transform m to the output record `o` (all but the
+/// extras and CARDLUA_OUT_CHANGED).
+static inline void write_values(const item_values *v, const double *m, double *o) {
+    o[CARDLUA_OUT_CENTER_X] = v->center_x;
+    o[CARDLUA_OUT_CENTER_Y] = v->center_y;
+    o[CARDLUA_OUT_WIDTH] = v->width;
+    o[CARDLUA_OUT_HEIGHT] = v->height;
+    memcpy(o + CARDLUA_OUT_M11, m, 16 * sizeof *m);
+    o[CARDLUA_OUT_ALPHA] = v->alpha;
+    o[CARDLUA_OUT_ZINDEX] = v->z_index;
+    o[CARDLUA_OUT_HIDDEN] = v->hidden;
+}
+
 /// Reads the attribute fields in the value slots marked in `present` into the output
 /// record `o`, validating every value: the geometry starts from the base record `b`
 /// (CARDLUA_IN_STRIDE), the rest from `start` (an output record) or, when NULL, the
 /// defaults. Writes every slot but CARDLUA_OUT_CHANGED (and the extras only when they
 /// changed: CARDLUA_OUT_EXTRAS says). Returns whether anything differs from the start.
 int cardlua__read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
-                const double *b, const double *start, double *o) {
-    double cx = b[2], cy = b[3], w = b[4], ht = b[5];
-    double m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    double alpha = 1, z = 0, hidden = 0;
-    if (start) {
-        memcpy(m, start + CARDLUA_OUT_M11, sizeof m);
-        alpha = start[CARDLUA_OUT_ALPHA];
-        z = start[CARDLUA_OUT_ZINDEX];
-        hidden = start[CARDLUA_OUT_HIDDEN];
-    }
-    int changed = 0;
+                         const double *b, const double *start, double *o) {
+    item_values v;
+    double m[16];
+    start_values(&v, m, b, start);
     int top = lua_gettop(L);
-
-    if (present & (1u << K_FRAME)) {
-        int t = s->values + K_FRAME;
-        if (!lua_istable(L, t)) luaL_error(L, "attributes.frame is a %s, expected a CGRect", luaL_typename(L, t));
-        double x = field_number(L, t, s, K_X, "attributes.frame");
-        double y = field_number(L, t, s, K_Y, "attributes.frame");
-        double fw = field_number(L, t, s, K_WIDTH, "attributes.frame");
-        double fh = field_number(L, t, s, K_HEIGHT, "attributes.frame");
-        if (fw < 0 || fh < 0) luaL_error(L, "attributes.frame has a negative size (%f x %f)", fw, fh);
-        // Compared with the base frame as it was handed out (centre ∓ half size): an
-        // unchanged frame must not move the centre by a rounding bit.
-        if (!same(x, b[2] - b[4] / 2) || !same(y, b[3] - b[5] / 2) || !same(fw, w) || !same(fh, ht)) {
-            cx = x + fw / 2; cy = y + fh / 2; w = fw; ht = fh; changed = 1;
-        }
-        lua_settop(L, top);
+    if (present & (1u << K_FRAME)) read_frame(L, s, b, top, &v);
+    if (present & (1u << K_SIZE)) read_size(L, s, b, top, &v);
+    if (present & (1u << K_CENTER)) read_center(L, s, b, top, &v);
+    if (present & ((1u << K_TRANSFORM3D) | (1u << K_TRANSFORM))) {
+        read_transforms(L, s, present, m);
+        v.changed = 1;
     }
-    if (present & (1u << K_SIZE)) {
-        int t = s->values + K_SIZE;
-        if (!lua_istable(L, t)) luaL_error(L, "attributes.size is a %s, expected a CGSize", luaL_typename(L, t));
-        double sw = field_number(L, t, s, K_WIDTH, "attributes.size");
-        double sh = field_number(L, t, s, K_HEIGHT, "attributes.size");
-        if (sw < 0 || sh < 0) luaL_error(L, "attributes.size is negative (%f x %f)", sw, sh);
-        if (!same(sw, b[4]) || !same(sh, b[5])) { w = sw; ht = sh; changed = 1; }
-        lua_settop(L, top);
-    }
-    if (present & (1u << K_CENTER)) {
-        int t = s->values + K_CENTER;
-        if (!lua_istable(L, t)) luaL_error(L, "attributes.center is a %s, expected a CGPoint", luaL_typename(L, t));
-        double x = field_number(L, t, s, K_X, "attributes.center");
-        double y = field_number(L, t, s, K_Y, "attributes.center");
-        if (!same(x, b[2]) || !same(y, b[3])) { cx = x; cy = y; changed = 1; }
-        lua_settop(L, top);
-    }
-    int tk = (present & (1u << K_TRANSFORM3D)) ? K_TRANSFORM3D
-           : (present & (1u << K_TRANSFORM)) ? K_TRANSFORM : -1;
-    if (tk >= 0) {
-        int t = s->values + tk;
-        const char *tname = tk == K_TRANSFORM3D ? "attributes.transform3D" : "attributes.transform";
-        if (!read_transform(L, t, s, tname, m))
-            luaL_error(L, "%s is a %s, expected a %s", tname, luaL_typename(L, t),
-                       tk == K_TRANSFORM3D ? "CATransform3D" : "CGAffineTransform");
-        changed = 1;
-    }
-    if (present & (1u << K_ALPHA)) {
-        int t = s->values + K_ALPHA;
-        if (lua_type(L, t) != LUA_TNUMBER) luaL_error(L, "attributes.alpha is a %s, expected a number", luaL_typename(L, t));
-        alpha = lua_tonumberx(L, t, NULL);
-        if (alpha != alpha || alpha - alpha != 0) {
-            cardlua__note_field(h, "attributes.alpha");
-            luaL_error(L, "attributes.alpha is %s", alpha != alpha ? "NaN" : "infinite");
-        }
-        changed = 1;
-    }
-    if (present & (1u << K_ZINDEX)) {
-        int t = s->values + K_ZINDEX;
-        if (lua_type(L, t) != LUA_TNUMBER) luaL_error(L, "attributes.zIndex is a %s, expected an integer", luaL_typename(L, t));
-        int isInteger = 0;
-        lua_Integer zi = lua_tointegerx(L, t, &isInteger);
-        if (!isInteger || zi > 2147483647 || zi < -2147483647 - 1) {
-            const char *hint = zindex_hint(L, t);   // before lua_tostring turns it into a string
-            luaL_error(L, "attributes.zIndex is %s, expected a whole number from -2147483648 to 2147483647%s",
-                       lua_tostring(L, t), hint);
-        }
-        z = (double)zi;
-        changed = 1;
-    }
-    if (present & (1u << K_HIDDEN)) {
-        int t = s->values + K_HIDDEN;
-        if (lua_type(L, t) != LUA_TBOOLEAN) luaL_error(L, "attributes.hidden is a %s, expected a boolean", luaL_typename(L, t));
-        hidden = lua_toboolean(L, t) ? 1 : 0;
-        changed = 1;
-    }
-    // Facing and appearance: only when the item wrote one of them (one test otherwise).
+    if (present & (1u << K_ALPHA)) read_alpha(L, h, s->values + K_ALPHA, &v);
+    if (present & (1u << K_ZINDEX)) read_z_index(L, s->values + K_ZINDEX, &v);
+    if (present & (1u << K_HIDDEN)) read_hidden(L, s->values + K_HIDDEN, &v);
     o[CARDLUA_OUT_EXTRAS] = 0;
-    if (present & K_EXTRAS_MASK) {
-        double e[EXTRA_COUNT], was[EXTRA_COUNT];
-        if (start && start[CARDLUA_OUT_EXTRAS] != 0) memcpy(was, start + CARDLUA_OUT_DOUBLE_SIDED, sizeof was);
-        else memcpy(was, DEFAULT_EXTRAS, sizeof was);
-        memcpy(e, was, sizeof e);
-        for (int k = K_DOUBLE_SIDED; k < K_ATTRIBUTES; k++)
-            if (present & (1u << k)) read_extra(L, k, s->values + k, s, e);
-        lua_settop(L, top);
-        int differs = 0, appearance = 0;
-        for (int k = 0; k < EXTRA_COUNT; k++) {
-            if (e[k] == was[k]) continue;
-            differs = 1;
-            if (k != CARDLUA_OUT_DOUBLE_SIDED - CARDLUA_OUT_DOUBLE_SIDED) appearance = 1;
-        }
-        if (differs) {
-            if (appearance) e[CARDLUA_OUT_APPEARANCE - CARDLUA_OUT_DOUBLE_SIDED] = 1;
-            memcpy(o + CARDLUA_OUT_DOUBLE_SIDED, e, sizeof e);
-            o[CARDLUA_OUT_EXTRAS] = 1;
-            changed = 1;
-        }
-    }
-
-    o[CARDLUA_OUT_CENTER_X] = cx;
-    o[CARDLUA_OUT_CENTER_Y] = cy;
-    o[CARDLUA_OUT_WIDTH] = w;
-    o[CARDLUA_OUT_HEIGHT] = ht;
-    memcpy(o + CARDLUA_OUT_M11, m, sizeof m);
-    o[CARDLUA_OUT_ALPHA] = alpha;
-    o[CARDLUA_OUT_ZINDEX] = z;
-    o[CARDLUA_OUT_HIDDEN] = hidden;
-    return changed;
+    if ((present & K_EXTRAS_MASK) && read_extras(L, s, present, start, top, o)) v.changed = 1;
+    write_values(&v, m, o);
+    return v.changed;
 }
 
 /// Reads what the script left in `attributes` (the value slots marked in `present`) and
 /// what it returned (at R) into the output record for item i, validating every value.
-static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
-                      int R, int A, long i) {
-    const cardlua_call *c = h->call;
-    double *o = c->output + i * CARDLUA_OUT_STRIDE;
+static void read_item(lua_State *L, cardlua_host *h, const transform_call *t, const hot_slots *s,
+                      unsigned present, int R, int A, long i) {
+    double *o = t->output + i * CARDLUA_OUT_STRIDE;
     int rt = lua_type(L, R);
     if (present == 0 && rt == LUA_TNIL) {  // untouched: the host keeps the item as it was
         o[CARDLUA_OUT_CHANGED] = 0;
         return;
     }
-    const double *b = c->input + i * CARDLUA_IN_STRIDE;
-    const double *start = c->starts ? c->starts + i * CARDLUA_OUT_STRIDE : NULL;
+    const double *b = t->input + i * CARDLUA_IN_STRIDE;
+    const double *start = t->starts ? t->starts + i * CARDLUA_OUT_STRIDE : NULL;
     int changed = cardlua__read_fields(L, h, s, present, b, start, o);
 
     // The return value: nothing (or the attributes), a uniform scale, or a transform.
     if (rt == LUA_TNUMBER) {
         double sc = lua_tonumberx(L, R, NULL);
-        if (sc != sc || sc - sc != 0) cardlua__note_return_line(L, h), luaL_error(L, "returned %s as the scale", sc != sc ? "NaN" : "an infinite number");
+        if (sc != sc || sc - sc != 0) cardlua__note_return_line(L, h, t->callback_slot), luaL_error(L, "returned %s as the scale", sc != sc ? "NaN" : "an infinite number");
         if (sc > MAX_MAGNITUDE || sc < -MAX_MAGNITUDE)
-            cardlua__note_return_line(L, h), luaL_error(L, "returned %f as the scale, beyond the largest magnitude allowed (1e15)", (lua_Number)sc);
+            cardlua__note_return_line(L, h, t->callback_slot), luaL_error(L, "returned %f as the scale, beyond the largest magnitude allowed (1e15)", (lua_Number)sc);
         double *m = o + CARDLUA_OUT_M11;
         for (int k = 0; k < 16; k++) m[k] = (k % 5 == 0) ? 1 : 0;
         m[0] = sc; m[5] = sc;
@@ -887,12 +1013,12 @@ static void read_item(lua_State *L, cardlua_host *h, const hot_slots *s, unsigne
     } else if ((rt == LUA_TTABLE && !lua_rawequal(L, R, A)) || rt == LUA_TUSERDATA) {
         if (read_transform(L, R, s, "the returned transform", o + CARDLUA_OUT_M11)) changed = 1;
         else if (rt == LUA_TTABLE)
-            cardlua__note_return_line(L, h), luaL_error(L, "returned a table that is neither a CATransform3D nor a CGAffineTransform");
+            cardlua__note_return_line(L, h, t->callback_slot), luaL_error(L, "returned a table that is neither a CATransform3D nor a CGAffineTransform");
         else
-            cardlua__note_return_line(L, h), luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",
+            cardlua__note_return_line(L, h, t->callback_slot), luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",
                                                luaL_typename(L, R));
     } else if (rt != LUA_TNIL && rt != LUA_TTABLE) {
-        cardlua__note_return_line(L, h);
+        cardlua__note_return_line(L, h, t->callback_slot);
         luaL_error(L, "returned a %s; expected nothing, a number (a scale), a CATransform3D or a CGAffineTransform",
                    luaL_typename(L, R));
     }
@@ -938,14 +1064,17 @@ int cardlua__native_query(lua_State *L) {
     return 1;
 }
 
-static int body_transform(lua_State *L, cardlua_call *c) {
+CARDLUA_BODY(body_transform, transform_call)
+
+static int body_transform(lua_State *L, transform_call *t) {
+    cardlua_call *c = &t->call;
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
     cardlua__apply_state(L, h);
     c->callback = "transform";
     int hasTransform = cardlua__push_callback(L, h, "transform");
     int F = lua_gettop(L);
-    c->transform_slot = hasTransform ? F : 0;  // F, then its arguments A and Lo
+    t->callback_slot = hasTransform ? F : 0;  // F, then its arguments A and Lo
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_attributes);
     int A = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
@@ -955,9 +1084,9 @@ static int body_transform(lua_State *L, cardlua_call *c) {
     cardlua__push_geometry_keys(L, &s);
     int base = lua_gettop(L);
     clear_table(L, A);  // a frame stopped by an error may have left keys behind
-    for (long i = 0; i < c->count; i++) {
-        const double *b = c->input + i * CARDLUA_IN_STRIDE;
-        c->item_index = i;
+    for (long i = 0; i < t->count; i++) {
+        const double *b = t->input + i * CARDLUA_IN_STRIDE;
+        t->item_index = i;
         c->item_number = (long)b[1];
         c->has_item = 1;
         if (hasTransform) {
@@ -965,7 +1094,7 @@ static int body_transform(lua_State *L, cardlua_call *c) {
             // started it): a frame of many items each just inside the time limit would
             // otherwise take minutes.
             h->budget_left = h->budget;
-            c->touched = 0;
+            t->touched = 0;
             lua_pushvalue(L, F);
             lua_pushvalue(L, A);
             lua_pushvalue(L, Lo);
@@ -974,8 +1103,8 @@ static int body_transform(lua_State *L, cardlua_call *c) {
             lua_pushnil(L);
         }
         int R = base + 1;
-        unsigned present = h->check_mode ? take_fields(L, &s, A, 0) : take_touched(L, &s, A, c->touched);
-        read_item(L, h, &s, present, R, A, i);
+        unsigned present = h->check_mode ? take_fields(L, &s, A, 0) : take_touched(L, &s, A, t->touched);
+        read_item(L, h, t, &s, present, R, A, i);
         if (h->check_mode) {
             cardlua__note_unknown_keys(L, h, A);
             clear_table(L, A);
@@ -983,7 +1112,7 @@ static int body_transform(lua_State *L, cardlua_call *c) {
         lua_settop(L, base);
     }
     c->has_item = 0;
-    c->transform_slot = 0;
+    t->callback_slot = 0;
     return 0;
 }
 
@@ -995,8 +1124,9 @@ int cardlua_transform(cardlua_host *h, const double *state, const double *input,
 int cardlua_transform_from(cardlua_host *h, const double *state, const double *input,
                            const double *starts, long count, double *output) {
     REFUSE_REENTRY(h, CARDLUA_ERROR);
-    cardlua_call call = {.state = state, .input = input, .starts = starts, .output = output, .count = count,
-                         .item_index = -1, .callback = "transform", .callback_line = 1};
-    return cardlua__run_protected(h, &call, body_transform);
+    transform_call t = {.call = {.state = state, .callback = "transform", .callback_line = 1},
+                        .input = input, .starts = starts, .output = output, .count = count, .item_index = -1};
+    t.call.transform = &t;
+    return run_body_transform(h, &t);
 }
 

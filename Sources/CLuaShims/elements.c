@@ -494,188 +494,261 @@ static inline int bit_count(unsigned v) {
     return (int)((((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
 }
 
-/// Reads the returned list (argument 1) into the host's records: run under a nested
-/// lua_pcall by body_elements, so that an error here is reported at the script's
-/// `return` line (found afterwards by calling the callback once more).
-static int read_elements(lua_State *L) {
-    luaL_checkstack(L, BODY_STACK, "cardlua");
-    cardlua_host *h = host_of(L);
-    const int R = 1;
+/// cardlua_layout_elements' record: the rect, and how many elements were read back.
+typedef struct {
+    cardlua_call call;
+    double rect[4];              // x, y, width, height
+    long count;                  // the records in host->elements; -1: the script has no query
+} elements_call;
+
+// MARK: - Reading back the returned list (the per-card hot path of an element query)
+
+/// Where the read-back finds what it reads every card with: stack slots made once a
+/// query (push_element_reader), above the list, besides the hot_slots (its keys table and
+/// geometry keys; the value slots are each card's own). Its address stays in this file,
+/// so that its fields stay in registers.
+typedef struct {
+    int seen;               /* a table: (section, item) → the element's place in the list */
+    const void *layouts;    /* the layout's own tables' metatable (baseAttributes), by identity */
+    int keys;               /* the K_ATTRIBUTES attribute keys, in slot order, from here */
+    int path_keys;          /* "indexPath", "section", "item", "row", from here */
+    int base;               /* the top before each card; its table goes at base + 1 */
+} element_reader;
+
+/// The length of the returned list at R, refused past CARDLUA_QUERY_MAX before anything
+/// is read or allocated; charged, and room made for its records.
+static lua_Integer returned_count(lua_State *L, cardlua_host *h, int R) {
     lua_Integer n = (lua_Integer)lua_rawlen(L, R);
-    if (n > CARDLUA_QUERY_MAX)
-        return luaL_error(L, "returned %I elements; a frame shows at most %d", n, CARDLUA_QUERY_MAX);
+    if (n > CARDLUA_QUERY_MAX) luaL_error(L, "returned %I elements; a frame shows at most %d", n, CARDLUA_QUERY_MAX);
     cardlua__charge(L, (long long)n * ELEMENT_FEE);
     cardlua__grow_records(L, h, &h->elements, &h->elements_capacity, (long)n, CARDLUA_ELEMENT_STRIDE, "elements");
-    hot_slots s;
-    cardlua__push_slots(L, h, &s);
+    return n;
+}
+
+/// Pushes what the read-back of `n` elements reads with (element_reader and s), once a query.
+static void push_element_reader(lua_State *L, cardlua_host *h, lua_Integer n, hot_slots *s, element_reader *r) {
+    cardlua__push_slots(L, h, s);
     // Its value slots are not used: each card's values are pushed in key order just above
     // the card's table (below), where the slots' K_ATTRIBUTES dropped here make room. So
     // every height at which a card's reads may run a metamethod (and the stack may grow,
     // an allocation charged to the budget) or raise is what it was with the slots (and the
     // four geometry keys pushed below), and the luaL_checkstack calls ensure the room.
-    lua_settop(L, s.keys);
-    lua_createtable(L, 0, (int)n);  // (section, item) → its place in the list
-    int seen = lua_gettop(L);
+    lua_settop(L, s->keys);
+    lua_createtable(L, 0, (int)n);
+    r->seen = lua_gettop(L);
     // The layout's own tables: their __index only supplies the defaults the reader
     // assumes anyway, so their keys are read raw (no Lua call per absent key).
     cardlua__push_internal(L, h, "baseAttributes");
-    int plain = lua_gettop(L);
-    const void *plain_table = lua_topointer(L, plain);  // tables are equal when they are the same
+    r->layouts = lua_topointer(L, -1);  // tables are equal when they are the same
     // The keys the loop looks up, on the stack once a query: a copy of a slot is cheaper
     // per card than a read of the keys table, or a look-up of C text in the string table.
     luaL_checkstack(L, K_ATTRIBUTES + 8, "element keys");
-    int keys = plain + 1;
-    for (int k = 0; k < K_ATTRIBUTES; k++) lua_rawgeti(L, s.keys, k + 1);
-    int path_keys = lua_gettop(L) + 1;  // indexPath, section, item, row
+    r->keys = lua_gettop(L) + 1;
+    for (int k = 0; k < K_ATTRIBUTES; k++) lua_rawgeti(L, s->keys, k + 1);
+    r->path_keys = lua_gettop(L) + 1;
     lua_pushliteral(L, "indexPath");
     lua_pushliteral(L, "section");
     lua_pushliteral(L, "item");
     lua_pushliteral(L, "row");
-    cardlua__push_geometry_keys(L, &s);
-    int base = lua_gettop(L);
-    for (lua_Integer i = 1; i <= n; i++) {
-        h->call->has_item = 0;
-        int E = base + 1;
-        if (lua_rawgeti(L, R, i) != LUA_TTABLE)
-            luaL_error(L, "element %I of the returned list is %s%s, expected attributes (a table from "
-                          "layout:layoutAttributesForElements or layout:layoutAttributesForItem)",
-                       i, lua_isnil(L, E) ? "" : "a ", lua_isnil(L, E) ? "nil" : luaL_typename(L, E));
-        // The index path is read with the top where the value slots left it (`filled`).
-        const int filled = E + K_ATTRIBUTES;
-        long section = 0, item = 0;
-        // indexPath, its section and its item read raw first: a raw hit is what
-        // lua_gettable gives, and nothing runs (an error raised here is the one the reads
-        // below would raise; read_elements runs without a message handler, so raising
-        // calls nothing either).
-        int read = 0;
-        lua_pushvalue(L, path_keys);
-        if (lua_rawget(L, E) == LUA_TTABLE) {
-            lua_pushvalue(L, path_keys + 1);
-            if (lua_rawget(L, E + 1) != LUA_TNIL) {
-                section = index_number_kept(L, i, "section", 1);
-                lua_pushvalue(L, path_keys + 2);
-                if (lua_rawget(L, E + 1) != LUA_TNIL) {
-                    item = index_number_kept(L, i, "item", 1);
-                    read = 1;
-                }
-            }
-        }
-        if (!read) {
-            // A read that may run a metamethod: from the start, with lua_gettable, at the
-            // height the value slots left the top (`filled`), as before them.
-            lua_settop(L, filled);
-            lua_pushvalue(L, path_keys);
-            if (lua_gettable(L, E) != LUA_TTABLE)
-                luaL_error(L, "element %I of the returned list has %s as its indexPath, expected an IndexPath "
-                              "(IndexPath(item, section))",
-                           i, lua_isnil(L, -1) ? "nothing" : luaL_typename(L, -1));
-            int P = lua_gettop(L);
-            lua_pushvalue(L, path_keys + 1);
-            section = lua_gettable(L, P) == LUA_TNIL ? (lua_pop(L, 1), 0) : index_number(L, i, "section");
-            lua_pushvalue(L, path_keys + 2);
-            if (lua_gettable(L, P) == LUA_TNIL) {
-                lua_pop(L, 1);
-                lua_pushvalue(L, path_keys + 3);
-                lua_gettable(L, P);
-            }
-            item = index_number(L, i, "item");
-            lua_settop(L, filled);
-        }
-        h->call->item_number = item;
-        h->call->has_item = 1;
+    cardlua__push_geometry_keys(L, s);
+    r->base = lua_gettop(L);
+}
 
-        double b[CARDLUA_IN_STRIDE];
-        long sections = 0, items = -1;
-        int found = look_up(h, section, item, b, &sections, &items);
-        if (found < 0) luaL_error(L, "the host layout cannot look up single items");
-        if (found == 0) {
-            if (items < 0)
-                luaL_error(L, "not in the layout: there is no section %I (the layout has %I section%s)",
-                           (lua_Integer)section, (lua_Integer)sections, sections == 1 ? "" : "s");
-            luaL_error(L, "not in the layout: section %I has %I item%s", (lua_Integer)section, (lua_Integer)items,
-                       items == 1 ? "" : "s");
-        }
-        lua_Integer key = (lua_Integer)section * ((lua_Integer)1 << 32) + (lua_Integer)item;
-        if (lua_rawgeti(L, seen, key) == LUA_TNUMBER)
-            luaL_error(L, "returned twice in section %I (elements %I and %I of the list)", (lua_Integer)section,
-                       lua_tointeger(L, -1), i);
-        lua_pushinteger(L, i);
-        lua_rawseti(L, seen, key);  // (the nil read stays until the lua_settop below: nothing runs)
+/// Pushes element i of the list at R, at E (the reader's base + 1): a table, or an error.
+static inline int push_element(lua_State *L, const element_reader *r, int R, lua_Integer i) {
+    int E = r->base + 1;
+    if (lua_rawgeti(L, R, i) != LUA_TTABLE)
+        luaL_error(L, "element %I of the returned list is %s%s, expected attributes (a table from "
+                      "layout:layoutAttributesForElements or layout:layoutAttributesForItem)",
+                   i, lua_isnil(L, E) ? "" : "a ", lua_isnil(L, E) ? "nil" : luaL_typename(L, E));
+    return E;
+}
 
-        // The table's fields, raw or through its metatable (a table the script built may
-        // inherit them); `isHidden` stands for `hidden`.
-        unsigned present = 0;
-        int layouts = 0, raw = 1;  // a table with no metatable is read raw too: nothing to run
-        if (lua_getmetatable(L, E)) {
-            layouts = lua_topointer(L, -1) == plain_table;
-            raw = layouts;
+/// The index path of the element at E read raw: indexPath, its section and its item,
+/// each pushed. A raw hit is what lua_gettable gives, and nothing runs (an error raised
+/// here is the one read_index_path_slowly would raise; read_elements runs without a
+/// message handler, so raising calls nothing either). Returns 0 when one is not there.
+static inline int read_index_path_raw(lua_State *L, const element_reader *r, int E, lua_Integer i, long *section,
+                                      long *item) {
+    lua_pushvalue(L, r->path_keys);
+    if (lua_rawget(L, E) != LUA_TTABLE) return 0;
+    lua_pushvalue(L, r->path_keys + 1);
+    if (lua_rawget(L, E + 1) == LUA_TNIL) return 0;
+    *section = index_number_kept(L, i, "section", 1);
+    lua_pushvalue(L, r->path_keys + 2);
+    if (lua_rawget(L, E + 1) == LUA_TNIL) return 0;
+    *item = index_number_kept(L, i, "item", 1);
+    return 1;
+}
+
+/// The index path of the element at E as `indexPath.section` and `indexPath.item` (or
+/// `.row`) read in Lua, metamethods included: from the start, with lua_gettable, at the
+/// height the value slots leave the top (`filled`), as before them. A missing section is 0.
+static void read_index_path_slowly(lua_State *L, const element_reader *r, int E, lua_Integer i, long *section,
+                                   long *item) {
+    const int filled = E + K_ATTRIBUTES;
+    lua_settop(L, filled);
+    lua_pushvalue(L, r->path_keys);
+    if (lua_gettable(L, E) != LUA_TTABLE)
+        luaL_error(L, "element %I of the returned list has %s as its indexPath, expected an IndexPath "
+                      "(IndexPath(item, section))",
+                   i, lua_isnil(L, -1) ? "nothing" : luaL_typename(L, -1));
+    int P = lua_gettop(L);
+    lua_pushvalue(L, r->path_keys + 1);
+    *section = lua_gettable(L, P) == LUA_TNIL ? (lua_pop(L, 1), 0) : index_number(L, i, "section");
+    lua_pushvalue(L, r->path_keys + 2);
+    if (lua_gettable(L, P) == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, r->path_keys + 3);
+        lua_gettable(L, P);
+    }
+    *item = index_number(L, i, "item");
+    lua_settop(L, filled);
+}
+
+/// The layout's base record of the item (CARDLUA_IN_STRIDE numbers) into b; an error
+/// when the layout has no such item, or cannot look single items up.
+static inline void item_base(lua_State *L, cardlua_host *h, long section, long item, double *b) {
+    long sections = 0, items = -1;
+    int found = look_up(h, section, item, b, &sections, &items);
+    if (found == 1) return;
+    if (found < 0) luaL_error(L, "the host layout cannot look up single items");
+    if (items < 0)
+        luaL_error(L, "not in the layout: there is no section %I (the layout has %I section%s)",
+                   (lua_Integer)section, (lua_Integer)sections, sections == 1 ? "" : "s");
+    luaL_error(L, "not in the layout: section %I has %I item%s", (lua_Integer)section, (lua_Integer)items,
+               items == 1 ? "" : "s");
+}
+
+/// Notes that element i is the item (section, item); an error if an earlier one was.
+static inline void refuse_twice(lua_State *L, const element_reader *r, long section, long item, lua_Integer i) {
+    lua_Integer key = (lua_Integer)section * ((lua_Integer)1 << 32) + (lua_Integer)item;
+    if (lua_rawgeti(L, r->seen, key) == LUA_TNUMBER)
+        luaL_error(L, "returned twice in section %I (elements %I and %I of the list)", (lua_Integer)section,
+                   lua_tointeger(L, -1), i);
+    lua_pushinteger(L, i);
+    lua_rawseti(L, r->seen, key);  // (the nil read stays until the card's lua_settop: nothing runs)
+}
+
+/// Moves the attribute fields of the element at E into its value slots, E + 1 …
+/// E + K_ATTRIBUTES (v->values; cardlua__read_fields reads those whose `present` bits are
+/// set), raw or through its metatable (a table the script built may inherit them);
+/// `isHidden` stands for `hidden`. *layouts says whether it is one of the layout's own
+/// tables. Returns the present bits.
+static inline unsigned take_element_fields(lua_State *L, const element_reader *r, const hot_slots *s, int E,
+                                           hot_slots *v, int *layouts) {
+    unsigned present = 0;
+    int raw = 1;  // a table with no metatable is read raw too: nothing to run
+    *layouts = 0;
+    if (lua_getmetatable(L, E)) {
+        *layouts = lua_topointer(L, -1) == r->layouts;
+        raw = *layouts;
+    }
+    *v = *s;
+    v->values = E + 1;
+    if (raw) {
+        // Nothing can run: the values are pushed into the slots in key order (no
+        // lua_replace or pop per key).
+        lua_settop(L, E);
+        for (int k = 0; k < K_ATTRIBUTES; k++) {
+            lua_pushvalue(L, r->keys + k);
+            if (lua_rawget(L, E) != LUA_TNIL) present |= 1u << k;
         }
-        // The value slots: E + 1 … E + K_ATTRIBUTES (cardlua__read_fields reads those its
-        // `present` bits name, from v.values). Read raw, nothing can run: the values are
-        // pushed into them in key order (no lua_replace or pop per key). Otherwise each
-        // look-up may run a metamethod, so it runs above the filled slots as before.
-        hot_slots v = s;
-        v.values = E + 1;
-        if (raw) {
-            lua_settop(L, E);
-            for (int k = 0; k < K_ATTRIBUTES; k++) {
-                lua_pushvalue(L, keys + k);
-                if (lua_rawget(L, E) != LUA_TNIL) present |= 1u << k;
-            }
-        } else {
-            lua_settop(L, filled);
-            for (int k = 0; k < K_ATTRIBUTES; k++) {
-                if (cardlua__get_key(L, E, &s, k) != LUA_TNIL) {
-                    lua_replace(L, v.values + k);
-                    present |= 1u << k;
-                } else {
-                    lua_pop(L, 1);
-                }
-            }
-        }
-        if (!layouts && !(present & (1u << K_HIDDEN))) {
-            if (lua_getfield(L, E, "isHidden") != LUA_TNIL) {
-                lua_replace(L, v.values + K_HIDDEN);
-                present |= 1u << K_HIDDEN;
+    } else {
+        // Each look-up may run a metamethod, so it runs above the filled slots.
+        lua_settop(L, E + K_ATTRIBUTES);
+        for (int k = 0; k < K_ATTRIBUTES; k++) {
+            if (cardlua__get_key(L, E, s, k) != LUA_TNIL) {
+                lua_replace(L, v->values + k);
+                present |= 1u << k;
             } else {
                 lua_pop(L, 1);
             }
         }
-        // A layout's table left without its center, size or frame: the geometry it was
-        // made with (the same as the item's unless the script changed its indexPath).
-        if (layouts) {
-            find_base(h, lua_topointer(L, E), b + 2);
-            // Its size for the tables made next: the contract's keys it holds and indexPath.
-            int keys = 1 + bit_count(present);
-            if (keys > h->element_keys) h->element_keys = keys;
-        }
-        double *record = h->elements + (i - 1) * CARDLUA_ELEMENT_STRIDE;
-        record[0] = (double)section;
-        record[1] = (double)item;
-        cardlua__read_fields(L, h, &v, present, b, NULL, record + 2);
-        record[2 + CARDLUA_OUT_CHANGED] = 1;
-        if (h->check_mode) cardlua__note_unknown_keys(L, h, E);
-        lua_settop(L, base);
     }
-    h->call->has_item = 0;
-    h->call->elements_count = (long)n;
+    if (!*layouts && !(present & (1u << K_HIDDEN))) {
+        if (lua_getfield(L, E, "isHidden") != LUA_TNIL) {
+            lua_replace(L, v->values + K_HIDDEN);
+            present |= 1u << K_HIDDEN;
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+    return present;
+}
+
+/// For one of the layout's own tables: its center, size or frame when the script left
+/// them out is the geometry it was made with (into the base record b: the same as the
+/// item's unless the script changed its indexPath), and the most keys such a table held
+/// sizes the tables made next (the contract's keys it holds and indexPath).
+static inline void note_layout_table(lua_State *L, cardlua_host *h, int E, unsigned present, double *b) {
+    find_base(h, lua_topointer(L, E), b + 2);
+    int keys = 1 + bit_count(present);
+    if (keys > h->element_keys) h->element_keys = keys;
+}
+
+/// Reads element i of the list at R into its record: its index path, the layout's base
+/// for that item, then its fields, validated.
+static inline void read_element(lua_State *L, cardlua_host *h, elements_call *e, const element_reader *r,
+                                const hot_slots *s, int R, lua_Integer i) {
+    e->call.has_item = 0;
+    int E = push_element(L, r, R, i);
+    long section = 0, item = 0;
+    if (!read_index_path_raw(L, r, E, i, &section, &item)) read_index_path_slowly(L, r, E, i, &section, &item);
+    e->call.item_number = item;
+    e->call.has_item = 1;
+    double b[CARDLUA_IN_STRIDE];
+    item_base(L, h, section, item, b);
+    refuse_twice(L, r, section, item, i);
+    hot_slots v;
+    int layouts;
+    unsigned present = take_element_fields(L, r, s, E, &v, &layouts);
+    if (layouts) note_layout_table(L, h, E, present, b);
+    double *record = h->elements + (i - 1) * CARDLUA_ELEMENT_STRIDE;
+    record[0] = (double)section;
+    record[1] = (double)item;
+    cardlua__read_fields(L, h, &v, present, b, NULL, record + 2);
+    record[2 + CARDLUA_OUT_CHANGED] = 1;
+    if (h->check_mode) cardlua__note_unknown_keys(L, h, E);
+    lua_settop(L, r->base);
+}
+
+/// Reads the returned list (argument 1) into the host's records, their number into the
+/// call's record (argument 2): run under a nested lua_pcall by body_elements, so that an
+/// error here is reported at the script's `return` line (found afterwards by calling the
+/// callback once more).
+static int read_elements(lua_State *L) {
+    elements_call *e = (elements_call *)lua_touserdata(L, 2);
+    lua_settop(L, 1);
+    luaL_checkstack(L, BODY_STACK, "cardlua");
+    cardlua_host *h = host_of(L);
+    const int R = 1;
+    lua_Integer n = returned_count(L, h, R);
+    hot_slots s;
+    element_reader r;
+    push_element_reader(L, h, n, &s, &r);
+    for (lua_Integer i = 1; i <= n; i++) read_element(L, h, e, &r, &s, R, i);
+    e->call.has_item = 0;
+    e->count = (long)n;
     return 0;
 }
 
-static int body_elements(lua_State *L, cardlua_call *c) {
+CARDLUA_BODY(body_elements, elements_call)
+
+static int body_elements(lua_State *L, elements_call *e) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
     cardlua__apply_state(L, h);
-    c->callback = ELEMENTS_CALLBACK;
+    e->call.callback = ELEMENTS_CALLBACK;
     if (!cardlua__push_callback(L, h, ELEMENTS_CALLBACK)) {
-        c->elements_count = -1;
+        e->count = -1;
         return 0;
     }
     int F = lua_gettop(L);
-    // The rect (in c->rect, as the host gave it), a fresh CGRect: the script may
+    // The rect (in e->rect, as the host gave it), a fresh CGRect: the script may
     // change its copy.
     cardlua__push_internal(L, h, "rect");
-    for (int k = 0; k < 4; k++) lua_pushnumber(L, c->rect[k]);
+    for (int k = 0; k < 4; k++) lua_pushnumber(L, e->rect[k]);
     lua_call(L, 4, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
     // F, rect, layout stay for a return-line probe (cardlua__note_return_line); the call gets copies.
@@ -684,27 +757,25 @@ static int body_elements(lua_State *L, cardlua_call *c) {
     lua_pushvalue(L, F + 2);
     lua_call(L, 2, 1);
     int R = lua_gettop(L);
-    c->transform_slot = F;
     // The read-back's checks and the metamethods they may run get a budget of their own.
     cardlua__reset_budget(h);
     if (!lua_istable(L, R)) {
         int t = lua_type(L, R);
-        cardlua__note_return_line(L, h);
+        cardlua__note_return_line(L, h, F);
         return luaL_error(L, "returned %s; expected a list of attributes (the array built from "
                              "layout:layoutAttributesForElements(rect): return it)",
                           t == LUA_TNIL ? "nothing" : luaL_typename(L, R));
     }
     lua_pushcfunction(L, read_elements);
     lua_pushvalue(L, R);
-    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+    lua_pushlightuserdata(L, e);
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
         // A limit stays a limit (raised again here); any other error is the script's
         // list: reported at its `return`.
         if (h->budget_exhausted || cardlua__memory_given_up(h)) cardlua__charge(L, 0);
-        cardlua__note_return_line(L, h);
-        c->transform_slot = 0;
+        cardlua__note_return_line(L, h, F);
         return lua_error(L);
     }
-    c->transform_slot = 0;
     return 0;
 }
 
@@ -713,14 +784,14 @@ const double *cardlua_layout_elements(cardlua_host *h, const double *state, doub
     if (count) *count = 0;
     if (status) *status = CARDLUA_ERROR;
     REFUSE_REENTRY(h, NULL);
-    cardlua_call call = {.state = state, .rect = {x, y, width, height}, .item_index = -1,
-                         .callback = ELEMENTS_CALLBACK, .callback_line = 1};
-    int s = cardlua__run_protected(h, &call, body_elements);
+    elements_call e = {.call = {.state = state, .callback = ELEMENTS_CALLBACK, .callback_line = 1},
+                       .rect = {x, y, width, height}};
+    int s = run_body_elements(h, &e);
     if (status) *status = s;
     if (s != CARDLUA_OK) {
         if (count) *count = 0;
         return NULL;
     }
-    if (count) *count = call.elements_count;
-    return call.elements_count > 0 ? h->elements : NULL;
+    if (count) *count = e.count;
+    return e.count > 0 ? h->elements : NULL;
 }

@@ -23,14 +23,17 @@ static void describe_script_size(size_t bytes, char *out, size_t size) {
     snprintf(out, size, "%zu.%zu MiB", tenths / 10, tenths % 10);
 }
 
-static int body_too_long(lua_State *L, cardlua_call *c) {
+CARDLUA_BODY(body_too_long, load_call)
+CARDLUA_BODY(body_load, load_call)
+
+static int body_too_long(lua_State *L, load_call *load) {
     char size[32];
-    describe_script_size(c->load_length, size, sizeof size);
+    describe_script_size(load->length, size, sizeof size);
     return luaL_error(L, "the script is %s; scripts are limited to %d MiB", size,
                       (int)(CARDLUA_SCRIPT_MAX_BYTES >> 20));
 }
 
-static int body_load(lua_State *L, cardlua_call *c) {
+static int body_load(lua_State *L, load_call *load) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
     char chunk[520];
@@ -39,17 +42,17 @@ static int body_load(lua_State *L, cardlua_call *c) {
     // cardlua_load_script); if that does not compile, the text as it is, whose message
     // is then the one reported, or which runs under the count hook.
     // While Lua parses, a "C stack overflow" is nesting, not recursion (errors.c says so).
-    c->parsing = 1;
-    int checkpoints = c->load_instrumented != NULL &&
-                      luaL_loadbufferx(L, c->load_instrumented, c->load_instrumented_length, chunk, "t") == LUA_OK;
+    load->call.parsing = 1;
+    int checkpoints = load->instrumented != NULL &&
+                      luaL_loadbufferx(L, load->instrumented, load->instrumented_length, chunk, "t") == LUA_OK;
     if (!checkpoints && h->skip_checkpoints && h->checkpoints) {
         // For tests: as it is, and still without the hook (cardlua_skip_checkpoints).
         lua_settop(L, 0);
-        if (luaL_loadbufferx(L, c->load_source, c->load_length, chunk, "t") != LUA_OK) return lua_error(L);
+        if (luaL_loadbufferx(L, load->source, load->length, chunk, "t") != LUA_OK) return lua_error(L);
         cardlua__count_on_checkpoints(h);
     } else if (!checkpoints) {
         lua_settop(L, 0);
-        if (luaL_loadbufferx(L, c->load_source, c->load_length, chunk, "t") != LUA_OK) return lua_error(L);
+        if (luaL_loadbufferx(L, load->source, load->length, chunk, "t") != LUA_OK) return lua_error(L);
         if (h->checkpoints && !h->budget_exhausted) {
             // A script without checkpoints in a state without the hook (the prelude's
             // turned it off): the hook again, for the rest of the state's life.
@@ -64,7 +67,7 @@ static int body_load(lua_State *L, cardlua_call *c) {
         lua_setglobal(L, CARDLUA_CHECKPOINT_GLOBAL);
         cardlua__count_on_checkpoints(h);
     }
-    c->parsing = 0;
+    load->call.parsing = 0;
     lua_call(L, 0, 0);
     return 0;
 }
@@ -73,13 +76,13 @@ int cardlua_load_script(cardlua_host *h, const char *source, size_t length, cons
     REFUSE_REENTRY(h, CARDLUA_ERROR);
     snprintf(h->chunkname, sizeof h->chunkname, "%s", chunkname);
     cardlua__set_short_name(h);
-    cardlua_call call = {.callback_line = 1, .item_index = -1, .load_source = source, .load_length = length};
+    load_call load = {.call = {.callback_line = 1}, .source = source, .length = length};
     if (length > CARDLUA_SCRIPT_MAX_BYTES) {
         // Refused before the parser sees it: parsing runs no instruction, so neither the
         // budget nor the clock could stop it.
-        call.callback_line = 0;
-        call.load_source = NULL;
-        return cardlua__run_protected(h, &call, body_too_long);
+        load.call.callback_line = 0;
+        load.source = NULL;
+        return run_body_too_long(h, &load);
     }
     // A first line that starts with '#' (`#!/usr/bin/env lua`) is skipped, as the `lua`
     // command skips it (luaL_loadfilex; luaL_loadbufferx does not): the text from the
@@ -90,32 +93,41 @@ int cardlua_load_script(cardlua_host *h, const char *source, size_t length, cons
         size_t skipped = newline != NULL ? (size_t)(newline - source) : length;
         source += skipped;
         length -= skipped;
-        call.load_source = source;
-        call.load_length = length;
+        load.source = source;
+        load.length = length;
     }
     // With checkpoints (checkpoints.c) when the state counts on them (the prelude has
     // them): then neither chunk needs the count hook, whose trap mode costs every
     // instruction.
     if (h->checkpoints && !h->skip_checkpoints)
-        call.load_instrumented = cardlua_instrument(source, length, &call.load_instrumented_length);
-    int status = cardlua__run_protected(h, &call, body_load);
-    free(call.load_instrumented);
+        load.instrumented = cardlua_instrument(source, length, &load.instrumented_length);
+    int status = run_body_load(h, &load);
+    free(load.instrumented);
     return status;
 }
 
-static int body_has_function(lua_State *L, cardlua_call *c) {
+/// cardlua_has_function's record: the name asked about, and the answer.
+typedef struct {
+    cardlua_call call;
+    const char *name;
+    int defined;                 // 1 when the script defined a global function of that name
+} has_function_call;
+
+CARDLUA_BODY(body_has_function, has_function_call)
+
+static int body_has_function(lua_State *L, has_function_call *f) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     lua_pushglobaltable(L);
-    lua_pushstring(L, c->internal_name);
-    c->answer = (lua_rawget(L, -2) == LUA_TFUNCTION);
+    lua_pushstring(L, f->name);
+    f->defined = (lua_rawget(L, -2) == LUA_TFUNCTION);
     return 0;
 }
 
 int cardlua_has_function(cardlua_host *h, const char *name) {
     REFUSE_REENTRY(h, 0);
-    cardlua_call call = {.internal_name = name, .item_index = -1};
-    if (cardlua__run_protected(h, &call, body_has_function) != CARDLUA_OK) return 0;
-    return call.answer;
+    has_function_call f = {.name = name};
+    if (run_body_has_function(h, &f) != CARDLUA_OK) return 0;
+    return f.defined;
 }
 
 /// The lengths prepare set (already checked finite and non-negative by the prelude's
@@ -157,13 +169,21 @@ static int layout_newindex(lua_State *L) {
     return 0;
 }
 
-static int body_prepare(lua_State *L, cardlua_call *c) {
+/// cardlua_prepare's record: where the layout's configuration goes.
+typedef struct {
+    cardlua_call call;
+    double *config_out;          // CARDLUA_CFG_COUNT numbers
+} prepare_call;
+
+CARDLUA_BODY(body_prepare, prepare_call)
+
+static int body_prepare(lua_State *L, prepare_call *p) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
     cardlua__apply_state(L, h);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
     int layout = lua_gettop(L);
-    c->callback = "prepare";
+    p->call.callback = "prepare";
     if (cardlua__push_callback(L, h, "prepare")) {
         // prepare gets a stand-in for the layout: reads go to the layout itself (__index),
         // writes are forwarded after noting their line, so that readLayout's complaint
@@ -195,78 +215,101 @@ static int body_prepare(lua_State *L, cardlua_call *c) {
     lua_call(L, 1, 1);
     for (int i = 0; i < CARDLUA_CFG_COUNT; i++) {
         lua_rawgeti(L, -1, i + 1);
-        c->config_out[i] = lua_tonumber(L, -1);
+        p->config_out[i] = lua_tonumber(L, -1);
         lua_pop(L, 1);
     }
-    check_layout_magnitudes(L, c->config_out);
+    check_layout_magnitudes(L, p->config_out);
     return 0;
 }
 
 int cardlua_prepare(cardlua_host *h, const double *state, double *config_out) {
     REFUSE_REENTRY(h, CARDLUA_ERROR);
-    cardlua_call call = {.state = state, .config_out = config_out, .callback = "prepare", .callback_line = 1,
-                         .item_index = -1};
-    return cardlua__run_protected(h, &call, body_prepare);
+    prepare_call p = {.call = {.state = state, .callback = "prepare", .callback_line = 1},
+                      .config_out = config_out};
+    return run_body_prepare(h, &p);
 }
 
+/// cardlua_target_content_offset's record: the proposal, the velocity, the offset chosen.
+typedef struct {
+    cardlua_call call;
+    double proposed[2];
+    double velocity[2];
+    double *point_out;           // x, y
+} target_call;
+
+CARDLUA_BODY(body_target, target_call)
+
 /// targetContentOffset(proposed, velocity, layout), its result read back by readPoint.
-static int body_target(lua_State *L, cardlua_call *c) {
+static int body_target(lua_State *L, target_call *t) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
     cardlua__apply_state(L, h);
-    c->callback = "targetContentOffset";
+    t->call.callback = "targetContentOffset";
     if (!cardlua__push_callback(L, h, "targetContentOffset")) {
-        c->point_out[0] = c->proposed[0];
-        c->point_out[1] = c->proposed[1];
+        t->point_out[0] = t->proposed[0];
+        t->point_out[1] = t->proposed[1];
         return 0;
     }
     int F = lua_gettop(L);
     cardlua__push_internal(L, h, "readPoint");
     lua_pushvalue(L, F);
     cardlua__push_internal(L, h, "point");
-    lua_pushnumber(L, c->proposed[0]);
-    lua_pushnumber(L, c->proposed[1]);
+    lua_pushnumber(L, t->proposed[0]);
+    lua_pushnumber(L, t->proposed[1]);
     lua_call(L, 2, 1);
     cardlua__push_internal(L, h, "point");
-    lua_pushnumber(L, c->proposed[2]);
-    lua_pushnumber(L, c->proposed[3]);
+    lua_pushnumber(L, t->velocity[0]);
+    lua_pushnumber(L, t->velocity[1]);
     lua_call(L, 2, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_layout);
     lua_call(L, 3, 1);  // F(proposed, velocity, layout): readPoint, result on the stack
     cardlua__reset_budget(h);
     // readPoint(result, proposed): a fresh proposal, in case the script changed its copy.
     cardlua__push_internal(L, h, "point");
-    lua_pushnumber(L, c->proposed[0]);
-    lua_pushnumber(L, c->proposed[1]);
+    lua_pushnumber(L, t->proposed[0]);
+    lua_pushnumber(L, t->proposed[1]);
     lua_call(L, 2, 1);
     lua_call(L, 2, 2);
-    c->point_out[0] = lua_tonumber(L, -2);
-    c->point_out[1] = lua_tonumber(L, -1);
+    t->point_out[0] = lua_tonumber(L, -2);
+    t->point_out[1] = lua_tonumber(L, -1);
     for (int k = 0; k < 2; k++)
-        if (c->point_out[k] > MAX_MAGNITUDE || c->point_out[k] < -MAX_MAGNITUDE)
+        if (t->point_out[k] > MAX_MAGNITUDE || t->point_out[k] < -MAX_MAGNITUDE)
             luaL_error(L, "returned %s = %f, beyond the largest magnitude allowed (1e15)", k == 0 ? "x" : "y",
-                       (lua_Number)c->point_out[k]);
+                       (lua_Number)t->point_out[k]);
     return 0;
 }
 
 int cardlua_target_content_offset(cardlua_host *h, const double *state, double px, double py,
                                   double vx, double vy, double *result) {
     REFUSE_REENTRY(h, CARDLUA_ERROR);
-    cardlua_call call = {.state = state, .proposed = {px, py, vx, vy}, .point_out = result,
-                         .callback = "targetContentOffset", .callback_line = 1, .item_index = -1};
-    return cardlua__run_protected(h, &call, body_target);
+    target_call t = {.call = {.state = state, .callback = "targetContentOffset", .callback_line = 1},
+                     .proposed = {px, py}, .velocity = {vx, vy}, .point_out = result};
+    return run_body_target(h, &t);
 }
 
-static int body_internal(lua_State *L, cardlua_call *c) {
+/// The record of cardlua_call_internal and cardlua_call_internal_string: the internal,
+/// its argument, and where its numbers go (none: a string result, in host->string_result).
+typedef struct {
+    cardlua_call call;
+    const char *name;
+    const char *argument;        // NULL: nil
+    double *numbers_out;         // NULL: a string result
+    long capacity;
+    long count;                  // the array's length (it may exceed capacity)
+} internal_call;
+
+CARDLUA_BODY(body_internal, internal_call)
+
+static int body_internal(lua_State *L, internal_call *in) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    cardlua__push_internal(L, h, c->internal_name);
-    if (c->internal_argument) lua_pushstring(L, c->internal_argument); else lua_pushnil(L);
+    cardlua__push_internal(L, h, in->name);
+    if (in->argument) lua_pushstring(L, in->argument); else lua_pushnil(L);
     lua_call(L, 1, 1);
-    if (c->numbers_out == NULL) {  // a string result
+    if (in->numbers_out == NULL) {  // a string result
         size_t len = 0;
         const char *s = lua_tolstring(L, -1, &len);
-        if (s == NULL) return luaL_error(L, "internal %s returned no string", c->internal_name);
+        if (s == NULL) return luaL_error(L, "internal %s returned no string", in->name);
         char *copy = (char *)malloc(len + 1);
         if (copy == NULL) return luaL_error(L, "not enough memory");
         memcpy(copy, s, len + 1);
@@ -276,10 +319,10 @@ static int body_internal(lua_State *L, cardlua_call *c) {
     }
     luaL_checktype(L, -1, LUA_TTABLE);
     lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-    c->numbers_count = (long)n;
-    for (lua_Integer i = 0; i < n && i < c->numbers_capacity; i++) {
+    in->count = (long)n;
+    for (lua_Integer i = 0; i < n && i < in->capacity; i++) {
         lua_rawgeti(L, -1, i + 1);
-        c->numbers_out[i] = lua_tonumber(L, -1);
+        in->numbers_out[i] = lua_tonumber(L, -1);
         lua_pop(L, 1);
     }
     return 0;
@@ -289,10 +332,10 @@ int cardlua_call_internal(cardlua_host *h, const char *name, const char *argumen
                           long capacity, long *count) {
     if (count) *count = 0;
     REFUSE_REENTRY(h, CARDLUA_ERROR);
-    cardlua_call call = {.internal_name = name, .internal_argument = argument, .numbers_out = output,
-                         .numbers_capacity = capacity, .callback_line = 1, .item_index = -1};
-    int status = cardlua__run_protected(h, &call, body_internal);
-    if (count) *count = call.numbers_count;
+    internal_call in = {.call = {.callback_line = 1}, .name = name, .argument = argument, .numbers_out = output,
+                        .capacity = capacity};
+    int status = run_body_internal(h, &in);
+    if (count) *count = in.count;
     return status;
 }
 
@@ -300,20 +343,27 @@ const char *cardlua_call_internal_string(cardlua_host *h, const char *name, cons
                                          int *status) {
     if (status) *status = CARDLUA_ERROR;
     REFUSE_REENTRY(h, NULL);
-    cardlua_call call = {.internal_name = name, .internal_argument = argument, .callback_line = 1,
-                         .item_index = -1};
-    int s = cardlua__run_protected(h, &call, body_internal);
+    internal_call in = {.call = {.callback_line = 1}, .name = name, .argument = argument};
+    int s = run_body_internal(h, &in);
     if (status) *status = s;
     return s == CARDLUA_OK ? h->string_result : NULL;
 }
 
 static int bench_pcalls(cardlua_host *h, lua_State *L, long count);
 
-static int body_collector_mode(lua_State *L, cardlua_call *c) {
+/// cardlua_collector_mode's record: the answer.
+typedef struct {
+    cardlua_call call;
+    int generational;
+} collector_call;
+
+CARDLUA_BODY(body_collector_mode, collector_call)
+
+static int body_collector_mode(lua_State *L, collector_call *g) {
     // Switching answers the previous mode; switch back when it was generational.
     int previous = lua_gc(L, LUA_GCINC, 0, 0, 0);
     if (previous == LUA_GCGEN) lua_gc(L, LUA_GCGEN, 0, 0);
-    c->answer = previous == LUA_GCGEN;
+    g->generational = previous == LUA_GCGEN;
     return 0;
 }
 
@@ -341,9 +391,9 @@ void cardlua_budget_used(const cardlua_host *h, long long *steps, long long *ins
 int cardlua_collector_mode(cardlua_host *h) {
     if (h->in_call) return -1;
     if (h->poisoned || h->L == NULL) return -1;
-    cardlua_call call = {.item_index = -1};
-    if (cardlua__run_protected(h, &call, body_collector_mode) != CARDLUA_OK) return -1;
-    return call.answer;
+    collector_call g = {0};
+    if (run_body_collector_mode(h, &g) != CARDLUA_OK) return -1;
+    return g.generational;
 }
 
 static int body_bench(lua_State *L) {

@@ -116,11 +116,13 @@ void cardlua__silent_warnings(void *ud, const char *msg, int tocont) {
 
 // MARK: - Set-up
 
-static int body_setup(lua_State *L, cardlua_call *c) {
+CARDLUA_DECLARE_BODY(body_setup, load_call)
+
+static int body_setup(lua_State *L, load_call *load) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua_host *h = host_of(L);
-    const char *prelude = c->load_source;
-    size_t prelude_length = c->load_length;
+    const char *prelude = load->source;
+    size_t prelude_length = load->length;
 
     // The libraries, and of them only what the allowlist keeps, as it keeps it
     // (sandbox.c).
@@ -211,14 +213,14 @@ cardlua_host *cardlua_open(const char *prelude, size_t prelude_length, size_t me
     // userdata, not upvalues: a closure with upvalues would allocate, and nothing may
     // allocate outside lua_pcall.
     lua_State *L = h->L;
-    cardlua_call call = {.body = body_setup, .load_source = prelude, .load_length = prelude_length};
+    load_call load = {.call = {.body = protected_body_setup}, .source = prelude, .length = prelude_length};
     lua_settop(L, 0);
     lua_pushcfunction(L, cardlua__message_handler);
     lua_pushcfunction(L, cardlua__call_body);
-    lua_pushlightuserdata(L, &call);
+    lua_pushlightuserdata(L, &load.call);
     cardlua__reset_budget(h);
     h->budget_left = SETUP_BUDGET;  // the prelude's work is not the script's
-    h->call = &call;
+    h->call = &load.call;
     h->setting_up = 1;
     int status = lua_pcall(L, 1, 0, 1);
     h->setting_up = 0;

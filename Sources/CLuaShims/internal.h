@@ -77,7 +77,7 @@ enum {
     K_X, K_Y, K_WIDTH, K_HEIGHT,
     K_COUNT
 };
-/// cardlua_call.touched beyond the slot keys: the cached indexPath, and any other key
+/// transform_call.touched beyond the slot keys: the cached indexPath, and any other key
 /// (a key outside the contract, or not a string).
 #define TOUCHED_INDEX_PATH (1u << K_ATTRIBUTES)
 #define TOUCHED_OTHER (1u << (K_ATTRIBUTES + 1))
@@ -90,77 +90,71 @@ enum {
 #define SMALL_CLASSES (SMALL_MAX / SMALL_CLASS)
 
 typedef struct cardlua_call cardlua_call;
+typedef struct transform_call transform_call;
 
 /// The host's watchdog thread (watchdog.c): made at the first call with a time limit.
 typedef struct cardlua_watchdog cardlua_watchdog;
 
-/// A protected body: the work of one entry point, run inside lua_pcall with its call's
-/// record (cardlua__run_protected).
+/// A protected body as cardlua__run_protected runs it, inside lua_pcall, with its call's
+/// record. Each body proper takes its own record's type (CARDLUA_BODY, below).
 typedef int (*cardlua_body)(lua_State *L, cardlua_call *c);
 
-/// One call's inputs and results: each entry point fills one on its C stack and hands it
-/// to its protected body (cardlua__run_protected pushes it as a light userdata, the body's
-/// one argument, as lua.c hands argv to pmain). It lives as long as the call; the host
-/// keeps only what lives as long as the state. Fields an entry point does not use stay 0.
+/// What every call's record begins with: the part that the code Lua calls back during a
+/// call (the message handler, the count hook, the limits' messages, the queries) and
+/// cardlua__run_protected itself read, whatever the call. Each entry point has a record
+/// of its own (`prepare_call`, `transform_call`, …: its inputs and results), which holds
+/// this as its first member, `call`, and fills it on its own C stack; cardlua__run_protected
+/// pushes a pointer to it as a light userdata, the body's one argument (as lua.c hands
+/// argv to pmain), and host->call points at this part while the pcall runs. The record
+/// lives as long as the call; the host keeps only what lives as long as the state.
 struct cardlua_call {
-    cardlua_body body;
+    cardlua_body body;           // set by cardlua__run_protected
 
-    // What the call reports about itself: for messages, the attributes proxy, the hook.
+    // What the call reports about itself: for messages and the hook.
     const char *callback;        // the script's callback under way, or NULL
     int callback_line;           // its line (0: no line of the script applies)
     int has_item;                // an item is under way...
-    long item_number;            // ...its number (as messages name it)
-    long item_index;             // ...and its index in `input` (-1: none)
+    long item_number;            // ...and its number (as messages name it)
     const double *state;         // the scroll state (CARDLUA_STATE_COUNT numbers), or NULL
-
-    // transform, the element query: the items, their starting attributes, the output.
-    const double *input;         // CARDLUA_IN_STRIDE numbers per item, or NULL
-    const double *starts;        // CARDLUA_OUT_STRIDE per item, or NULL: the defaults
-    double *output;              // CARDLUA_OUT_STRIDE per item
-    long count;
+    int parsing;                 // 1 while Lua parses a text (its C levels are nesting then)
     // A bad value returned by a callback: it is called once more with a return hook to
     // find the line of its `return` (attributes.c: cardlua__note_return_line).
-    int transform_slot;          // stack index of the callback (its arguments follow it)
-    // The keys the attributes proxy itself put into `attributes` during the item under
-    // way (bit k: cardlua__slot_keys[k]; then TOUCHED_INDEX_PATH, TOUCHED_OTHER), so that
-    // the read-back takes them by look-up (attributes.c: take_touched).
-    unsigned touched;
     int return_probe;            // the count hook also watches returns
     int return_line;             // the callback's last `return` line seen by the probe
-    double rect[4];              // the element query's rect (x, y, width, height)...
-    long elements_count;         // ...and its records, in host->elements (-1: the script has none)
-
-    double *config_out;          // prepare: CARDLUA_CFG_COUNT numbers
-    double proposed[4];          // targetContentOffset: the proposal and the velocity
-    double *point_out;           // ...and the offset chosen
-
-    // The prelude's internals (cardlua_call_internal…), has_function, the collector mode.
-    const char *internal_name;
-    const char *internal_argument;
-    double *numbers_out;         // NULL: a string result (host->string_result)
-    long numbers_capacity;
-    long numbers_count;
-    int answer;                  // has_function: 1 if defined; collector_mode: 1 if generational
-
-    const char *load_source;     // loading a script or the prelude
-    int parsing;                 // 1 while Lua parses it (its C levels are nesting then)
-    size_t load_length;
-    char *load_instrumented;     // the script with checkpoints (cardlua_instrument), or NULL
-    size_t load_instrumented_length;
-
-    // sizes.c: the item counts, the result buffer, the callback; and the call being read
-    // back, for the return-line probe: the callback's slot, and its first argument's slot
-    // (sizeForItem's IndexPath) or, when 0, the section number.
-    const long *counts;
-    long sections;
-    double *sizes_out;
-    const char *name;
-    int probe_function, probe_argument;
-    long probe_section;
     // sizes.c switched the collector to generational mode for this call:
     // cardlua__run_protected switches it back after the pcall, however the call ended.
     int restore_incremental;
+    // A transform call's whole record (attributes.c), from which the attributes proxy
+    // reads the item in hand; NULL in any other call.
+    transform_call *transform;
 };
+
+/// Declares the protected body `name`, whose record is a `type` (an entry point's own
+/// record, its common part `call` first), and defines `protected_<name>`, the body as
+/// lua_pcall runs it (a cardlua_body): it turns the common part back into the whole
+/// record. So a body's type says what it reads, and no function is called through a
+/// pointer of another type (a pointer to a struct's first member is one to the struct).
+#define CARDLUA_DECLARE_BODY(name, type)       \
+    static int name(lua_State *L, type *record); \
+    static int protected_##name(lua_State *L, cardlua_call *c) { return name(L, (type *)c); }
+
+/// CARDLUA_DECLARE_BODY, and `run_<name>(h, record)`, which runs the body through
+/// cardlua__run_protected: how an entry point calls its body. (cardlua_open runs its
+/// set-up through its own lua_pcall, with CARDLUA_DECLARE_BODY alone.)
+#define CARDLUA_BODY(name, type)                                           \
+    CARDLUA_DECLARE_BODY(name, type)                                       \
+    static inline int run_##name(cardlua_host *h, type *record) {          \
+        return cardlua__run_protected(h, &record->call, protected_##name); \
+    }
+
+/// What loading a text reads: cardlua_load_script's script, cardlua_open's prelude.
+typedef struct {
+    cardlua_call call;
+    const char *source;
+    size_t length;
+    char *instrumented;          // the script with checkpoints (cardlua_instrument), or NULL
+    size_t instrumented_length;
+} load_call;
 
 struct cardlua_host {
     lua_State *L;
@@ -376,12 +370,12 @@ static inline void cardlua__charge(lua_State *L, long long units) {
 /// setmetatable's sandbox rule for C that gives its new tables a metatable a script can
 /// reach: raises when the metatable at `mt` (an upvalue or absolute index) has a __gc
 /// field (a finalizer runs with hooks off, outside the limits).
-/* sandbox.c */ CARDLUA_INTERNAL void cardlua__refuse_finalizer(lua_State *L, int mt);
+/* checked_metatable.c */ CARDLUA_INTERNAL void cardlua__refuse_finalizer(lua_State *L, int mt);
 /// cardlua__refuse_finalizer, then gives the value on top the metatable at `mt`.
-/* sandbox.c */ CARDLUA_INTERNAL void cardlua__set_checked_metatable(lua_State *L, int mt);
+/* checked_metatable.c */ CARDLUA_INTERNAL void cardlua__set_checked_metatable(lua_State *L, int mt);
 /// cardlua__set_checked_metatable with the string "__gc" at `gc_key` (an upvalue, say):
 /// the makers of a table per card, where pushing the key from C text was a third of it.
-/* sandbox.c */ CARDLUA_INTERNAL void cardlua__set_checked_metatable_with(lua_State *L, int mt, int gc_key);
+/* checked_metatable.c */ CARDLUA_INTERNAL void cardlua__set_checked_metatable_with(lua_State *L, int mt, int gc_key);
 /// The hook's event mask: the count, and returns while a return-line probe runs.
 #define HOOK_MASK(h) (LUA_MASKCOUNT | ((h)->call && (h)->call->return_probe ? LUA_MASKRET : 0))
 /// A key of `attributes` the contract knows (attributes.c: cardlua__attribute_keys, NULL-ended).
@@ -404,7 +398,9 @@ CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
 /* attributes.c */ CARDLUA_INTERNAL int cardlua__read_fields(lua_State *L, cardlua_host *h, const hot_slots *s, unsigned present,
                                    const double *base, const double *start, double *out);
 /* attributes.c */ CARDLUA_INTERNAL void cardlua__note_unknown_keys(lua_State *L, cardlua_host *h, int table);
-/* attributes.c */ CARDLUA_INTERNAL void cardlua__note_return_line(lua_State *L, cardlua_host *h);
+/// The line of the `return` by which the callback at stack slot `callback` (its two
+/// arguments follow it) handed back a bad value, noted as the call's line (0: no callback).
+/* attributes.c */ CARDLUA_INTERNAL void cardlua__note_return_line(lua_State *L, cardlua_host *h, int callback);
 /* elements.c */ CARDLUA_INTERNAL int cardlua__native_item(lua_State *L);
 /* elements.c */ CARDLUA_INTERNAL int cardlua__element_newindex(lua_State *L);
 /* elements.c */ CARDLUA_INTERNAL void cardlua__push_element_newindex(lua_State *L);
@@ -472,9 +468,11 @@ CARDLUA_INTERNAL extern const char *const cardlua__slot_keys[K_COUNT];
 /* watchdog.c */ CARDLUA_INTERNAL int cardlua__watch_expired(const cardlua_host *h);
 /* watchdog.c */ CARDLUA_INTERNAL void cardlua__watch_close(cardlua_host *h);
 /* transform_math.c */ CARDLUA_INTERNAL int cardlua__transform_math(lua_State *L);
-/* transform_math.c */ CARDLUA_INTERNAL void cardlua__list_api(lua_State *L, int result, const char *name,
-    const char *params, const char *kinds, const char *returns, const char *doc);
 /* transform_math.c */ CARDLUA_INTERNAL int cardlua__transform_value(lua_State *L, int idx, double *m);
 /* geometry_native.c */ CARDLUA_INTERNAL int cardlua__geometry_makers(lua_State *L);
+/// Appends a row of the API ({ name, params, kinds, returns, doc }; a value: no params or
+/// kinds) to the list at `result`, for the prelude's defineAll: the installers' rows.
+/* api_rows.c */ CARDLUA_INTERNAL void cardlua__list_api(lua_State *L, int result, const char *name,
+    const char *params, const char *kinds, const char *returns, const char *doc);
 
 #endif

@@ -22,18 +22,26 @@ struct arena {
     size_t used;
 };
 
-/// A call of this file: the shared call record first (cardlua__run_protected hands the
-/// body a pointer to it, which is then a pointer to the whole), then what this file's
-/// bodies read and fill.
+/// The record of the calls that read a list of records (cardlua_attribute_notes,
+/// cardlua_internal_strings, cardlua_read_params): the internal, how its list is read,
+/// and the result.
 typedef struct {
     cardlua_call call;
     const char *name;                      // the internal to call
-    const cardlua_param_setting *settings;  // cardlua_set_params
-    long setting_count;
     int (*fill)(lua_State *L, int list, struct arena *a, void *header);
     size_t header_size;
     char *block;                           // the result, malloc'ed by the body
 } records_call;
+
+/// cardlua_set_params' record: the settings.
+typedef struct {
+    cardlua_call call;
+    const cardlua_param_setting *settings;
+    long count;
+} params_call;
+
+CARDLUA_BODY(body_records, records_call)
+CARDLUA_BODY(body_set_params, params_call)
 
 /// `size` bytes at `align`, from the arena (NULL while measuring).
 static void *take(struct arena *a, size_t size, size_t align) {
@@ -165,8 +173,7 @@ static int fill_params(lua_State *L, int list, struct arena *a, void *header) {
 // MARK: - The calls
 
 /// Calls the internal, then reads its list twice: to measure, then into the block.
-static int body_records(lua_State *L, cardlua_call *c) {
-    records_call *r = (records_call *)c;  // c is r's first member
+static int body_records(lua_State *L, records_call *r) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua__push_internal(L, host_of(L), r->name);
     lua_call(L, 0, 1);
@@ -190,9 +197,8 @@ static void *call_records(cardlua_host *h, const char *name, size_t header_size,
                           int (*fill)(lua_State *, int, struct arena *, void *), int *status) {
     if (status) *status = CARDLUA_ERROR;
     REFUSE_REENTRY(h, NULL);
-    records_call r = {.call = {.callback_line = 1, .item_index = -1}, .name = name, .fill = fill,
-                      .header_size = header_size};
-    int s = cardlua__run_protected(h, &r.call, body_records);
+    records_call r = {.call = {.callback_line = 1}, .name = name, .fill = fill, .header_size = header_size};
+    int s = run_body_records(h, &r);
     if (status) *status = s;
     if (s != CARDLUA_OK) {
         free(r.block);
@@ -214,13 +220,12 @@ cardlua_params *cardlua_read_params(cardlua_host *h, int *status) {
 }
 
 /// I.setParams({ { name = …, value = … }, … }): the settings as Lua values.
-static int body_set_params(lua_State *L, cardlua_call *c) {
-    records_call *r = (records_call *)c;  // c is r's first member
+static int body_set_params(lua_State *L, params_call *p) {
     luaL_checkstack(L, BODY_STACK, "cardlua");
     cardlua__push_internal(L, host_of(L), "setParams");
-    lua_createtable(L, (int)r->setting_count, 0);
-    for (long i = 0; i < r->setting_count; i++) {
-        const cardlua_param_setting *s = &r->settings[i];
+    lua_createtable(L, (int)p->count, 0);
+    for (long i = 0; i < p->count; i++) {
+        const cardlua_param_setting *s = &p->settings[i];
         lua_createtable(L, 0, 2);
         lua_pushstring(L, s->name);
         lua_setfield(L, -2, "name");
@@ -243,9 +248,8 @@ static int body_set_params(lua_State *L, cardlua_call *c) {
 
 int cardlua_set_params(cardlua_host *h, const cardlua_param_setting *settings, long count) {
     REFUSE_REENTRY(h, CARDLUA_ERROR);
-    records_call r = {.call = {.callback_line = 1, .item_index = -1}, .settings = settings,
-                      .setting_count = count};
-    return cardlua__run_protected(h, &r.call, body_set_params);
+    params_call p = {.call = {.callback_line = 1}, .settings = settings, .count = count};
+    return run_body_set_params(h, &p);
 }
 
 void cardlua_free_records(void *block) { free(block); }

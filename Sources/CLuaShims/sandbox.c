@@ -202,33 +202,6 @@ static int sandboxed_setmetatable(lua_State *L) {
     return call_original(L);
 }
 
-void cardlua__refuse_finalizer(lua_State *L, int mt) {
-    lua_pushliteral(L, "__gc");
-    int gc = lua_rawget(L, mt) != LUA_TNIL;
-    lua_pop(L, 1);
-    if (gc)
-        luaL_error(L, "setmetatable: __gc metamethods are not allowed in cardlua scripts "
-                      "(a finalizer runs outside the limits)");
-}
-
-void cardlua__set_checked_metatable(lua_State *L, int mt) {
-    cardlua__refuse_finalizer(L, mt);
-    lua_pushvalue(L, mt);
-    lua_setmetatable(L, -2);
-}
-
-void cardlua__set_checked_metatable_with(lua_State *L, int mt, int gc_key) {
-    lua_pushvalue(L, gc_key);
-    if (lua_rawget(L, mt) != LUA_TNIL) {
-        lua_pop(L, 1);
-        cardlua__refuse_finalizer(L, mt);  // raises, with its message
-    }
-    // The nil the look-up left becomes the metatable (lua_setmetatable pops it): one
-    // lua_copy instead of a pop and a push, on the path of every table a maker hands out.
-    lua_copy(L, mt, -1);
-    lua_setmetatable(L, -2);
-}
-
 /// math.randomseed(): with no argument, the fixed seed (the stock one takes the time).
 /// The stock function keeps the generator's state in an upvalue, so it is called as a
 /// closure (upvalue 1 of this one), not through its C pointer.

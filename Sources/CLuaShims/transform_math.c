@@ -1269,27 +1269,6 @@ static const math_function FUNCTIONS[] = {
     {"affine", make_value_affine, "", "", NULL, NULL},
 };
 
-/// Appends the API's row `m` to the array part of the table at `result`: { name =,
-/// params =, kinds =, returns =, doc = } (a value: no params or kinds). Shared with
-/// geometry_native.c.
-void cardlua__list_api(lua_State *L, int result, const char *name, const char *params, const char *kinds,
-                       const char *returns, const char *doc) {
-    lua_createtable(L, 0, 5);
-    lua_pushstring(L, name);
-    lua_setfield(L, -2, "name");
-    if (params != NULL) {
-        lua_pushstring(L, params);
-        lua_setfield(L, -2, "params");
-        lua_pushstring(L, kinds);
-        lua_setfield(L, -2, "kinds");
-    }
-    lua_pushstring(L, returns);
-    lua_setfield(L, -2, "returns");
-    lua_pushstring(L, doc);
-    lua_setfield(L, -2, "doc");
-    lua_rawseti(L, result, (lua_Integer)lua_rawlen(L, result) + 1);
-}
-
 /// Pushes the shared upvalues (UV_T3 … UV_KY) from cardlua__transform_math's stack (its
 /// arguments, then the two metatables at 4 and 5).
 static void push_shared(lua_State *L) {
