@@ -87,4 +87,11 @@ extension LuaEffect {
         let effect = try LuaEffect(source: "", chunkName: "types")
         return try effect.internalString("types")
     }
+
+    /// Every name a script finds defined, sorted: each global, each library's members as
+    /// `lib.name` (`math.floor`), the values made on first use (`CATransform3DIdentity`) and
+    /// the methods of the API's classes as `Class:method` (`CATransform3D:rotate`).
+    public static func scriptNames() throws(ScriptError) -> [String] {
+        try LuaEffect(source: "", chunkName: "names").internalStrings("scriptNames")
+    }
 }

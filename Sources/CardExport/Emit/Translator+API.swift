@@ -35,18 +35,9 @@ extension Translator {
         case "UIScrollViewDecelerationRateNormal": return code("\"normal\"", .string("normal"))
         case "UIScrollViewDecelerationRateFast": return code("\"fast\"", .string("fast"))
         case "params": return code("", .params)
-        case "coroutine": throw refuse(line, "coroutines are not supported (a layout computes each frame at once)")
-        case "setmetatable", "getmetatable", "rawget", "rawset", "rawequal", "rawlen":
-            throw refuse(line, "metatables are not supported (Swift types have fixed behaviour; write plain functions)")
-        case "pcall", "xpcall", "error", "assert":
-            throw refuse(line, "\(n) is not supported (the exported layout cannot fail at run time; remove the check)")
-        case "load", "dofile", "require", "loadstring":
-            throw refuse(line, "\(n) is not supported (the export is one self-contained file)")
-        case "string", "tostring", "tonumber":
-            throw refuse(line, "string functions are not supported (a layout builds no text)")
-        case "select", "next", "pairs", "type", "unpack":
-            throw refuse(line, "\(n) is not supported (Swift values have fixed types; write the values out)")
         default:
+            // The script API's table says why a name of the runtime is refused (API/ScriptAPI.swift).
+            if let refusal = ScriptAPI.refusal(n) { throw refuse(line, refusal) }
             throw refuse(line, "the global '\(n)' is not supported (it is not part of the script API the translator knows)")
         }
     }
@@ -64,9 +55,8 @@ extension Translator {
         if lib == "math", Self.mathFunctionNames.contains(name) {
             throw refuse(line, "math.\(name) as a value is supported only in a `local` of math functions alone (`local abs, max = math.abs, math.max`), called where it is used")
         }
-        if lib == "coroutine" { throw refuse(line, "coroutines are not supported (a layout computes each frame at once)") }
-        if lib == "string" { throw refuse(line, "string functions (string.\(name)) are not supported (a layout builds no text)") }
-        throw refuse(line, "\(lib).\(name) is not supported here")
+        if let refusal = ScriptAPI.refusal("\(lib).\(name)") { throw refuse(line, refusal) }
+        throw refuse(line, "\(lib).\(name) as a value is not supported (call it where it is used)")
     }
 
     // MARK: - Fields

@@ -7,10 +7,9 @@ extension Translator {
         if case let .field(lib, name) = function.kind, case .name(let m) = lib.kind, lookUp(m) == nil {
             if m == "math" { return try mathCall(name, arguments, line: line) }
             if m == "string", name == "format" { return try formatCall(arguments, line: line) }
-            if m == "table" { throw refuse(line, "table.\(name) as a value is not supported") }
-            if m == "coroutine" { throw refuse(line, "coroutines are not supported (a layout computes each frame at once)") }
-            if m == "string" { throw refuse(line, "string functions (string.\(name)) are not supported (a layout builds no text)") }
-            throw refuse(line, "\(m).\(name) is not supported")
+            if let refusal = ScriptAPI.refusal("\(m).\(name)") { throw refuse(line, refusal) }
+            if m == "table" { throw refuse(line, "table.\(name) as a value is not supported (call it as a statement)") }
+            throw refuse(line, "\(m).\(name) is not supported (it is not part of the script API the translator knows)")
         }
         if case .name(let n) = function.kind, let id = lookUp(n), let f = mathAliases[id] {
             return try mathCall(f, arguments, line: line)
@@ -183,10 +182,9 @@ extension Translator {
             if c.type == .int { return c }  // an integer is itself
             throw refuse(line, "math.tointeger of a number that may have a fraction is not supported (Lua gives nil for a fraction, and a Swift value has one type: write math.floor(x) for the whole part, or x // 1)")
         case "pi", "huge": throw refuse(line, "math.\(name) is not a function")
-        case "random", "randomseed":
-            throw refuse(line, "math.random is not supported (the exported layout must give the same frames every run)")
         default:
-            throw refuse(line, "math.\(name) is not supported")
+            if let refusal = ScriptAPI.refusal("math." + name) { throw refuse(line, refusal) }
+            throw refuse(line, "math.\(name) is not supported (it is not part of the script API the translator knows)")
         }
     }
 
@@ -296,11 +294,12 @@ extension Translator {
         case "CGAffineTransformEqualToTransform":
             let v = try values(arguments, [.affine, .affine], n, line: line)
             return code("\(v[0]) == \(v[1])", .bool, Code.comparison)
-        case "print":
-            throw refuse(line, "print as a value is not supported")
-        case "ipairs", "pairs":
-            throw refuse(line, "\(n) outside a `for` is not supported")
+        case "print", "warn":
+            throw refuse(line, "\(n) as a value is not supported (a call of it only writes to the tools' output, and is left out)")
+        case "ipairs":
+            throw refuse(line, "ipairs outside a `for` is not supported (write `for k, v in ipairs(t) do`)")
         default:
+            if let refusal = ScriptAPI.refusal(n) { throw refuse(line, refusal) }
             _ = try globalName(n, line: line)
             throw refuse(line, "calling '\(n)' is not supported")
         }
@@ -322,7 +321,8 @@ extension Translator {
                 let v = try values(arguments, [.point, .point], "layout:" + method, line: line)
                 return code("super.targetContentOffset(forProposedContentOffset: \(v[0]), withScrollingVelocity: \(v[1]))", .point)
             default:
-                throw refuse(line, "layout:\(method) is not supported")
+                if let refusal = ScriptAPI.refusal("UICollectionViewFlowLayout:" + method) { throw refuse(line, refusal) }
+                throw refuse(line, "layout:\(method) is not supported (not a UICollectionViewFlowLayout method the translator knows)")
             }
         case .collectionView:
             if method == "numberOfItems" || method == "numberOfItemsInSection" {

@@ -319,8 +319,8 @@ extension Translator {
 
     func callStatement(_ e: LuaExpression) throws {
         if case let .call(fn, args) = e.kind, case .name(let n) = fn.kind, lookUp(n) == nil {
-            if n == "print" {
-                emit("// print(…) dropped: it only writes to the tools' output")
+            if n == "print" || n == "warn" {
+                emit("// \(n)(…) dropped: it only writes to the tools' output")
                 return
             }
             _ = args

@@ -154,8 +154,8 @@ extension Translator {
                 try helperFunction(s, variable: id, name: name.base, function: f)
             }
         case .call(let e):
-            if case .call(let fn, _) = e.kind, case .name("print") = fn.kind {
-                members.append(commentLines(s) + ["// print(…) at load time dropped: it only writes to the tools' output."])
+            if case .call(let fn, _) = e.kind, case .name(let n) = fn.kind, n == "print" || n == "warn" {
+                members.append(commentLines(s) + ["// \(n)(…) at load time dropped: it only writes to the tools' output."])
                 return
             }
             throw refuse(s.line, "a call at the top level is not supported (the layout runs only its callbacks)")

@@ -112,6 +112,31 @@ function I.globalNames()
   return listed
 end
 
+-- Every name a script finds defined, as `cardlua export`'s table of the script API lists
+-- them (Sources/CardExport/API/ScriptAPI.swift; its test holds the two equal): each global,
+-- each library's members as `lib.name`, the values _G's __index makes, and the methods of
+-- the API's classes as `Class:method`. Sorted.
+function I.scriptNames()
+  local seen, names = {}, {}
+  local function add(name)
+    if not seen[name] then seen[name] = true; names[#names + 1] = name end
+  end
+  for key, value in pairs(G) do
+    if type(key) == "string" then
+      add(key)
+      if type(value) == "table" and key ~= "_G" then
+        for member in pairs(value) do if type(member) == "string" then add(key .. "." .. member) end end
+      end
+    end
+  end
+  for _, name in ipairs(I.globalNames()) do add(name) end
+  for _, text in ipairs(classes) do
+    for owner, method in gmatch(text, "function ([%w_]+):([%w_]+)%(") do add(owner .. ":" .. method) end
+  end
+  sort(names)
+  return names
+end
+
 -- What the C installers gave, for the test that holds C's table and the Lua reference
 -- equal (FunctionTableTests): each row, "name(params) kinds", then every name the result
 -- has, sorted.
