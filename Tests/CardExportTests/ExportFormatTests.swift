@@ -56,12 +56,16 @@ import Testing
         #expect(findings.isEmpty, "\(findings.prefix(4000))")
     }
 
-    @Test("the exports of the hostile-name, sections and tuned corpora pass it too")
+    @Test("the exports of the hostile-name, sections, sizes and tuned corpora pass it too")
     func corpusExports() throws {
         var files: [(name: String, swift: String)] = []
         for hostile in HostileCorpus.cases + SectionsCorpus.cases {
             files.append((hostile.className, try Exporter.export(source: hostile.source, fileName: hostile.fileName,
                                                                  className: hostile.className, params: [:])))
+        }
+        for sized in SizesCorpus.cases {
+            files.append((sized.className, try Exporter.export(source: sized.source, fileName: sized.fileName,
+                                                               className: sized.className, params: [:])))
         }
         for tuned in ExportProofTests.tunedCases {
             let source = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent(tuned.script), encoding: .utf8)

@@ -1,4 +1,5 @@
 import CardExport
+import CardLua
 import CardLayout
 import CardLuaTestSupport
 import Foundation
@@ -79,6 +80,54 @@ import Testing
              "Unwrapped" + Exporter.className(forFileName: "icarousel-\(name).lua"), [:], ["wrap": false])
         }
 
+    /// A param's value moved off its default: a number halfway from the default towards the
+    /// end of its range further away (on its step's grid, one step at least), an on/off
+    /// param switched.
+    static func moved(_ param: ScriptParam) -> ParamSetting? {
+        switch (param.kind, param.defaultValue) {
+        case (.boolean, .boolean(let on)): return .boolean(!on)
+        case (.number, .number(let d)):
+            let far = param.maximum - d >= d - param.minimum ? param.maximum : param.minimum
+            var v = d + (far - d) / 2
+            if let step = param.step, step > 0 {
+                v = d + ((v - d) / step).rounded() * step
+                if v == d { v = d + (far > d ? step : -step) }
+            }
+            return .number(min(max(v, param.minimum), param.maximum))
+        default: return nil
+        }
+    }
+
+    /// Every shipped script that exports and has params, with every param moved off its
+    /// default (``moved(_:)``), as `Moved<Class>`. Scripts whose moved values turn on what
+    /// the export refuses (an endless wrap) are listed in ``movedRefusals`` instead.
+    static let movedCases: [(script: String, className: String, params: [(name: String, value: ParamSetting)])] =
+        exports.compactMap { export in
+            guard (try? export.result.get()) != nil,
+                  let source = try? String(contentsOf: TestSupport.packageRoot.appendingPathComponent(export.script), encoding: .utf8),
+                  let effect = try? LuaEffect(source: source, chunkName: (export.script as NSString).lastPathComponent),
+                  !effect.params.isEmpty else { return nil }
+            let params = effect.params.compactMap { p in moved(p).map { (name: p.name, value: $0) } }
+            return (export.script, "Moved" + export.className, params)
+        }
+
+    /// A moved case's export: the numbers and the switches baked in.
+    static func movedExport(_ c: (script: String, className: String, params: [(name: String, value: ParamSetting)]))
+        -> Result<String, ExportError> {
+        var numbers: [String: Double] = [:], switches: [String: Bool] = [:]
+        for p in c.params {
+            switch p.value {
+            case .number(let v): numbers[p.name] = v
+            case .boolean(let b): switches[p.name] = b
+            case .option: break
+            }
+        }
+        let source = (try? String(contentsOf: TestSupport.packageRoot.appendingPathComponent(c.script), encoding: .utf8)) ?? ""
+        return Result { () throws(ExportError) -> String in
+            try Exporter.export(source: source, fileName: c.script, className: c.className, params: numbers, switches: switches)
+        }
+    }
+
     /// Every case compiled once (one swiftc invocation) and replayed; shared by the tests,
     /// which await it: while swiftc works, the test pool runs other suites.
     static let shared = OffPoolValue { () throws -> (cases: [ExportProof.Case], report: ExportProof.Report) in
@@ -107,6 +156,35 @@ import Testing
                                               params: params)
             cases.append(ExportProof.Case(script: "\(tuned.script) (\(params.map { "\($0.name)=\($0.value)" }.joined(separator: " ")))",
                                           className: tuned.className, swift: swift, runs: [(name: "demo", record: record)]))
+        }
+        // The delegate's sizes and insets, left to right and right to left.
+        for sized in SizesCorpus.cases {
+            let swift = try Exporter.export(source: sized.source, fileName: sized.fileName, className: sized.className, params: [:])
+            let runs = try [false, true].map { rtl in
+                (name: rtl ? "right to left" : "demo",
+                 record: try LuaRecorder.demo(source: sized.source, fileName: sized.fileName, rightToLeft: rtl,
+                                              numberOfItems: sized.items))
+            }
+            cases.append(ExportProof.Case(script: sized.name, className: sized.className, swift: swift, runs: runs))
+        }
+        // Every param moved off its default.
+        for moved in movedCases {
+            guard let swift = try? movedExport(moved).get() else { continue }
+            let source = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent(moved.script), encoding: .utf8)
+            let record = try LuaRecorder.demo(source: source, fileName: (moved.script as NSString).lastPathComponent,
+                                              params: moved.params)
+            cases.append(ExportProof.Case(script: "\(moved.script) (every param moved)", className: moved.className,
+                                          swift: swift, runs: [(name: "demo", record: record)]))
+        }
+        // An appearance bug: the deck's corner radius one point off.
+        if let deck = try? exports.first(where: { $0.className == "StackedDeckLayout" })?.result.get(),
+           deck.contains("attributes.cornerRadius = 12") {
+            let source = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("scripts/stacked-deck.lua"), encoding: .utf8)
+            let mutated = deck.replacingOccurrences(of: "attributes.cornerRadius = 12", with: "attributes.cornerRadius = 11")
+                .replacingOccurrences(of: "StackedDeckLayout", with: "CornerMutatedStackedDeckLayout")
+            cases.append(ExportProof.Case(script: "scripts/stacked-deck.lua (corner radius 11)",
+                                          className: "CornerMutatedStackedDeckLayout", swift: mutated,
+                                          runs: [(name: "demo", record: try LuaRecorder.demo(source: source, fileName: "stacked-deck.lua"))]))
         }
         // The hostile-names corpus and the integer edges, run under their (hostile) file names.
         // … and scripts with headers and footers, which keep super's attributes.
@@ -181,6 +259,37 @@ import Testing
         #expect((report.diagnostics["MutatedLolLayout"] ?? []).allSatisfy { !$0.contains("error:") })
         #expect(!(report.mismatches["MutatedLolLayout"] ?? []).isEmpty)
         #expect(!report.passed.contains("MutatedLolLayout"))
+    }
+
+    /// Every param of every shipped script moved off its default at once: the export bakes
+    /// each in and moves as `cardlua run --param …` with the same values does.
+    @Test(arguments: ExportProofTests.movedCases.map(\.className))
+    func everyParamMovedOffItsDefault(_ className: String) async throws {
+        let moved = try #require(Self.movedCases.first { $0.className == className })
+        if case .failure(let error) = Self.movedExport(moved) {
+            // Only an endless wrap may be refused: UIKit's flow layout has none.
+            #expect(error.message.hasPrefix("layout.wraps = true is not supported"), "\(error)")
+            return
+        }
+        let report = try await Self.report()
+        #expect(report.passed.contains(className), "\(report.problems(of: className).prefix(12).joined(separator: "\n"))")
+    }
+
+    /// Per-item sizes, per-section insets and header sizes come from the delegate, which
+    /// forwards to the exported methods: every item lands where the engine puts it, both ways.
+    @Test(arguments: SizesCorpus.cases.map(\.className))
+    func delegateSizesAndInsetsMoveAsTheScript(_ className: String) async throws {
+        let report = try await Self.report()
+        #expect(report.passed.contains(className), "\(report.problems(of: className).prefix(12).joined(separator: "\n"))")
+    }
+
+    /// The appearance (CALayer's fields on the attributes subclass) is part of the proof:
+    /// a corner radius one point off is reported, by name.
+    @Test func anAppearanceBugIsReported() async throws {
+        let report = try await Self.report()
+        let problems = report.mismatches["CornerMutatedStackedDeckLayout"] ?? []
+        #expect(problems.contains { $0.contains("cornerRadius is 11.0, the script's 12.0") }, "\(problems)")
+        #expect(!report.passed.contains("CornerMutatedStackedDeckLayout"))
     }
 
     /// `--param` values are baked into the export: each of ``tunedCases`` exports with

@@ -84,12 +84,12 @@ enum LuaRecorder {
 
     /// The script's demo (`cardlua run SCRIPT [--param k=v …]`).
     static func demo(source: String, fileName: String, params: [(name: String, value: ParamSetting)] = [],
-                     rightToLeft: Bool = false) throws -> LuaRecord {
+                     rightToLeft: Bool = false, numberOfItems: [Int] = items) throws -> LuaRecord {
         let effect = try LuaEffect(source: source, chunkName: fileName)
         try effect.setParams(params)
-        let recording = RecordingEffect(effect, numberOfItems: items)
+        let recording = RecordingEffect(effect, numberOfItems: numberOfItems)
         _ = try ScenarioRunner(effect: recording, scriptName: fileName)
-            .runDemo(viewportSize: viewport, numberOfItems: items, framesPerSecond: Scenario.defaultFramesPerSecond,
+            .runDemo(viewportSize: viewport, numberOfItems: numberOfItems, framesPerSecond: Scenario.defaultFramesPerSecond,
                      layoutDirection: rightToLeft ? .rightToLeft : .leftToRight)
         var record = recording.record
         record.rightToLeft = rightToLeft

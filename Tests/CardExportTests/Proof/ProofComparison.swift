@@ -35,7 +35,7 @@ enum ProofComparison {
                 for _ in 0..<count {
                     guard let line = lines.next() else { note("frame \(index): output ends early"); return problems }
                     let numbers = line.split(separator: " ").map { Double(String($0)) ?? .nan }
-                    guard numbers.count == 27 else { note("frame \(index): bad line \"\(line)\""); return problems }
+                    guard numbers.count == 38 else { note("frame \(index): bad line \"\(line)\""); return problems }
                     compiled[CardIndexPath(item: Int(numbers[1]), section: Int(numbers[0]))] = Array(numbers.dropFirst(2))
                 }
                 let expected = Dictionary(items.map { ($0.indexPath, $0) }, uniquingKeysWith: { a, _ in a })
@@ -56,7 +56,7 @@ enum ProofComparison {
                         ("m31", t.m31), ("m32", t.m32), ("m33", t.m33), ("m34", t.m34),
                         ("m41", t.m41), ("m42", t.m42), ("m43", t.m43), ("m44", t.m44),
                         ("alpha", item.alpha), ("zIndex", Double(item.zIndex)), ("isHidden", item.isHidden ? 1 : 0),
-                    ]
+                    ] + appearanceFields(item)
                     for (k, field) in fields.enumerated() where !close(values[k], field.1) {
                         note("frame \(index), item \(indexPath.item) of section \(indexPath.section): \(field.0) is \(values[k]), the script's \(field.1)")
                     }
@@ -94,6 +94,20 @@ enum ProofComparison {
             }
         }
         return problems
+    }
+
+    /// The engine's appearance of an item in the driver's order: CALayer's values (the
+    /// defaults where the script sets none), the colour's components (−1s for none), the
+    /// blur and double-sidedness.
+    static func appearanceFields(_ item: LayoutAttributes) -> [(String, Double)] {
+        let a = item.appearance ?? CardAppearance()
+        let rgb = a.backgroundColor.map { c in [(c.rgb >> 16) & 0xFF, (c.rgb >> 8) & 0xFF, c.rgb & 0xFF].map { Double($0) / 255 } }
+        let colour = rgb.map { $0 + [1] } ?? [-1, -1, -1, -1]
+        return [("cornerRadius", a.cornerRadius), ("shadowOpacity", a.shadowOpacity), ("shadowRadius", a.shadowRadius),
+                ("shadowOffset.width", a.shadowOffset.width), ("shadowOffset.height", a.shadowOffset.height),
+                ("backgroundColor.red", colour[0]), ("backgroundColor.green", colour[1]),
+                ("backgroundColor.blue", colour[2]), ("backgroundColor.alpha", colour[3]),
+                ("blurRadius", a.blurRadius), ("isDoubleSided", item.isDoubleSided ? 1 : 0)]
     }
 
     static func close(_ a: Double, _ b: Double) -> Bool {

@@ -9,8 +9,10 @@ import Foundation
 /// left: the collection view's effective layout direction), `frame X Y W H`
 /// (the visible rect), `release X Y W H PX PY VX VY` (the visible rect at the release, the
 /// proposal, the velocity in points per millisecond). Output: `frame N` and N lines
-/// `section item x y w h cx cy m11…m44 alpha zIndex hidden` (the cells, in the layout's
-/// order), then `supplementary N` and N lines `kind section x y w h m11…m44 alpha` (the
+/// `section item x y w h cx cy m11…m44 alpha zIndex hidden cornerRadius shadowOpacity
+/// shadowRadius shadowOffsetW shadowOffsetH red green blue alpha blurRadius doubleSided` (the
+/// cells, in the layout's order; the appearance is the attributes subclass's, or its
+/// defaults — CALayer's — for a layout without one, and a colour of −1s for none), then `supplementary N` and N lines `kind section x y w h m11…m44 alpha` (the
 /// headers, kind 0, and footers, kind 1), or `release X Y`. Numbers are Swift's shortest round-trip spelling.
 ///
 /// `driver CLASS INPUT OUTPUT` plays one run; `driver --jobs FILE` plays every run FILE
@@ -24,6 +26,8 @@ enum ProofDriver {
         /// UICollectionViewDelegateFlowLayout methods the export declares on the layout
         /// (the app's delegate calls them): the SPI protocols the forwarding delegate adopts.
         var delegateMethods: [DelegateMethod]
+        /// The export's attributes subclass (the appearance fields), if it has one.
+        var attributesClass: String?
     }
 
     /// A UICollectionViewDelegateFlowLayout method an exported layout may declare.
@@ -51,8 +55,11 @@ enum ProofDriver {
         let compact = exportedSource.replacingOccurrences(of: "\n", with: " ")
             .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
             .replacingOccurrences(of: " )", with: ")")  // a long signature's `)` on its own line
+        let subclass = "\(className)Attributes"
         return Layout(className: className,
-                      delegateMethods: DelegateMethod.all.filter { compact.contains($0.signature) })
+                      delegateMethods: DelegateMethod.all.filter { compact.contains($0.signature) },
+                      attributesClass: compact.contains("final class \(subclass): UICollectionViewLayoutAttributes")
+                        ? subclass : nil)
     }
 
     /// The drivers' data source (this one's and MotionProof's): the item counts per section.
@@ -77,6 +84,17 @@ enum ProofDriver {
 
         final class ProofPlainDelegate: NSObject, UICollectionViewDelegateFlowLayout {}
 
+        /// The appearance an export's attributes subclass carries (CALayer's names).
+        @MainActor protocol ProofAppearance: AnyObject {
+            var cornerRadius: CGFloat { get }
+            var shadowOpacity: CGFloat { get }
+            var shadowRadius: CGFloat { get }
+            var shadowOffset: CGSize { get }
+            var backgroundColor: UIColor? { get }
+            var blurRadius: CGFloat { get }
+            var isDoubleSided: Bool { get }
+        }
+
 
         """
         for layout in layouts where !layout.delegateMethods.isEmpty {
@@ -89,6 +107,10 @@ enum ProofDriver {
             }
             text += "}\n\n"
         }
+        for layout in layouts {
+            if let subclass = layout.attributesClass { text += "extension \(subclass): ProofAppearance {}\n" }
+        }
+        text += "\n"
         text += "let registry: [String: @MainActor () -> (UICollectionViewFlowLayout, any UICollectionViewDelegate)] = [\n"
         for layout in layouts {
             let delegate = layout.delegateMethods.isEmpty ? "ProofPlainDelegate()" : "\(layout.className)ProofDelegate()"
@@ -99,6 +121,14 @@ enum ProofDriver {
         text += """
 
         func number(_ value: CGFloat) -> String { "\\(Double(value))" }
+
+        /// The appearance fields of a cell's attributes (CALayer's defaults without a subclass).
+        @MainActor func appearance(_ a: UICollectionViewLayoutAttributes) -> [CGFloat] {
+            guard let s = a as? ProofAppearance else { return [0, 0, 3, 0, -3, -1, -1, -1, -1, 0, 1] }
+            let rgba = s.backgroundColor?.cgColor.components ?? [-1, -1, -1, -1]
+            return [s.cornerRadius, s.shadowOpacity, s.shadowRadius, s.shadowOffset.width, s.shadowOffset.height]
+                + rgba + [s.blurRadius, s.isDoubleSided ? 1 : 0]
+        }
 
         @MainActor func play(_ className: String, input inputPath: String, output outputPath: String) throws {
         guard let make = registry[className] else {
@@ -150,7 +180,7 @@ enum ProofDriver {
                               t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24,
                               t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44, a.alpha]
                 output += "\\(a.indexPath.section) \\(a.indexPath.item) " + values.map(number).joined(separator: " ")
-                output += " \\(a.zIndex) \\(a.isHidden ? 1 : 0)\\n"
+                output += " \\(a.zIndex) \\(a.isHidden ? 1 : 0) " + appearance(a).map(number).joined(separator: " ") + "\\n"
             }
             let views = (layout.layoutAttributesForElements(in: collectionView.bounds) ?? [])
                 .filter { $0.representedElementCategory == .supplementaryView }
