@@ -62,9 +62,9 @@ import Testing
         let play = try PlayServer(["kinds.lua", "--param", "style=stack"], directory: directory)
         defer { play.process.kill() }
         let state = play.get("/state")
-        #expect(state.contains(#""params":[{"name":"zoom","value":2,"min":0,"max":5,"step":null,"kind":"number","label":"Viewpoint offset"},"#
-                               + #"{"name":"wrap","value":true,"min":0,"max":0,"step":null,"kind":"boolean","label":null},"#
-                               + #"{"name":"style","value":"stack","min":0,"max":0,"step":null,"kind":"options","label":null,"#
+        #expect(state.contains(#""params":[{"name":"zoom","value":2,"default":2,"min":0,"max":5,"step":null,"kind":"number","label":"Viewpoint offset"},"#
+                               + #"{"name":"wrap","value":true,"default":true,"min":0,"max":0,"step":null,"kind":"boolean","label":null},"#
+                               + #"{"name":"style","value":"stack","default":"cover","min":0,"max":0,"step":null,"kind":"options","label":null,"#
                                + #""options":["cover","flat","stack"]}]"#), "\(state)")
         let toggled = play.post("/params", #"{"t":0.1,"name":"wrap","value":false}"#)
         #expect(toggled.hasPrefix("HTTP/1.1 200") && toggled.contains(#"{"name":"wrap","value":false,"#), "\(toggled)")

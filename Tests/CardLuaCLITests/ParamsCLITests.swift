@@ -97,8 +97,8 @@ import Testing
         let line = play.stdout.split(separator: "\n")[0]
         let port = try #require(UInt16(line.dropFirst("http://127.0.0.1:".count).dropLast()))
         let state = try #require(PlayTests.request(port: port, "GET /state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"))
-        #expect(state.contains(#""params":[{"name":"rotate","value":50,"min":0,"max":90,"step":1,"kind":"number","label":null},"#
-                               + #"{"name":"spacing","value":10,"min":-40,"max":40,"step":null,"kind":"number","label":null}]"#), "\(state)")
+        #expect(state.contains(#""params":[{"name":"rotate","value":50,"default":35,"min":0,"max":90,"step":1,"kind":"number","label":null},"#
+                               + #"{"name":"spacing","value":10,"default":10,"min":-40,"max":40,"step":null,"kind":"number","label":null}]"#), "\(state)")
         func post(_ body: String) -> String? {
             PlayTests.request(port: port, "POST /params HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
                 + "Origin: http://127.0.0.1:\(port)\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)

@@ -568,17 +568,21 @@ final class Playground: @unchecked Sendable {
         return json + ",\"ci\":" + (centred.map { "[\($0.section),\($0.item)]" } ?? "null") + "}"
     }
 
-    /// A tweakable in the state, in the script's order: `{"name", "value", "min", "max",
-    /// "step", "kind": "number"|"boolean"|"options", "label", "options"?}` (value a number,
+    /// A tweakable in the state, in the script's order: `{"name", "value", "default", "min",
+    /// "max", "step", "kind": "number"|"boolean"|"options", "label", "options"?}` (value
+    /// and default — the declared value, what the page's resets go back to — a number,
     /// true / false, or a string; min, max and step 0, 0 and null for the other kinds;
     /// label null when the script gives none; options only for that kind).
     private func paramJSON(_ p: ScriptParam) -> String {
-        let value: String = switch p.value {
-        case let .number(x): n(x)
-        case let .boolean(b): b ? "true" : "false"
-        case let .option(text): Self.jsonString(text)
+        func json(_ setting: ParamSetting) -> String {
+            switch setting {
+            case let .number(x): n(x)
+            case let .boolean(b): b ? "true" : "false"
+            case let .option(text): Self.jsonString(text)
+            }
         }
-        var out = "{\"name\":\(Self.jsonString(p.name)),\"value\":\(value),\"min\":\(n(p.minimum)),\"max\":\(n(p.maximum))"
+        var out = "{\"name\":\(Self.jsonString(p.name)),\"value\":\(json(p.value)),\"default\":\(json(p.defaultValue))"
+            + ",\"min\":\(n(p.minimum)),\"max\":\(n(p.maximum))"
             + ",\"step\":" + (p.step.map(n) ?? "null") + ",\"kind\":\"\(p.kind.name)\""
             + ",\"label\":" + (p.label.map(Self.jsonString) ?? "null")
         if case let .options(options) = p.kind { out += ",\"options\":[" + options.map(Self.jsonString).joined(separator: ",") + "]" }
