@@ -56,8 +56,13 @@ public struct CardPictures: Sendable, Equatable {
     }
 
     /// The CSS every page with pictures adds: the picture fills the card's box, under its
-    /// transform, with its corners; the label is hidden on a pictured card.
+    /// transform, with its corners; the label is hidden on a pictured card. A pictured card
+    /// has none of the palette's look (`!important`: the pages write it inline): no border
+    /// (the picture covers the whole box, not the box less a 1 px frame in the stroke
+    /// colour), no fill (that showed as a coloured rim at the picture's edges), no ring
+    /// (`--stroke`, which the pages' rings are drawn in); an appearance's shadow stays.
     public static let css = ".pic{position:absolute;left:0;top:0;right:0;bottom:0;background-position:center;"
         + "background-size:cover;background-repeat:no-repeat;border-radius:inherit;pointer-events:none}\n"
+        + ".card.photo{border-width:0!important;background:none!important;--stroke:transparent!important}\n"
         + ".card.photo>span{display:none}\n"
 }

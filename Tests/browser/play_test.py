@@ -13,16 +13,29 @@ a drag, a flick, a wheel gesture and a reload, and the frames the page drew
 the same content offsets: the same cards in the same order, places, transforms, alpha,
 zIndex and hidden.
 
-Then the panel's controls and the picker (`panel_checks`): `cardlua play FOLDER` on two
-scripts, one with a number (a long label), an on/off and a one-of param: the toggle, the
-segmented control, the labels whole and in the script's order, Copy params, and picking
-the other script at the same viewport, item count and centred item.
+The lol part also checks the params' panel: a slider, Copy params, Export Swift in the
+code view (the file `cardlua export` writes, coloured, Copy, Download as
+PlayLayout.swift, following the slider), A/B (Store A, Store B, flip: the values and the
+drawing), and a reset back to the declared value and its drawing.
+
+Then the stage (`stage_checks`): at 800, 1280, 1600 and 1920 px it takes the width the
+panel leaves, the viewport drawn as large as it lets it, centred; on a phone-narrow
+window the panel goes under it.
+
+Then the panel's controls and the picker (`panel_checks`): `cardlua play FOLDER
+--param zoom=3` on three scripts, one with a number (a long label), an on/off and a
+one-of param: its reset back to the declared 2, the toggle, the segmented control, the
+labels whole and in the script's order, the --param line wrapping between options only,
+Copy params, Reset all, Export's refusal beside its button, picking the other script at
+the same viewport, item count and centred item, and the cover flow's params in groups
+(fold, a group's reset).
 
 The cards part: `play --cards examples/cards --lan --lan-address 127.0.0.2` (a second
 loopback address standing in for the LAN one: no traffic leaves the machine), opened at
 the LAN URL with its token (`/t/TOKEN/`, every request of the page under it): cards show
-the folder's images, and touches (the DevTools protocol's touch events, as a phone's) drag
-the collection view.
+the folder's images with no border, fill or ring under them (and so do run's HTML
+preview's), and touches (the DevTools protocol's touch events, as a phone's) drag the
+collection view.
 
     python3 Tests/browser/play_test.py [--cardlua PATH] [--screenshot FILE] [--measure] [--only NAME] [--only-cards]
                                        [--panel-only] [--panel-screenshot FILE]
@@ -109,7 +122,7 @@ def main():
     parser.add_argument("--only", help="the catalogue part: only scripts whose name contains this")
     parser.add_argument("--skip-lol", action="store_true", help="only the catalogue part")
     parser.add_argument("--measure-script", help="print round-trip and fps figures for this script too")
-    parser.add_argument("--panel-only", action="store_true", help="only the panel's controls and the picker")
+    parser.add_argument("--panel-only", action="store_true", help="only the stage's size, the panel's controls and the picker")
     parser.add_argument("--panel-screenshot", help="save a screenshot of the page with the new controls there")
     parser.add_argument("--only-cards", action="store_true", help="only the cards part (--cards, --lan, touch)")
     args = parser.parse_args()
@@ -218,6 +231,11 @@ def main():
             # One script, not a folder: no effect picker (a .row's display once overrode `hidden`).
             picker_shown = driver.execute_script("return getComputedStyle(document.getElementById('pickerrow')).display")
             check("a single script shows no effect picker", picker_shown == "none", picker_shown)
+            shown_hidden = driver.execute_script(
+                "return ['copy', 'recorded', 'codeview', 'exporterror', 'error'].filter(function (id) { "
+                "var e = document.getElementById(id); return e.hidden && getComputedStyle(e).display !== 'none'; })")
+            check("what is hidden is not shown (no Copy before a recording, no code view, no error)", shown_hidden == [],
+                  str(shown_hidden))
             n_cards = driver.execute_script("return document.querySelectorAll('.card').length")
             check("cards drawn with matrix3d", n_cards >= 2 and "matrix3d" in driver.execute_script(
                 "return document.querySelector('.card').style.transform"), "%d cards" % n_cards)
@@ -274,15 +292,17 @@ def main():
               var done = arguments[0], st = window.cardlua.stage, r = st.getBoundingClientRect(), k = r.width / 414;
               var x = r.left + 100, y = r.top + 100;
               function ev(type) { st.dispatchEvent(new PointerEvent(type, { pointerId: 8, bubbles: true, clientX: x, clientY: y, pointerType: 'touch' })); }
-              ev('pointerdown'); x += 150 * k; setTimeout(function () { ev('pointermove'); setTimeout(function () { done(1); }, 50); }, 16);
+              ev('pointerdown'); x += 150 * k; window.fingerAt = [x, y];
+              setTimeout(function () { ev('pointermove'); setTimeout(function () { done(1); }, 50); }, 16);
             """)
             expected = -rubber_band(150, VIEW_W)
             s = wait_for(lambda s: abs(s["contentOffset"]["x"] - expected) < 0.01)
             check("rubber band past the edge: -(1 - 1/(150·0.55/414 + 1))·414 = %.3f" % expected,
                   abs(s["contentOffset"]["x"] - expected) < 0.01, str(s["contentOffset"]))
             driver.execute_async_script("""
-              var done = arguments[0], st = window.cardlua.stage;
-              setTimeout(function () { st.dispatchEvent(new PointerEvent('pointerup', { pointerId: 8, bubbles: true, pointerType: 'touch' })); done(1); }, 150);
+              var done = arguments[0], st = window.cardlua.stage, at = window.fingerAt;   // lifted where it rests
+              setTimeout(function () { st.dispatchEvent(new PointerEvent('pointerup', { pointerId: 8, bubbles: true, pointerType: 'touch',
+                                                                                     clientX: at[0], clientY: at[1] })); done(1); }, 150);
             """)
             s = settled()
             check("springs back to 0", s["contentOffset"]["x"] == 0, str(s["contentOffset"]))
@@ -441,7 +461,7 @@ def main():
                                            "return e ? [e.min, e.max, e.step, e.value] : null")
             rotate = [p for p in s["params"] or [] if p["name"] == "rotate"]
             check("a slider per declared param (min, max, step, value)", slider == ["0", "90", "1", "35"] and
-                  rotate == [{"name": "rotate", "value": 35, "min": 0, "max": 90, "step": 1, "kind": "number", "label": None}],
+                  rotate == [{"name": "rotate", "value": 35, "default": 35, "min": 0, "max": 90, "step": 1, "kind": "number", "label": None}],
                   "%s %s" % (slider, s["params"]))
             flip = driver.execute_script("var e = document.querySelector('#sliders input[data-name=flip]'); return e ? [e.type, e.checked] : null")
             check("an on/off param (0…1, step 1) is a toggle", flip == ["checkbox", False], str(flip))
@@ -457,9 +477,20 @@ def main():
             def transforms():
                 return driver.execute_script("return Array.prototype.map.call(document.querySelectorAll('.card'), "
                                              "function (c) { return c.style.display === 'none' ? '' : c.style.transform; }).join('|')")
+            def set_slider(name, value):
+                driver.execute_script("var e = document.querySelector('#sliders input[data-name=' + arguments[0] + ']'); "
+                                      "e.value = arguments[1]; e.dispatchEvent(new Event('input', {bubbles: true})); "
+                                      "e.dispatchEvent(new Event('change', {bubbles: true}));", name, value)
+
+            def wait_text(js):
+                end, text = time.time() + WAIT, ""
+                while time.time() < end and not text:
+                    text = driver.execute_script(js)
+                    time.sleep(0.05)
+                return text
+
             before = transforms()
-            driver.execute_script("var e = document.querySelector('#sliders input[data-name=rotate]'); e.value = 80; "
-                                  "e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true}));")
+            set_slider("rotate", 80)
             s = wait_for(lambda s: rotate_value(s) == 80 and s["settled"])
             after = transforms()
             check("moving the slider runs the script with the new value, keeping the offset",
@@ -473,19 +504,119 @@ def main():
             check("Copy params copies the params block with the new value",
                   block.startswith("params = {\n") and "  rotate = { value = 80, min = 0, max = 90, step = 1 },\n" in block
                   and "  fade = { value = 1, min = 0.01, max = 2, step = 0.05 },\n" in block, repr(block))
-            # Export Swift: the file `cardlua export` writes, the slider's value baked in.
+            # Export Swift: the file `cardlua export` writes, the slider's value baked in,
+            # in the code view over the stage.
             driver.find_element("id", "export").click()
-            end, swift = time.time() + WAIT, ""
-            while time.time() < end and not swift:
-                swift = driver.execute_script("var e = document.getElementById('exported'); return e.hidden ? '' : e.value")
-                time.sleep(0.05)
+            swift = wait_text("var e = document.getElementById('exported'); "
+                              "return document.getElementById('codeview').hidden ? '' : e.textContent")
             error = driver.execute_script("return document.getElementById('exporterror').textContent")
             check("Export Swift shows the layout class with the param in use baked in",
                   "import UIKit" in swift and ": UICollectionViewFlowLayout {" in swift
                   and re.search(r"var rotate: CGFloat = 80(\.0)?\b", swift) is not None, repr(error or swift[:300]))
+            expected_file = (subprocess.run([args.cardlua, "export", script, "--param", "rotate=80"],
+                                            capture_output=True, text=True, timeout=120).stdout)
+            check("the code view's text is the file `cardlua export --param rotate=80` writes, exactly",
+                  swift == expected_file, "%d vs %d characters" % (len(swift), len(expected_file)))
+            colours = driver.execute_script("""
+              var box = document.getElementById('exported');
+              function texts(kind) { return Array.prototype.map.call(box.querySelectorAll('.' + kind), function (e) { return e.textContent; }); }
+              var cs = function (kind) { var e = box.querySelector('.' + kind); return e ? getComputedStyle(e).color : null; };
+              return { kw: texts('kw'), str: texts('str').length, com: texts('com').length, num: texts('num'), type: texts('type'),
+                       lines: box.querySelectorAll('.ln').length, colours: [cs('kw'), cs('str'), cs('com'), cs('num'), getComputedStyle(box).color] };
+            """)
+            lines = swift.count("\n") + (0 if swift.endswith("\n") else 1)
+            check("the Swift is coloured: keywords, comments, numbers, types, each its own colour, a line per line",
+                  {"import", "final", "class", "override", "func", "let", "return"} <= set(colours["kw"])
+                  and colours["com"] > 0 and "80" in colours["num"]
+                  and "CGFloat" in colours["type"] and "CGFloat" not in colours["kw"]
+                  and len(set(c for k, c in enumerate(colours["colours"]) if k != 1)) == 4 and colours["lines"] == lines,
+                  "%s, %d lines" % ({k: (v[:12] if isinstance(v, list) else v) for k, v in colours.items()}, lines))
+            # The tokenizer on Swift the exporter may write, and what it must not take for
+            # a token: a string with escapes and an interpolation, a nested block comment,
+            # numbers (not the digits of a name), a member named like a keyword, a constant.
+            sample = ('let s = "a \\"b\\" \\(x)" // note\n'
+                      '/* a /* b */ c */ var m34 = 0x1F + 1.5e3 - .default\n'
+                      '@objc final class Card: Base { let ITEM_WIDTH: CGFloat = 2 }')
+            got = driver.execute_script("return cardluaSwift.tokens(arguments[0]).filter(function (t) { return t[0]; })", sample)
+            check("the highlighter's tokens: keywords, a string with its escapes, comments nested, numbers, types",
+                  got == [["kw", "let"], ["str", '"a \\"b\\" \\(x)"'], ["com", "// note"],
+                          ["com", "/* a /* b */ c */"], ["kw", "var"], ["num", "0x1F"], ["num", "1.5e3"],
+                          ["attr", "@objc"], ["kw", "final"], ["kw", "class"], ["type", "Card"], ["type", "Base"],
+                          ["kw", "let"], ["type", "CGFloat"], ["num", "2"]], str(got))
+            wide = driver.execute_script("var r = document.getElementById('exported').getBoundingClientRect(); return [r.width, innerWidth]")
+            check("the code view is wide: over the stage, more than half the window (%.0f of %.0f px)" % tuple(wide),
+                  wide[0] > 0.5 * wide[1], str(wide))
             driver.find_element("id", "copyswift").click()
             copied = driver.execute_script("return document.getElementById('copyswift').dataset.copied")
             check("Copy Swift copies the whole file", copied == swift and len(swift) > 0)
+            # Download: a link to the file, named after its class (play.lua → PlayLayout, as
+            # lol.lua → LolLayout), that saves it.
+            link = driver.execute_async_script("""
+              var done = arguments[0], a = document.getElementById('downloadswift');
+              fetch(a.href).then(function (r) { return r.text(); }).then(function (t) { done([a.getAttribute('download'), a.href, t]); });
+            """)
+            declared_class = re.search(r"class (\w+): UICollectionViewFlowLayout", swift)
+            check("Download saves PlayLayout.swift, the file shown", link[0] == "PlayLayout.swift" and link[2] == swift
+                  and declared_class is not None and declared_class.group(1) + ".swift" == link[0], str(link[:2]))
+            downloads = os.path.join(tmp, "downloads")
+            os.makedirs(downloads, exist_ok=True)
+            driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+            driver.find_element("id", "downloadswift").click()
+            saved = os.path.join(downloads, "PlayLayout.swift")
+            end = time.time() + WAIT
+            while time.time() < end and not (os.path.exists(saved) and os.path.getsize(saved) == len(swift.encode())):
+                time.sleep(0.05)
+            got = open(saved).read() if os.path.exists(saved) else None
+            check("clicking Download writes PlayLayout.swift with the file", got == swift,
+                  "%s: %s" % (os.listdir(downloads), (got or "")[:80]))
+            # The view follows the sliders while it is open: rotate 20 is in the file.
+            set_slider("rotate", 20)
+            swift20 = wait_text("var t = document.getElementById('exported').textContent; "
+                                "return /var rotate: CGFloat = 20(\\.0)?\\b/.test(t) ? t : ''")
+            check("the open code view follows a slider (rotate 20 baked in)", bool(swift20))
+            driver.find_element("id", "closeswift").click()
+            check("Close hides the code view", driver.execute_script("return document.getElementById('codeview').hidden"))
+
+            # Reset and A/B: A is rotate 80, B rotate 20; A and B flip the values and the
+            # drawing, and the reset brings back the declared 35 and its drawing.
+            s = wait_for(lambda s: rotate_value(s) == 20 and s["settled"])
+            at20 = transforms()
+            driver.find_element("id", "storeb").click()
+            set_slider("rotate", 80)
+            s = wait_for(lambda s: rotate_value(s) == 80 and s["settled"])
+            at80 = transforms()
+            driver.find_element("id", "storea").click()
+            marks = driver.execute_script("return ['showa', 'showb', 'abflip'].map(function (id) { var b = document.getElementById(id); "
+                                          "return [b.disabled, b.classList.contains('on')]; })")
+            check("Store A and Store B keep the values: A (on screen) marked, B not, flip enabled",
+                  marks == [[False, True], [False, False], [False, False]], str(marks))
+            driver.find_element("id", "abflip").click()
+            s = wait_for(lambda s: rotate_value(s) == 20 and s["settled"])
+            flipped = transforms()
+            slider = driver.execute_script("return document.querySelector('#sliders input[data-name=rotate]').value")
+            marked = driver.execute_script("return [document.getElementById('showa').classList.contains('on'), "
+                                           "document.getElementById('showb').classList.contains('on')]")
+            check("⇄ flips to B: rotate 20, the slider at 20, the drawing B's, B marked",
+                  rotate_value(s) == 20 and slider == "20" and flipped == at20 and flipped != at80
+                  and marked == [False, True] and s["contentOffset"]["x"] == kept, "%s %s %s" % (s["params"], slider, marked))
+            driver.find_element("id", "abflip").click()
+            s = wait_for(lambda s: rotate_value(s) == 80 and s["settled"])
+            check("⇄ again flips back to A: rotate 80 and A's drawing",
+                  rotate_value(s) == 80 and transforms() == at80, str(s["params"]))
+            driver.find_element("id", "showb").click()
+            s = wait_for(lambda s: rotate_value(s) == 20 and s["settled"])
+            check("B plays B's values", rotate_value(s) == 20 and transforms() == at20, str(s["params"]))
+            reset = driver.execute_script("var b = document.querySelector('.slider[data-name=rotate] .reset'); "
+                                          "return [b.disabled, b.title, document.querySelector('.slider[data-name=fade] .reset').disabled]")
+            check("a param off its declared value has a reset (to 35), one at it has none",
+                  reset == [False, "back to 35, the script's value", True], str(reset))
+            driver.find_element("css selector", ".slider[data-name=rotate] .reset").click()
+            s = wait_for(lambda s: rotate_value(s) == 35 and s["settled"])
+            slider = driver.execute_script("return document.querySelector('#sliders input[data-name=rotate]').value")
+            check("the reset restores the declared value (35), the slider and the drawing",
+                  rotate_value(s) == 35 and slider == "35" and transforms() == before and s["error"] is None
+                  and driver.execute_script("return document.getElementById('resetall').disabled"),
+                  "%s %s" % (s["params"], slider))
             refused = driver.execute_async_script("""
               var done = arguments[0];
               fetch('/params', { method: 'POST', headers: { 'Content-Type': 'application/json' },
@@ -504,6 +635,7 @@ def main():
                   "400" in shown and "no param 'rotat'; did you mean rotate?" in shown, repr(shown))
 
         if args.panel_only:
+            stage_checks(args, driver, check, tmp)
             panel_checks(args, driver, check, tmp)
         elif args.only_cards:
             cards_checks(args, driver, check, tmp)
@@ -511,6 +643,7 @@ def main():
             if not args.skip_lol:
                 lol_checks()
                 cards_checks(args, driver, check, tmp)
+            stage_checks(args, driver, check, tmp)
             panel_checks(args, driver, check, tmp)
             catalogue(args, driver, check, tmp)
         if args.measure_script:
@@ -581,7 +714,7 @@ def panel_checks(args, driver, check, tmp):
     with open(os.path.join(ROOT, "scripts", "effects", "icarousel-coverflow.lua")) as source, \
             open(os.path.join(folder, "c-coverflow.lua"), "w") as f:
         f.write(source.read())
-    play = Play(args.cardlua, folder)
+    play = Play(args.cardlua, folder, ["--param", "zoom=3"])
 
     def state():
         return driver.execute_script("return window.cardlua.state()")
@@ -599,9 +732,25 @@ def panel_checks(args, driver, check, tmp):
     def value(s, name):
         return next((p["value"] for p in s["params"] or [] if p["name"] == name), None)
 
+    def resets():
+        return driver.execute_script("return Array.prototype.map.call(document.querySelectorAll('#sliders .slider'), "
+                                     "function (r) { return [r.dataset.name, r.children[3].disabled]; })"
+                                     ".concat([['all', document.getElementById('resetall').disabled]])")
+
     try:
         driver.get(play.url)
-        wait_for(lambda s: s["contentOffset"] is not None and s["params"])
+        s = wait_for(lambda s: s["contentOffset"] is not None and s["params"])
+        # --param zoom=3 starts off the declared 2: its reset (and Reset all) is there, the
+        # others' are not; it goes back to the script's 2, not to the 3 play started with.
+        shown = resets()
+        check("a param started off its declared value (--param zoom=3) shows its reset, the others none",
+              value(s, "zoom") == 3 and shown == [["zoom", False], ["wrap", True], ["style", True], [LONG_NAME, True], ["all", False]],
+              "%s %s" % (s["params"], shown))
+        driver.find_element("css selector", ".slider[data-name=zoom] .reset").click()
+        s = wait_for(lambda s: value(s, "zoom") == 2 and s["settled"])
+        slider = driver.execute_script("return document.querySelector('#sliders input[data-name=zoom]').value")
+        check("the reset brings zoom back to the declared 2 (not --param's 3), and every reset goes",
+              value(s, "zoom") == 2 and slider == "2" and all(d for _, d in resets()), "%s %s %s" % (s["params"], slider, resets()))
         picker = driver.execute_script(
             "var p = document.getElementById('picker'); return [document.getElementById('pickerrow').hidden, p.value, "
             "Array.prototype.map.call(p.options, function (o) { return o.textContent; })]")
@@ -648,6 +797,18 @@ def panel_checks(args, driver, check, tmp):
         line = driver.execute_script("return document.getElementById('paramsline').textContent")
         check("the panel's --param line has the new kinds' values",
               line == "--param zoom=2 --param wrap=false --param style=flat --param %s=1" % LONG_NAME, repr(line))
+        # Where the --param line breaks: the index of each character that starts a line.
+        text, breaks, word_break = driver.execute_script(
+            "var l = document.getElementById('paramsline');"
+            "var walker = document.createTreeWalker(l, NodeFilter.SHOW_TEXT), range = document.createRange();"
+            "var breaks = [], top = null, k = 0, node;"
+            "while ((node = walker.nextNode())) { for (var i = 0; i < node.length; i++, k++) {"
+            "  range.setStart(node, i); range.setEnd(node, i + 1); var r = range.getClientRects()[0];"
+            "  if (r && top !== null && r.top > top + 1) { breaks.push(k); } if (r) { top = r.top; } } }"
+            "return [l.textContent, breaks, getComputedStyle(l).wordBreak];")
+        check("the --param line wraps between options only, never inside one (word-break %s)" % word_break,
+              len(breaks) >= 1 and word_break != "break-all"
+              and all(text.startswith("--param ", k) and text[k - 1] == " " for k in breaks), "%r breaks at %s" % (text, breaks))
         driver.find_element("id", "copyparams").click()
         block = driver.execute_script("return document.getElementById('copyparams').dataset.copied")
         check("Copy params keeps the kinds, options and labels exactly", block == (
@@ -659,6 +820,33 @@ def panel_checks(args, driver, check, tmp):
             "}\n" % LONG_NAME), repr(block))
         if args.panel_screenshot:
             driver.save_screenshot(args.panel_screenshot)
+
+        # Reset all: every param back to the script's values, in one go.
+        driver.find_element("id", "resetall").click()
+        s = wait_for(lambda s: value(s, "wrap") is True and value(s, "style") == "cover" and s["settled"])
+        line = driver.execute_script("return document.getElementById('paramsline').textContent")
+        check("Reset all brings back every declared value (wrap on, style cover), its button and the resets gone",
+              [value(s, n) for n in ("zoom", "wrap", "style", LONG_NAME)] == [2, True, "cover", 1]
+              and line == "--param zoom=2 --param wrap=true --param style=cover --param %s=1" % LONG_NAME
+              and all(d for _, d in resets()), "%s %r %s" % (s["params"], line, resets()))
+
+        # Export refuses a script with an options param: its file:line: message beside the
+        # Export button (on its row, to its right), not over the stage, no code view.
+        driver.find_element("id", "export").click()
+        end, refusal = time.time() + WAIT, ""
+        while time.time() < end and not refusal:
+            refusal = driver.execute_script("var e = document.getElementById('exporterror'); return e.hidden ? '' : e.textContent")
+            time.sleep(0.05)
+        where = driver.execute_script("""
+          var b = document.getElementById('export').getBoundingClientRect(), e = document.getElementById('exporterror').getBoundingClientRect();
+          return { button: [b.left, b.top, b.right, b.bottom], error: [e.left, e.top, e.right, e.bottom],
+                   stageError: !document.getElementById('error').hidden, code: !document.getElementById('codeview').hidden };
+        """)
+        b, e = where["button"], where["error"]
+        check("an export refusal shows its file:line: message beside the Export button",
+              re.match(re.escape(os.path.join(folder, "a-kinds.lua")) + r":\d+: export: params\.style: ", refusal) is not None
+              and e[0] >= b[2] and e[0] - b[2] < 20 and e[1] < b[3] and e[1] >= b[1] - 4
+              and not where["stageError"] and not where["code"], "%r %s" % (refusal, where))
 
         # A release (a short wheel scroll), so the panel has one to show.
         driver.execute_script("window.cardlua.stage.dispatchEvent(new WheelEvent('wheel', "
@@ -712,6 +900,36 @@ def panel_checks(args, driver, check, tmp):
         # `cardlua run --offset` marks, not the first card of the frame.
         driver.execute_script("window.cardlua.pick('c-coverflow.lua')")
         s = wait_for(lambda s: s["script"] == "c-coverflow.lua" and s["settled"])
+        # Its params in groups by their first word (a word only one param starts with:
+        # general), each in the script's order; a group folds and unfolds.
+        groups = driver.execute_script("""
+          var out = [], cur = null;
+          Array.prototype.forEach.call(document.getElementById('sliders').children, function (e) {
+            if (e.classList.contains('group')) { cur = [e.querySelector('.fold').textContent, []]; out.push(cur); }
+            else if (cur) { cur[1].push(e.dataset.name); }
+          });
+          return out;
+        """)
+        check("the cover flow's params come in groups: general, viewpoint, fade", groups == [
+            ["general", ["tilt", "spacing", "perspective", "wrap", "showBackfaces", "visibleItems", "decelerationRate", "pagingEnabled"]],
+            ["viewpoint", ["viewpointOffsetX", "viewpointOffsetY"]],
+            ["fade", ["fadeMin", "fadeMax", "fadeRange", "fadeMinAlpha"]]], str(groups))
+        fold_js = ("return Array.prototype.map.call(document.querySelectorAll('.slider[data-group=\"g:fade\"] > label'), "
+                   "function (l) { return l.getClientRects().length > 0; })")
+        driver.find_element("css selector", '.group[data-group="g:fade"] .fold').click()
+        folded = driver.execute_script(fold_js)
+        driver.find_element("css selector", '.group[data-group="g:fade"] .fold').click()
+        unfolded = driver.execute_script(fold_js)
+        check("a group folds and unfolds", folded == [False] * 4 and unfolded == [True] * 4, "%s %s" % (folded, unfolded))
+        # A group's reset: the viewpoint's two back to 0, the tilt (another group) kept.
+        driver.execute_script("window.cardlua.setParam('viewpointOffsetX', 40); window.cardlua.setParam('tilt', 0.5)")
+        s = wait_for(lambda s: value(s, "viewpointOffsetX") == 40 and value(s, "tilt") == 0.5 and s["settled"])
+        driver.find_element("css selector", '.group[data-group="g:viewpoint"] .groupreset').click()
+        s = wait_for(lambda s: value(s, "viewpointOffsetX") == 0 and s["settled"])
+        check("a group's reset resets its params only", value(s, "viewpointOffsetX") == 0 and value(s, "tilt") == 0.5,
+              str(s["params"]))
+        driver.find_element("id", "resetall").click()
+        s = wait_for(lambda s: value(s, "tilt") == 0.9 and s["settled"])
         k = round(s["contentOffset"]["x"] / 200) + 2
         for step in (1, 2):
             driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}))")
@@ -721,6 +939,87 @@ def panel_checks(args, driver, check, tmp):
               s["contentOffset"]["x"] == 200 * k and s["centredItem"] == [0, k] and text == "item %d of %d" % (k, items),
               "%s %r" % (s, text))
     finally:
+        play.stop()
+
+
+
+def stage_checks(args, driver, check, tmp):
+    """The stage uses the window: at widths from 800 to 1920 px it takes all the width the
+    panel leaves (the panel at the right edge, clamp(300 px, 32 % of the window, 440 px)
+    wide), and the viewport is drawn as large as the stage lets it (up to 2×, 16 px from
+    its edges), centred; on a phone-narrow window the panel goes under the stage, which
+    takes the width."""
+    script = os.path.join(tmp, "stage.lua")
+    shutil.copyfile(os.path.join(ROOT, "scripts", "effects", "icarousel-coverflow.lua"), script)
+    play = Play(args.cardlua, script, ["--viewport", "852x393"])   # landscape: the width is what limits it
+    measure_js = """
+      var w = document.getElementById('wrap').getBoundingClientRect(), p = document.getElementById('panel').getBoundingClientRect();
+      var d = window.cardlua.stage.getBoundingClientRect();
+      return { inner: [innerWidth, innerHeight], wrap: [w.left, w.top, w.width, w.height], panel: [p.left, p.top, p.width, p.height],
+               drawn: [d.left, d.top, d.width, d.height], scroll: document.documentElement.scrollWidth };
+    """
+
+    def measure(expect):
+        """The page's boxes once the stage has been fitted (a resize is seen at the next frame)."""
+        end, m = time.time() + WAIT, None
+        while time.time() < end:
+            m = driver.execute_script(measure_js)
+            if expect(m):
+                break
+            time.sleep(0.05)
+        return m
+
+    def close(a, b, within=1.5):
+        return abs(a - b) <= within
+
+    try:
+        driver.get(play.url)
+        end = time.time() + WAIT
+        while time.time() < end and not driver.execute_script("return window.cardlua && window.cardlua.state().settled"):
+            time.sleep(0.05)
+        widths = {}
+        for width, height in [(800, 700), (1280, 800), (1600, 900), (1920, 1080)]:
+            # The window's inner size exactly (a window manager's frame aside).
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+
+            def expected(m):
+                iw, ih = m["inner"]
+                panel = min(max(300, 0.32 * iw), 440)
+                wrap_w, wrap_h = iw - 24 - 16 - panel, ih - 24
+                k = min((wrap_w - 32) / 852, (wrap_h - 32) / 393, 2)
+                return panel, wrap_w, wrap_h, 852 * k, 393 * k
+
+            def fitted(m):
+                panel, wrap_w, wrap_h, dw, dh = expected(m)
+                return (m["inner"] == [width, height] and close(m["wrap"][2], wrap_w) and close(m["drawn"][2], dw, 1)
+                        and close(m["drawn"][0] - m["wrap"][0], (wrap_w - dw) / 2, 1.5)
+                        and close(m["drawn"][1] - m["wrap"][1], (wrap_h - dh) / 2, 1.5))
+            m = measure(fitted)
+            panel, wrap_w, wrap_h, dw, dh = expected(m)
+            iw, ih = m["inner"]
+            widths[width] = m["drawn"][2]
+            check("at %d×%d the stage takes the width the panel leaves (%.0f px of %d), the viewport drawn %.0f px wide, centred"
+                  % (iw, ih, m["wrap"][2], iw, m["drawn"][2]),
+                  fitted(m) and close(m["wrap"][3], wrap_h) and close(m["panel"][2], panel)
+                  and close(m["panel"][0] + m["panel"][2], iw - 12) and m["scroll"] <= iw, str(m))
+        check("the stage grows with the window: wider at 1600 than at 1280 (%.0f → %.0f px), %.0f%% of the window at 1280"
+              % (widths[1280], widths[1600], 100 * widths[1280] / 1280),
+              widths[1600] > widths[1280] + 200 and widths[1280] > 0.6 * 1280, str(widths))
+
+        # A phone-narrow window (390 pt, as --lan on a phone): the stage across the width,
+        # the panel under it, nothing wider than the window.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 390, "height": 700, "deviceScaleFactor": 1, "mobile": True})
+
+        def narrow(m):
+            k = min((m["inner"][0] - 24) / 852, m["inner"][1] * 0.8 / 393, 2)
+            return m["inner"][0] == 390 and close(m["drawn"][2], 852 * k, 1) and close(m["wrap"][2], 390 - 24)
+        m = measure(narrow)
+        check("on a phone-narrow window the stage takes the width, the panel under it", narrow(m)
+              and m["panel"][1] >= m["wrap"][1] + m["wrap"][3] and close(m["drawn"][0], 12) and m["scroll"] <= 390, str(m))
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         play.stop()
 
 
@@ -757,6 +1056,25 @@ def cards_checks(args, driver, check, tmp):
         """)
         check("a card shows the folder's first image (served under the LAN URL, with the token)",
               play.lan_url + "cards/0" in shown[0] and shown[1] == 300 and shown[2], str(shown))
+        look_js = """
+          var cards = Array.prototype.filter.call(document.querySelectorAll('.card.photo'), function (c) {
+            return getComputedStyle(c).display !== 'none'; });
+          return cards.map(function (c) { var s = getComputedStyle(c), p = c.querySelector('.pic').getBoundingClientRect(),
+                                              r = c.getBoundingClientRect();
+            return [s.borderTopWidth, s.borderLeftWidth, s.backgroundColor, s.boxShadow,
+                    Math.abs(p.width - r.width) < 0.5 && Math.abs(p.height - r.height) < 0.5]; });
+        """
+
+        def no_outline(looks):
+            """No border (the picture covers the whole box), no fill under it, no 1 px ring
+            (box-shadow 0 0 0 1px) but a transparent one; an appearance's shadow may stay."""
+            def ring_free(shadow):
+                return all(c == "rgba(0, 0, 0, 0)" for c in re.findall(r"(rgba?\([^)]*\)) 0px 0px 0px 1px", shadow))
+            return bool(looks) and all(l[0] == "0px" and l[1] == "0px" and l[2] == "rgba(0, 0, 0, 0)" and l[4]
+                                       and ring_free(l[3]) for l in looks)
+        looks = driver.execute_script(look_js)
+        check("no outline under the card images: no border, fill or ring, the picture the card's whole box",
+              no_outline(looks), str(looks[:3]))
         touch = driver.execute_script("return getComputedStyle(window.cardlua.stage).touchAction")
         check("the viewport takes touches itself (touch-action: none)", touch == "none", touch)
         before = driver.execute_script("return window.cardlua.state().contentOffset.x")
@@ -790,6 +1108,14 @@ def cards_checks(args, driver, check, tmp):
               refused == [403, 200], str(refused))
         cookies = driver.get_cookies()
         check("no cookie is set (a host's cookies go to all its ports)", cookies == [], str(cookies))
+        # The static preview's cards with the same images: the same look.
+        preview = os.path.join(tmp, "preview.html")
+        made = subprocess.run([args.cardlua, "run", script, "-o", preview, "--cards", os.path.join(ROOT, "examples", "cards")],
+                              capture_output=True, text=True, timeout=120)
+        driver.get("file://" + preview)
+        looks = driver.execute_script(look_js)
+        check("no outline under the card images of run's HTML preview either", made.returncode == 0 and no_outline(looks),
+              "%s %s" % (made.stderr[-300:], looks[:3]))
     finally:
         play.stop()
 

@@ -53,8 +53,10 @@ enum PlayCommand {
         file:line: message over the stage and keeps the last good effect. A slider per
         tweakable the script declares (params; a toggle for an on/off one, segments for
         one with options) runs it again with the new value, keeping
-        the position; Copy params copies a params = { … } table with the values on screen
-        (min, max, step, options and labels kept), to paste over the script's. A wheel or
+        the position; each has a reset to the script's value, Store A / Store B keep two
+        sets of values to flip between, and Copy params copies a params = { … } table with
+        the values on screen (min, max, step, options and labels kept), to paste over the
+        script's. Export Swift shows what `export` writes, to copy or download. A wheel or
         trackpad scroll is a pan (a drag released with its velocity). Record starts a
         recording and a second press stops it: what you did in between becomes a
         scenarios = { recorded = … } block for `run --scenario recorded`.

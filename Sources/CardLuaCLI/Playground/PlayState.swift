@@ -38,6 +38,8 @@ struct PlayState: Codable, Equatable {
 
         var name: String
         var value: Value
+        /// The declared value: what the page's resets go back to.
+        var `default`: Value
         var min: Double
         var max: Double
         var step: Double?
@@ -133,21 +135,24 @@ extension PlayState.Snap {
 
 extension PlayState.Param {
     init(_ p: ScriptParam) {
-        let value: Value = switch p.value {
-        case let .number(x): .number(x)
-        case let .boolean(b): .boolean(b)
-        case let .option(text): .option(text)
+        func value(_ setting: ParamSetting) -> Value {
+            switch setting {
+            case let .number(x): .number(x)
+            case let .boolean(b): .boolean(b)
+            case let .option(text): .option(text)
+            }
         }
         var options: [String]?
         if case let .options(list) = p.kind { options = list }
-        self.init(name: p.name, value: value, min: p.minimum, max: p.maximum, step: p.step, kind: p.kind.name,
-                  label: p.label, options: options)
+        self.init(name: p.name, value: value(p.value), default: value(p.defaultValue), min: p.minimum, max: p.maximum,
+                  step: p.step, kind: p.kind.name, label: p.label, options: options)
     }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
         try c.encode(value, forKey: .value)
+        try c.encode(self.default, forKey: .default)
         try c.encode(min.onTheWire, forKey: .min)
         try c.encode(max.onTheWire, forKey: .max)
         try c.encode(step?.onTheWire, forKey: .step)  // null, not left out

@@ -63,9 +63,9 @@ import Testing
         defer { play.process.kill() }
         let state = play.get("/state")
         // The script's order; each param's keys in name order (PlayJSON).
-        #expect(state.contains(#""params":[{"kind":"number","label":"Viewpoint offset","max":5,"min":0,"name":"zoom","step":null,"value":2},"#
-                               + #"{"kind":"boolean","label":null,"max":0,"min":0,"name":"wrap","step":null,"value":true},"#
-                               + #"{"kind":"options","label":null,"max":0,"min":0,"name":"style","#
+        #expect(state.contains(#""params":[{"default":2,"kind":"number","label":"Viewpoint offset","max":5,"min":0,"name":"zoom","step":null,"value":2},"#
+                               + #"{"default":true,"kind":"boolean","label":null,"max":0,"min":0,"name":"wrap","step":null,"value":true},"#
+                               + #"{"default":"cover","kind":"options","label":null,"max":0,"min":0,"name":"style","#
                                + #""options":["cover","flat","stack"],"step":null,"value":"stack"}]"#), "\(state)")
         let toggled = play.post("/params", #"{"t":0.1,"name":"wrap","value":false}"#)
         #expect(toggled.hasPrefix("HTTP/1.1 200") && toggled.contains(#""name":"wrap","step":null,"value":false}"#), "\(toggled)")

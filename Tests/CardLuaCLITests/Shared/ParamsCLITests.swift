@@ -98,8 +98,8 @@ import Testing
         let port = try #require(UInt16(line.dropFirst("http://127.0.0.1:".count).dropLast()))
         let state = try #require(PlayTests.request(port: port, "GET /state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"))
         // The script's order; each param's keys in name order (PlayJSON).
-        #expect(state.contains(#""params":[{"kind":"number","label":null,"max":90,"min":0,"name":"rotate","step":1,"value":50},"#
-                               + #"{"kind":"number","label":null,"max":40,"min":-40,"name":"spacing","step":null,"value":10}]"#), "\(state)")
+        #expect(state.contains(#""params":[{"default":35,"kind":"number","label":null,"max":90,"min":0,"name":"rotate","step":1,"value":50},"#
+                               + #"{"default":10,"kind":"number","label":null,"max":40,"min":-40,"name":"spacing","step":null,"value":10}]"#), "\(state)")
         func post(_ body: String) -> String? {
             PlayTests.request(port: port, "POST /params HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
                 + "Origin: http://127.0.0.1:\(port)\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)

@@ -89,15 +89,18 @@
     showError(state.error);
     showWarnings((state.warnings || []).concat(state.layoutNote ? [state.layoutNote] : []));
     sliders(state.params || []);
+    followExport();
     dirty = true;
   }
 
-  // MARK: params: a control per tweakable the script declares, in the script's order,
-  // named by its label (or its name): a slider for a number; a toggle for an on/off one
-  // (`value = true`, and a number 0…1 in steps of 1); a segmented control for one with
-  // `options`. Moving one runs the script again with that value (POST /params), keeping
-  // the position. The values shown and copied are exactly the declared ones or the ones
-  // the user set (`values`), never a control's rounding of them to its step grid.
+  // MARK: params: a control per tweakable the script declares, named by its label (or
+  // its name): a slider for a number; a toggle for an on/off one (`value = true`, and a
+  // number 0…1 in steps of 1); a segmented control for one with `options`. Moving one
+  // runs the script again with that value (POST /params), keeping the position. The
+  // values shown and copied are exactly the declared ones or the ones the user set
+  // (`values`), never a control's rounding of them to its step grid. Each control has a
+  // reset to the declared value (the state's `default`), each group one for its params,
+  // and the head one for all; A and B keep two sets of values to flip between.
   var sliderKey = null, sliding = null, declared = [], values = {};
   function isToggle(p) { return p.kind === "boolean" || (p.kind === "number" && p.min === 0 && p.max === 1 && p.step === 1); }
   // The shortest form that reads back as the same number (a rounded one could leave the range).
@@ -109,10 +112,19 @@
     var v = typeof p.value === "number" ? luaNumber(p.value) : String(p.value);
     return "--param " + (/^[\w.+-]+$/.test(v) ? p.name + "=" + v : "'" + p.name + "=" + v.replace(/'/g, "'\\''") + "'");
   }
+  // The run options, one unbreakable piece per `--param name=value` (play.css): the line
+  // wraps between options, never inside one.
   function paramsLine() {
-    $("paramsline").textContent = declared.map(function (p) {
-      return paramText({ name: p.name, value: values[p.name] });
-    }).join(" ");
+    var line = $("paramsline"), args = declared.map(function (p) { return paramText({ name: p.name, value: values[p.name] }); });
+    if (line.textContent === args.join(" ")) { return; }   // every answer comes here: no rewrite for nothing
+    line.textContent = "";
+    args.forEach(function (text, i) {
+      if (i) { line.appendChild(document.createTextNode(" ")); }
+      var arg = document.createElement("span");
+      arg.className = "arg";
+      arg.textContent = text;
+      line.appendChild(arg);
+    });
   }
   // The script's `params = { … }` block with the values, ready to paste over the
   // declaration (min, max, step, options and label as declared).
@@ -159,92 +171,236 @@
       element.appendChild(document.createTextNode(part));
     });
   }
+
+  // Groups: params declare none, so a param goes with those whose name starts with the
+  // same word, a leading min or max aside (shadowOpacityMin, shadowRadiusMax: shadow;
+  // minScale, scaleRatio: scale). A word only one param starts with puts it in
+  // "general". Groups come in the order of their first param, each in the script's order.
+  function groupWord(name) {
+    var parts = humps(name), first = parts.length > 1 && /^(min|max)$/i.test(parts[0]) ? parts[1] : parts[0];
+    return first.replace(/[_-]+$/, "").toLowerCase() || name.toLowerCase();
+  }
+  function paramGroups(params) {
+    var byWord = {}, words = [];
+    params.forEach(function (p) {
+      var w = groupWord(p.name);
+      if (!byWord.hasOwnProperty(w)) { byWord[w] = []; words.push(w); }
+      byWord[w].push(p);
+    });
+    var list = [], general = null;
+    words.forEach(function (w) {
+      if (byWord[w].length > 1) { list.push({ key: "g:" + w, title: w, params: byWord[w] }); return; }
+      if (!general) { general = { key: "general", title: "general", params: [] }; list.push(general); }
+      general.params.push(byWord[w][0]);
+    });
+    return list;
+  }
+  var folded = {};   // group key → folded (kept across the rebuilds a save makes)
+
+  function sameValue(a, b) { return a === b; }
+  // Whether `v` is a value the param takes (a stored set may predate a save that changed it).
+  function takes(p, v) {
+    if (p.kind === "number") { return typeof v === "number" && isFinite(v) && v >= p.min && v <= p.max; }
+    if (p.kind === "boolean") { return typeof v === "boolean"; }
+    return p.options.indexOf(v) >= 0;
+  }
+  function rowOf(name) { return $("sliders").querySelector('.slider[data-name="' + name + '"]'); }
+  // A control showing `v` (the value in use: set by the user, or the state's).
+  function showValue(p, v) {
+    var row = rowOf(p.name);
+    if (!row) { return; }
+    var control = row.children[1], out = row.children[2];
+    if (p.kind === "options") {
+      markSegment(control, v);
+    } else if (control.type === "checkbox") {
+      var on = v === true || (typeof v === "number" && v !== 0);
+      control.checked = on;
+      out.textContent = on ? "on" : "off";
+    } else {
+      control.value = v;
+      out.textContent = num(v, 4);
+    }
+  }
+  // After any change of `values`: the --param line, each reset (shown on a param off its
+  // declared value), the groups' and the head's, and which of A and B is on screen.
+  function valuesChanged() {
+    paramsLine();
+    var anyChanged = false, groupChanged = {};
+    declared.forEach(function (p) {
+      var row = rowOf(p.name);
+      if (!row) { return; }
+      var changed = !sameValue(values[p.name], p["default"]);
+      anyChanged = anyChanged || changed;
+      if (changed) { groupChanged[row.dataset.group] = true; }
+      if (row.classList.contains("changed") !== changed) { row.classList.toggle("changed", changed); }
+      var reset = row.children[3];
+      if (reset.disabled === changed) { reset.disabled = !changed; }
+    });
+    Array.prototype.forEach.call($("sliders").querySelectorAll(".groupreset"), function (b) {
+      var changed = !!groupChanged[b.dataset.group];
+      if (b.disabled === changed) { b.disabled = !changed; }
+    });
+    if ($("resetall").disabled === anyChanged) { $("resetall").disabled = !anyChanged; }
+    showSets();
+  }
   function setParam(name, value) {
     values[name] = value;
-    paramsLine();
+    valuesChanged();
     queue = [];
     enqueue({ path: "/params", body: { t: now(), name: name, value: value } });
   }
-  function sliders(params) {
-    var key = JSON.stringify(params.map(function (p) { return [p.name, p.kind, p.min, p.max, p.step, p.label, p.options]; }));
-    $("params").hidden = !params.length;
-    if (key !== sliderKey) {   // a save changed the declarations: build them again
-      sliderKey = key;
-      declared = params;
-      var box = $("sliders");
-      box.textContent = "";
-      params.forEach(function (p) {
+  // Several params at once (a reset, A or B): one request each, in order, the last
+  // answer drawn (the ones before it would show a mix of old and new values).
+  function setParams(wanted) {
+    var changes = declared.filter(function (p) {
+      return wanted.hasOwnProperty(p.name) && takes(p, wanted[p.name]) && !sameValue(values[p.name], wanted[p.name]);
+    });
+    if (!changes.length) { return; }
+    queue = [];
+    changes.forEach(function (p, i) {
+      values[p.name] = wanted[p.name];
+      showValue(p, wanted[p.name]);
+      var request = { path: "/params", body: { t: now(), name: p.name, value: wanted[p.name] } };
+      if (i < changes.length - 1) { request.done = function () {}; }
+      enqueue(request);
+    });
+    valuesChanged();
+  }
+  function defaults(params) {
+    var wanted = {};
+    params.forEach(function (p) { wanted[p.name] = p["default"]; });
+    return wanted;
+  }
+  function resetButton(className, title, action) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = className;
+    b.textContent = "↺";
+    b.title = title;
+    b.disabled = true;
+    b.addEventListener("click", action);
+    return b;
+  }
+  function shownDefault(p) {
+    return p.kind === "number" ? (isToggle(p) ? (p["default"] ? "on" : "off") : luaNumber(p["default"]))
+      : p.kind === "boolean" ? (p["default"] ? "on" : "off") : p["default"];
+  }
+  function control(p, out) {
+    var input;
+    if (p.kind === "options") {
+      input = document.createElement("div");
+      input.className = "segments";
+      input.setAttribute("role", "radiogroup");
+      input.setAttribute("aria-label", p.label || p.name);
+      input.dataset.name = p.name;
+      p.options.forEach(function (option) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.textContent = option;
+        b.dataset.option = option;
+        b.setAttribute("role", "radio");
+        b.addEventListener("click", function () {
+          if (values[p.name] === option) { return; }
+          markSegment(input, option);
+          setParam(p.name, option);
+        });
+        input.appendChild(b);
+      });
+      return input;
+    }
+    input = document.createElement("input");
+    input.dataset.name = p.name;
+    input.id = "param-" + p.name;
+    if (isToggle(p)) {
+      input.type = "checkbox";
+      input.setAttribute("role", "switch");
+      input.addEventListener("change", function () {
+        out.textContent = input.checked ? "on" : "off";
+        setParam(p.name, p.kind === "boolean" ? input.checked : (input.checked ? 1 : 0));
+      });
+    } else {
+      input.type = "range";
+      input.min = p.min; input.max = p.max; input.step = p.step === null ? "any" : p.step;
+      input.addEventListener("input", function () {
+        sliding = p.name;
+        out.textContent = num(+input.value, 4);
+        setParam(p.name, +input.value);
+      });
+      input.addEventListener("change", function () { sliding = null; });
+    }
+    return input;
+  }
+  function fold(group, on) {
+    folded[group.key] = on;
+    Array.prototype.forEach.call($("sliders").querySelectorAll('[data-group="' + group.key + '"]'), function (e) {
+      e.classList.toggle("folded", on);
+    });
+    var head = $("sliders").querySelector('.group[data-group="' + group.key + '"] .fold');
+    if (head) { head.setAttribute("aria-expanded", on ? "false" : "true"); }
+  }
+  function buildControls(params) {
+    var box = $("sliders"), groups = paramGroups(params);
+    box.textContent = "";
+    groups.forEach(function (group) {
+      // One group only (every word once): no heading, the list as the script declares it.
+      if (groups.length > 1) {
+        var head = document.createElement("div"), toggle = document.createElement("button"), count = document.createElement("span");
+        head.className = "group";
+        head.dataset.group = group.key;
+        toggle.type = "button";
+        toggle.className = "fold";
+        toggle.textContent = group.title;
+        toggle.setAttribute("aria-expanded", "true");
+        toggle.addEventListener("click", function () { fold(group, !folded[group.key]); });
+        count.className = "count";
+        count.textContent = String(group.params.length);
+        var reset = resetButton("groupreset small", "this group's params back to the script's values", function () {
+          setParams(defaults(group.params));
+        });
+        reset.textContent = "reset";
+        reset.dataset.group = group.key;
+        head.appendChild(toggle); head.appendChild(count); head.appendChild(reset);
+        box.appendChild(head);
+      }
+      group.params.forEach(function (p) {
         var row = document.createElement("div"), name = document.createElement("label");
-        var out = document.createElement("output"), input;
-        row.className = "slider";
+        var out = document.createElement("output"), input = control(p, out);
+        row.className = "slider" + (p.kind === "options" ? " options" : isToggle(p) ? " toggle" : "");
         row.dataset.name = p.name;
+        row.dataset.group = group.key;
         labelText(name, p);
         name.title = "params." + p.name;
-        if (p.kind === "options") {
-          row.classList.add("options");
-          input = document.createElement("div");
-          input.className = "segments";
-          input.setAttribute("role", "radiogroup");
-          input.setAttribute("aria-label", p.label || p.name);
-          input.dataset.name = p.name;
-          p.options.forEach(function (option) {
-            var b = document.createElement("button");
-            b.type = "button";
-            b.textContent = option;
-            b.dataset.option = option;
-            b.setAttribute("role", "radio");
-            b.addEventListener("click", function () {
-              if (values[p.name] === option) { return; }
-              markSegment(input, option);
-              setParam(p.name, option);
-            });
-            input.appendChild(b);
-          });
-        } else {
-          input = document.createElement("input");
-          input.dataset.name = p.name;
-          input.id = "param-" + p.name;
-          name.htmlFor = input.id;
-          if (isToggle(p)) {
-            row.classList.add("toggle");
-            input.type = "checkbox";
-            input.setAttribute("role", "switch");
-            input.addEventListener("change", function () {
-              out.textContent = input.checked ? "on" : "off";
-              setParam(p.name, p.kind === "boolean" ? input.checked : (input.checked ? 1 : 0));
-            });
-          } else {
-            input.type = "range";
-            input.min = p.min; input.max = p.max; input.step = p.step === null ? "any" : p.step;
-            input.addEventListener("input", function () {
-              sliding = p.name;
-              out.textContent = num(+input.value, 4);
-              setParam(p.name, +input.value);
-            });
-            input.addEventListener("change", function () { sliding = null; });
-          }
-        }
-        row.appendChild(name); row.appendChild(input); row.appendChild(out);
+        if (input.id) { name.htmlFor = input.id; }
+        var reset = resetButton("reset", "back to " + shownDefault(p) + ", the script's value", function () {
+          var wanted = {};
+          wanted[p.name] = p["default"];
+          setParams(wanted);
+        });
+        row.appendChild(name); row.appendChild(input); row.appendChild(out); row.appendChild(reset);
         box.appendChild(row);
       });
+      if (folded[group.key]) { fold(group, true); }
+    });
+  }
+  var paramsScript = null;   // the script the params (and A and B) are of
+  function sliders(params) {
+    var key = JSON.stringify(params.map(function (p) { return [p.name, p.kind, p.min, p.max, p.step, p.label, p.options, p["default"]]; }));
+    $("params").hidden = !params.length;
+    if (state && state.script !== paramsScript) {   // another script: its own A and B
+      paramsScript = state.script;
+      sets.A = sets.B = null;
+    }
+    declared = params;
+    if (key !== sliderKey) {   // a save changed the declarations: build them again
+      sliderKey = key;
+      buildControls(params);
     }
     params.forEach(function (p) {
-      var row = $("sliders").querySelector('.slider[data-name="' + p.name + '"]');
-      if (!row || sliding === p.name) { return; }
-      var control = row.children[1], out = row.children[2];
+      if (sliding === p.name) { return; }
       values[p.name] = p.value;
-      if (p.kind === "options") {
-        markSegment(control, p.value);
-      } else if (control.type === "checkbox") {
-        var on = p.value === true || (typeof p.value === "number" && p.value !== 0);
-        control.checked = on;
-        out.textContent = on ? "on" : "off";
-      } else {
-        control.value = p.value;
-        out.textContent = num(p.value, 4);
-      }
+      showValue(p, p.value);
     });
-    paramsLine();
+    valuesChanged();
   }
   function markSegment(group, option) {
     Array.prototype.forEach.call(group.children, function (b) {
@@ -253,6 +409,44 @@
       b.setAttribute("aria-checked", on ? "true" : "false");
     });
   }
+  $("resetall").addEventListener("click", function () { setParams(defaults(declared)); });
+
+  // A and B: two sets of values, kept by Store A / Store B; pressing A or B plays with
+  // that set, ⇄ with the other one than on screen. A or B is marked while the values on
+  // screen are that set's.
+  var sets = { A: null, B: null };
+  function snapshot() {
+    var set = {};
+    declared.forEach(function (p) { set[p.name] = values[p.name]; });
+    return set;
+  }
+  function onScreen(set) {
+    return !!set && declared.every(function (p) { return !set.hasOwnProperty(p.name) || sameValue(set[p.name], values[p.name]); });
+  }
+  function differences() {
+    if (!sets.A || !sets.B) { return ""; }
+    var names = declared.filter(function (p) { return !sameValue(sets.A[p.name], sets.B[p.name]); }).map(function (p) { return p.name; });
+    return names.length ? "A and B differ in " + names.join(", ") : "A and B are the same values";
+  }
+  function showSets() {
+    ["A", "B"].forEach(function (name) {
+      var b = $("show" + name.toLowerCase()), on = onScreen(sets[name]);
+      if (b.disabled !== !sets[name]) { b.disabled = !sets[name]; }
+      if (b.classList.contains("on") !== on) { b.classList.toggle("on", on); b.setAttribute("aria-checked", on ? "true" : "false"); }
+    });
+    var both = !!(sets.A && sets.B);
+    if ($("abflip").disabled !== !both) { $("abflip").disabled = !both; }
+    var text = differences() || "keep two tunings and flip between them";
+    if ($("abrow").title !== text) { $("abrow").title = text; }
+  }
+  function store(name) { sets[name] = snapshot(); showSets(); }
+  function showSet(name) { if (sets[name]) { setParams(sets[name]); showSets(); } }
+  function flip() { showSet(onScreen(sets.A) ? "B" : "A"); }
+  $("storea").addEventListener("click", function () { store("A"); });
+  $("storeb").addEventListener("click", function () { store("B"); });
+  $("showa").addEventListener("click", function () { showSet("A"); });
+  $("showb").addEventListener("click", function () { showSet("B"); });
+  $("abflip").addEventListener("click", flip);
 
   function showError(text) {
     if (text) { errorBox.textContent = text; errorBox.hidden = false; } else { errorBox.hidden = true; }
@@ -325,20 +519,28 @@
       if (before.nextSibling !== list[k].el) { stage.insertBefore(list[k].el, before.nextSibling); }
     }
   }
+  // The viewport drawn as large as the stage (all the width the panel leaves, the
+  // window's height) lets it, up to twice its size, in the stage's middle. On a phone
+  // (play --lan) the panel goes under the stage (play.css): the stage takes the width and
+  // at most 80% of the window's height, and is as tall as the drawing.
+  var STAGE_MARGIN = 16;
   function fit(w, h) {
-    var panelWidth = $("panel").getBoundingClientRect().width || 300;
-    var availW = Math.max(100, window.innerWidth - panelWidth - 40), availH = Math.max(100, window.innerHeight - 26);
-    // A phone (play --lan): the panel goes under the stage (play.css), the stage takes the width.
-    if (window.matchMedia("(max-width: 640px)").matches) {
-      availW = Math.max(100, window.innerWidth - 24); availH = Math.max(100, window.innerHeight * 0.8);
-    }
+    var phone = window.matchMedia("(max-width: 640px)").matches;
+    wrap.style.height = "";
+    var margin = phone ? 0 : STAGE_MARGIN;
+    var availW = Math.max(100, wrap.clientWidth - 2 * margin);
+    var availH = phone ? Math.max(100, window.innerHeight * 0.8) : Math.max(100, wrap.clientHeight - 2 * margin);
     scale = Math.min(availW / w, availH / h, 2);
     stage.style.width = w + "px"; stage.style.height = h + "px";
     stage.style.transform = "scale(" + scale + ")";
-    wrap.style.width = w * scale + "px"; wrap.style.height = h * scale + "px";
+    if (phone) { wrap.style.height = Math.ceil(h * scale) + "px"; }
+    stage.style.left = Math.max(0, Math.round((wrap.clientWidth - w * scale) / 2)) + "px";
+    stage.style.top = Math.max(0, Math.round((wrap.clientHeight - h * scale) / 2)) + "px";
     $("viewport").textContent = "viewport " + w + " × " + h + " pt, shown at " + num(scale * 100, 0) + "%";
   }
-  window.addEventListener("resize", function () { if (shown) { fit(shown.v[0], shown.v[1]); } });
+  function refit() { if (shown) { fit(shown.v[0], shown.v[1]); } }
+  window.addEventListener("resize", refit);
+  if (window.ResizeObserver) { new ResizeObserver(refit).observe(wrap); }
 
   function panel() {
     var f = shown;
@@ -467,7 +669,9 @@
     input("up", horizontal ? v : 0, horizontal ? 0 : v);
   }
   document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && !$("codeview").hidden) { closeCode(); stage.focus(); return; }
     if (e.target && (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) { return; }
+    if (e.target && e.target.closest && e.target.closest("#codeview")) { return; }   // the arrows scroll the code
     var back = e.key === "ArrowLeft" || e.key === "ArrowUp", on = e.key === "ArrowRight" || e.key === "ArrowDown";
     if (!back && !on) { return; }
     e.preventDefault();
@@ -533,18 +737,44 @@
       document.body.removeChild(area);
     }
   }
-  $("export").addEventListener("click", function () {
-    fetch(here("/export")).then(function (r) { return r.json(); }).then(function (a) {
-      $("exporterror").hidden = !a.error;
-      $("exporterror").textContent = a.error || "";
-      $("exported").hidden = !a.swift;
-      $("copyswift").hidden = !a.swift;
-      $("exported").value = a.swift || "";
-    });
-  });
+  // The code view (over the stage, play.css): the file in colour (swift-highlight.js),
+  // Copy, and Download as CLASSNAME.swift. While it is open it follows the values and
+  // the saves: a change asks for the file again, after the change's own request (the
+  // requests go in order). A refusal closes it and shows its `file:line: message`
+  // beside the Export button.
+  var exported = null, exportedFor = null, exportTimer = 0, downloadURL = null;
+  function exportKey() { return (state ? state.script + "#" + state.scriptVersion : "") + JSON.stringify(snapshot()); }
+  function exportSwift() {
+    clearTimeout(exportTimer);
+    exportedFor = exportKey();
+    enqueue({ path: "/export", done: showExport });
+  }
+  function showExport(a) {
+    $("exporterror").hidden = !a.error;
+    $("exporterror").textContent = a.error || "";
+    if (a.error) { closeCode(); return; }
+    exported = { swift: a.swift, file: a.className + ".swift" };
+    cardluaSwift.render($("exported"), a.swift);
+    $("codename").textContent = exported.file;
+    if (downloadURL) { URL.revokeObjectURL(downloadURL); }
+    downloadURL = URL.createObjectURL(new Blob([a.swift], { type: "text/x-swift;charset=utf-8" }));
+    $("downloadswift").href = downloadURL;
+    $("downloadswift").setAttribute("download", exported.file);
+    $("codeview").hidden = false;
+  }
+  function closeCode() { clearTimeout(exportTimer); $("codeview").hidden = true; }
+  // From accept(): the values or the script changed under an open code view.
+  function followExport() {
+    if ($("codeview").hidden || exportKey() === exportedFor) { return; }
+    clearTimeout(exportTimer);
+    exportTimer = setTimeout(exportSwift, 250);
+  }
+  $("export").addEventListener("click", exportSwift);
+  $("closeswift").addEventListener("click", function () { closeCode(); stage.focus(); });
   $("copyswift").addEventListener("click", function () {
-    copyText($("exported").value);
-    $("copyswift").dataset.copied = $("exported").value;  // read by the browser tests
+    if (!exported) { return; }
+    copyText(exported.swift);
+    $("copyswift").dataset.copied = exported.swift;  // read by the browser tests
     $("copyswift").textContent = "Copied";
     setTimeout(function () { $("copyswift").textContent = "Copy Swift"; }, 1200);
   });
