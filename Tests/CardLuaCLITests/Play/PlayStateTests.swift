@@ -17,7 +17,7 @@ import Testing
                                    "centredItem", "items", "horizontal", "fps", "lastSnap", "params", "scriptVersion",
                                    "script", "error", "warnings", "layoutNote"]
     /// A param's fields (sliders(), toggles and segments in play.js); `options` only for that kind.
-    static let paramFields: Set = ["name", "value", "min", "max", "step", "kind", "label"]
+    static let paramFields: Set = ["name", "value", "default", "min", "max", "step", "kind", "label"]
 
     static func sample() -> PlayState {
         PlayState(
@@ -27,11 +27,11 @@ import Testing
             lastSnap: .init(time: 1, proposedContentOffset: .init(x: 900.5, y: 0), velocity: .init(x: -1.234, y: 0),
                             targetContentOffset: .init(x: 893, y: 0)),
             params: [
-                .init(name: "rotate", value: .number(35.5), min: -90, max: 90, step: 0.5, kind: "number", label: hostile,
+                .init(name: "rotate", value: .number(35.5), default: .number(35), min: -90, max: 90, step: 0.5, kind: "number", label: hostile,
                       options: nil),
-                .init(name: "wrap", value: .boolean(false), min: 0, max: 0, step: nil, kind: "boolean", label: nil,
+                .init(name: "wrap", value: .boolean(false), default: .boolean(true), min: 0, max: 0, step: nil, kind: "boolean", label: nil,
                       options: nil),
-                .init(name: "style", value: .option(hostile), min: 0, max: 0, step: nil, kind: "options", label: nil,
+                .init(name: "style", value: .option(hostile), default: .option("flat"), min: 0, max: 0, step: nil, kind: "options", label: nil,
                       options: ["flat", hostile]),
             ],
             scriptVersion: 3, script: "quo\"te \\ é.lua", error: hostile, warnings: [hostile, "fx.lua:5: warning: plain"],
@@ -91,12 +91,12 @@ import Testing
         state.range = [-.infinity, .infinity]
         state.viewport = [0.1 + 0.2, 1e-7]
         state.contentOffset = .init(x: 1e21, y: -2)
-        state.params = [.init(name: "n", value: .number(.infinity), min: -.infinity, max: 2, step: .nan, kind: "number",
+        state.params = [.init(name: "n", value: .number(.infinity), default: .number(-.infinity), min: -.infinity, max: 2, step: .nan, kind: "number",
                               label: nil, options: nil)]
         let text = PlayJSON.text(state)
         for fragment in [#""time":0,"#, #""fps":0,"#, #""range":[0,0]"#, #""viewport":[0.30000000000000004,1e-07]"#,
                          #""contentOffset":{"x":1e+21,"y":-2}"#,
-                         #"{"kind":"number","label":null,"max":2,"min":0,"name":"n","step":0,"value":0}"#] {
+                         #"{"default":0,"kind":"number","label":null,"max":2,"min":0,"name":"n","step":0,"value":0}"#] {
             #expect(text.contains(fragment), "\(fragment) in \(text)")
         }
         for (x, written) in [(0.1 + 0.2, "0.30000000000000004"), (1e-7, "1e-07"), (1e21, "1e+21"), (-2, "-2"),
