@@ -27,7 +27,10 @@ enum ExportCommand {
                              + "--check takes several)", command: "export")
         }
         let params = try ParamOption.parse(arguments, command: "export")
-        let className = try arguments.values["class"].map { name throws(UsageError) in try checkedClassName(name) }
+        let target = try exportTarget(arguments)
+        let className = try arguments.values[target == .uikit ? "class" : "name"].map { name throws(UsageError) in
+            try checkedClassName(name, option: target == .uikit ? "--class" : "--name")
+        }
         let outputPath = arguments.values["o"] == "-" ? nil : arguments.values["o"]
         // Opened first, as run does, so a bad -o is reported before any work; a regular
         // file only appears (renamed over the target) when everything succeeded.
@@ -45,7 +48,7 @@ enum ExportCommand {
             let swift: String
             do {
                 swift = try Exporter.export(source: source, fileName: path, className: className, params: values,
-                                            switches: switches, choices: choices)
+                                            switches: switches, choices: choices, target: target)
             } catch {
                 throw RunFailure(message: error.description, details: "")
             }
@@ -64,7 +67,8 @@ enum ExportCommand {
         guard !arguments.positional.isEmpty else {
             throw UsageError("missing the scripts to check (cardlua export --check FILE…)", command: "export")
         }
-        for option in ["o", "class", "param"] where arguments.values[option] != nil {
+        let target = try exportTarget(arguments)
+        for option in ["o", "class", "name", "param"] where arguments.values[option] != nil {
             let spelled = option == "o" ? "-o" : "--\(option)"
             throw UsageError("\(spelled) cannot be combined with --check", command: "export")
         }
@@ -73,7 +77,7 @@ enum ExportCommand {
             let line: String
             do {
                 let source = try loadAndRun(path, params: [])
-                _ = try Exporter.export(source: source, fileName: path, className: nil, params: [:])
+                _ = try Exporter.export(source: source, fileName: path, className: nil, params: [:], target: target)
                 line = "\(path): exportable"
             } catch let failure as RunFailure {
                 line = failure.message
@@ -109,11 +113,23 @@ enum ExportCommand {
 
     /// `--class NAME`: a Swift type name that is not taken (``Exporter/classNameProblem(_:)``:
     /// not a keyword, nor a type of Swift, Foundation or UIKit, nor a name the file declares).
-    static func checkedClassName(_ name: String) throws(UsageError) -> String {
+    static func checkedClassName(_ name: String, option: String = "--class") throws(UsageError) -> String {
         if let problem = Exporter.classNameProblem(name) {
-            throw UsageError("--class: \(problem)", command: "export")
+            throw UsageError("\(option): \(problem)", command: "export")
         }
         return name
+    }
+
+    /// `--swiftui`: the SwiftUI back end; `--name` belongs to it, `--class` to UIKit's.
+    static func exportTarget(_ arguments: Arguments) throws(UsageError) -> ExportTarget {
+        let swiftUI = arguments.flags.contains("swiftui")
+        if swiftUI, arguments.values["class"] != nil {
+            throw UsageError("--class names the UIKit layout; with --swiftui use --name", command: "export")
+        }
+        if !swiftUI, arguments.values["name"] != nil {
+            throw UsageError("--name names the SwiftUI view: add --swiftui (the UIKit layout takes --class)", command: "export")
+        }
+        return swiftUI ? .swiftui : .uikit
     }
 }
 

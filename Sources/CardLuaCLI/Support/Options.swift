@@ -143,6 +143,9 @@ enum OptionTable {
                    defaultText: "from the file name, lol.lua → LolLayout", defaultInWords: true),
         param,
         OptionSpec(name: "check", summary: "for each FILE: exportable, or the first reason it is not"),
+        OptionSpec(name: "swiftui", summary: "a SwiftUI carousel view instead (iOS 17; docs/export-swiftui.md)"),
+        OptionSpec(name: "name", value: "NAME", summary: "with --swiftui, the view's name",
+                   defaultText: "from the file name, lol.lua → LolCarousel", defaultInWords: true),
     ]
 
     /// `types`.
