@@ -14,10 +14,11 @@ public struct ExportError: Error, Equatable, CustomStringConvertible, Sendable {
     public var target: ExportTarget = .uikit
 
     /// Creates an error for `fileName` at `line`.
-    public init(fileName: String, line: Int, message: String) {
+    public init(fileName: String, line: Int, message: String, target: ExportTarget = .uikit) {
         self.fileName = fileName
         self.line = line
         self.message = message
+        self.target = target
     }
 
     /// The one-line diagnostic: `file:line: export: message` (`export --swiftui:` for SwiftUI).

@@ -45,6 +45,10 @@ enum ExportCommand {
                 else if param.value == "true" || param.value == "false" { switches[param.name] = param.value == "true" }
                 else { choices[param.name] = param.value }
             }
+            if target == .swiftui {
+                try checkOneCardALine(source, path: path, params: values.mapValues(ParamSetting.number)
+                    .merging(switches.mapValues(ParamSetting.boolean)) { a, _ in a })
+            }
             let swift: String
             do {
                 swift = try Exporter.export(source: source, fileName: path, className: className, params: values,
@@ -77,6 +81,7 @@ enum ExportCommand {
             let line: String
             do {
                 let source = try loadAndRun(path, params: [])
+                if target == .swiftui { try checkOneCardALine(source, path: path, params: [:]) }
                 _ = try Exporter.export(source: source, fileName: path, className: nil, params: [:], target: target)
                 line = "\(path): exportable"
             } catch let failure as RunFailure {
@@ -118,6 +123,32 @@ enum ExportCommand {
             throw UsageError("\(option): \(problem)", command: "export")
         }
         return name
+    }
+
+    /// The SwiftUI carousel's stack holds one card a line; a flow that fits several across
+    /// (a grid) at the demo's viewport is refused, from the engine's own layout of the demo:
+    /// the translator cannot know the sizes, which prepare computes from the bounds.
+    static func checkOneCardALine(_ source: String, path: String, params: [String: ParamSetting]) throws(RunFailure) {
+        let layout: FlowLayout
+        do {
+            let effect = try LuaEffect(source: source, chunkName: path)
+            try effect.setParams(params.map { (name: $0.key, value: $0.value) })
+            layout = try ScenarioRunner(effect: effect, scriptName: path)
+                .preparedLayout(viewportSize: Scenario.defaultViewportSize, numberOfItems: Scenario.defaultNumberOfItems)
+        } catch {
+            return  // the demo ran above: nothing new to report here
+        }
+        guard let first = layout.layoutAttributesForItem(at: CardIndexPath(item: 0, section: 0)),
+              let second = layout.layoutAttributesForItem(at: CardIndexPath(item: 1, section: 0)) else { return }
+        let horizontal = layout.configuration.scrollDirection == .horizontal
+        let sameLine = horizontal ? first.frame.origin.x == second.frame.origin.x : first.frame.origin.y == second.frame.origin.y
+        guard sameLine else { return }
+        let line = source.split(separator: "\n", omittingEmptySubsequences: false)
+            .firstIndex { $0.hasPrefix("function prepare") }.map { $0 + 1 } ?? 1
+        throw RunFailure(message: ExportError(fileName: path, line: line, message: "several cards a line are not supported "
+            + "(the flow fits more than one item across at the demo's viewport, a grid, and the carousel's stack holds one "
+            + "card a line; make layout.itemSize wider than half the line, or export for UIKit)", target: .swiftui).description,
+                         details: "")
     }
 
     /// `--swiftui`: the SwiftUI back end; `--name` belongs to it, `--class` to UIKit's.
