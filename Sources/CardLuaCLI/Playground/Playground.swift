@@ -212,7 +212,11 @@ final class Playground: @unchecked Sendable {
         case ("/script", true):
             return pickScript(request.body)
         case ("/export", false):
-            return export()
+            switch request.queryValue("target") {
+            case nil, "uikit": return export(target: .uikit)
+            case "swiftui": return export(target: .swiftui)
+            default: return .status(400, message: "expected GET /export or /export?target=swiftui (or uikit)")
+            }
         case ("/record", true):
             return record(request.body)
         case ("/", true), ("/events", true), ("/state", true):
@@ -231,7 +235,9 @@ final class Playground: @unchecked Sendable {
     /// `GET /export`: the Swift `cardlua export` writes for the effect in use, with the
     /// values its sliders have now baked in: `{"swift": …, "className": …}`, or
     /// `{"error": "file:line: export: …"}` for a script the translator does not take.
-    private func export() -> HTTPResponse {
+    /// `GET /export?target=swiftui`: `cardlua export --swiftui`'s view instead (`className`
+    /// is the view's name; errors say `export --swiftui`).
+    private func export(target: ExportTarget) -> HTTPResponse {
         var values: [String: Double] = [:], switches: [String: Bool] = [:], choices: [String: String] = [:]
         for p in effect.params {
             switch p.value {
@@ -240,14 +246,20 @@ final class Playground: @unchecked Sendable {
             case let .option(text): if p.value != p.defaultValue { choices[p.name] = text }
             }
         }
-        let name = Exporter.className(forFileName: scriptPath)
+        let name = target == .uikit ? Exporter.className(forFileName: scriptPath) : Exporter.viewName(forFileName: scriptPath)
         let j = Self.jsonString
         do {
+            if target == .swiftui {
+                try ExportCommand.checkOneCardALine(goodSource, path: scriptPath, params: values.mapValues(ParamSetting.number)
+                    .merging(switches.mapValues(ParamSetting.boolean)) { a, _ in a })
+            }
             let swift = try Exporter.export(source: goodSource, fileName: scriptPath, className: name, params: values,
-                                            switches: switches, choices: choices)
+                                            switches: switches, choices: choices, target: target)
             return .json("{\"swift\":\(j(swift)),\"className\":\(j(name))}")
+        } catch let failure as RunFailure {
+            return .json("{\"error\":\(j(failure.message))}")
         } catch {
-            return .json("{\"error\":\(j(error.description))}")
+            return .json("{\"error\":\(j(String(describing: error)))}")
         }
     }
 
