@@ -35,6 +35,12 @@ import Testing
         #expect(Self.seeds.isSubset(of: Set(exported)))
     }
 
+    @Test func everyExportPassesSwiftFormatLintStrict() throws {
+        let files = Self.exports.compactMap { e in (try? e.result.get()).map { (name: e.viewName + ".swift", swift: $0) } }
+        let findings = try ExportFormatTests.lint(files)
+        #expect(findings.isEmpty, "\(findings.prefix(2000))")
+    }
+
     /// The refusals, each at its line with the reason SwiftUI cannot do it.
     @Test func refusalsSayWhy() {
         let expected: [String: String] = [
