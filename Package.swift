@@ -69,8 +69,12 @@ let package = Package(
         // iOS SDK's Swift signatures and isolation, implemented over CardLayout, so that the
         // export tests compile exported Swift on Linux and compare it with the Lua run.
         .target(name: "UIKit", dependencies: ["CardLayout"], path: "Tests/UIKitShim"),
+        // Test only: the slice of SwiftUI that `export --swiftui` emits, with the iOS 17 SDK's
+        // signatures, laying cards out as a stack does and reading back their visual effects.
+        .target(name: "SwiftUI", dependencies: ["UIKit"], path: "Tests/SwiftUIShim"),
         .testTarget(name: "CardExportTests",
-                    dependencies: ["CardExport", "LuaSyntax", "CardLua", "CardLayout", "UIKit", "CardLuaTestSupport"]),
+                    dependencies: ["CardExport", "LuaSyntax", "CardLua", "CardLayout", "UIKit", "SwiftUI",
+                                   "CardLuaTestSupport"]),
         // End-to-end: runs the built `cardlua` executable.
         .testTarget(name: "CardLuaCLITests", dependencies: ["CardLuaCLI", "CardLayout", "CardLuaTestSupport"]),
     ],

@@ -10,14 +10,17 @@ public struct ExportError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What is wrong, and where useful why and what to write instead, e.g.
     /// `a table used as a map is not supported (…why…; write … instead)`.
     public var message: String
+    /// The back end that refused (named in the diagnostic: `export` or `export --swiftui`).
+    public var target: ExportTarget = .uikit
 
     /// Creates an error for `fileName` at `line`.
-    public init(fileName: String, line: Int, message: String) {
+    public init(fileName: String, line: Int, message: String, target: ExportTarget = .uikit) {
         self.fileName = fileName
         self.line = line
         self.message = message
+        self.target = target
     }
 
-    /// The one-line diagnostic: `file:line: export: message`.
-    public var description: String { "\(fileName):\(line): export: \(message)" }
+    /// The one-line diagnostic: `file:line: export: message` (`export --swiftui:` for SwiftUI).
+    public var description: String { "\(fileName):\(line): \(target.commandName): \(message)" }
 }

@@ -10,11 +10,35 @@ public enum Exporter {
     ///
     /// A construct the translator does not take is an `ExportError` at its line
     /// (`file:line: export: <construct> is not supported (why; what to write instead)`).
+    ///
+    /// `target` chooses the back end: `.swiftui` writes a SwiftUI carousel view instead
+    /// (`className` is then the view's name, `--name`; nil derives it from the file name,
+    /// lol.lua → LolCarousel), and its refusals say `export --swiftui`.
     public static func export(source: String, fileName: String, className: String?,
                               params: [String: Double], switches: [String: Bool] = [:],
-                              choices: [String: String] = [:]) throws(ExportError) -> String {
+                              choices: [String: String] = [:],
+                              target: ExportTarget = .uikit) throws(ExportError) -> String {
+        do {
+            return try translate(source: source, fileName: fileName, className: className, params: params,
+                                 switches: switches, choices: choices, target: target)
+        } catch {
+            var error = error
+            error.target = target
+            throw error
+        }
+    }
+
+    private static func translate(source: String, fileName: String, className: String?,
+                                  params: [String: Double], switches: [String: Bool],
+                                  choices: [String: String], target: ExportTarget) throws(ExportError) -> String {
+        let option = target == .uikit ? "--class" : "--name"
         if let className, let problem = classNameProblem(className) {
-            throw ExportError(fileName: fileName, line: 1, message: "--class: \(problem)")
+            throw ExportError(fileName: fileName, line: 1, message: "\(option): \(problem)")
+        }
+        let name: String
+        switch target {
+        case .uikit: name = className ?? Self.className(forFileName: fileName)
+        case .swiftui: name = (className ?? Self.viewName(forFileName: fileName)) + "Layout"
         }
         let chunk: LuaChunk
         do {
@@ -22,9 +46,8 @@ public enum Exporter {
         } catch {
             throw ExportError(fileName: error.fileName, line: error.line, message: error.message)
         }
-        let translator = Translator(chunk: chunk, fileName: fileName,
-                                    className: className ?? Self.className(forFileName: fileName),
-                                    overrides: params)
+        let translator = Translator(chunk: chunk, fileName: fileName, className: name, overrides: params)
+        translator.target = target
         translator.switchOverrides = switches
         translator.choiceOverrides = choices
         translator.scriptNames = luaNameTokens(in: source)
@@ -72,6 +95,12 @@ public enum Exporter {
         "IndexSet", "Decimal", "Notification", "Locale", "Calendar", "TimeInterval", "Bundle", "JSONEncoder",
         "JSONDecoder", "DispatchQueue", "ObjectIdentifier", "Unicode", "Mirror", "StaticString",
     ]
+
+    /// The SwiftUI view's name derived from a file name: lol.lua → LolCarousel,
+    /// card-scale.lua → CardScaleCarousel.
+    public static func viewName(forFileName fileName: String) -> String {
+        String(className(forFileName: fileName).dropLast("Layout".count)) + "Carousel"
+    }
 
     /// The class name derived from a file name: lol.lua → LolLayout, card-scale.lua → CardScaleLayout,
     /// icarousel-coverflow2.lua → IcarouselCoverflow2Layout.

@@ -8,6 +8,14 @@
 @_exported import CoreGraphics
 #else
 
+/// `CGVector` (CoreGraphics' `struct CGVector { var dx: CGFloat; var dy: CGFloat }`): SwiftUI's
+/// `ScrollTargetBehaviorContext.velocity`.
+public struct CGVector: Equatable, Sendable {
+    public var dx: CGFloat, dy: CGFloat
+    public init() { self.init(dx: 0, dy: 0) }
+    public init(dx: CGFloat, dy: CGFloat) { self.dx = dx; self.dy = dy }
+}
+
 /// `CGAffineTransform`: `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty`. The arithmetic is
 /// the one cardlua's Lua engine does (Sources/CLuaShims/transform_math.c, in its order), so
 /// an exported layout and its script agree to the bit.

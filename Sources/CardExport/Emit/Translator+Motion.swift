@@ -37,6 +37,7 @@ extension Translator {
     /// every table constructor inside it with such a key.
     var scenarioMotion: ScenarioMotion {
         var motion = ScenarioMotion()
+        guard target == .uikit else { return motion }  // SwiftUI: the app scrolls with scrollPosition
         func scan(_ e: LuaExpression) {
             switch e.kind {
             case let .table(fields):

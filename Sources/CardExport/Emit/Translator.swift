@@ -71,6 +71,8 @@ final class Translator {
     let fileName: String
     let className: String
     let overrides: [String: Double]
+    /// The back end the file is assembled for (Translator+SwiftUI.swift for `.swiftui`).
+    var target: ExportTarget = .uikit
     /// `--param name=true|false` for on/off params.
     var switchOverrides: [String: Bool] = [:]
     /// `--param name=option` for params with options (refused: export has no String params).
@@ -212,6 +214,7 @@ final class Translator {
 
     func run() throws -> String {
         try readParameters()
+        if target == .swiftui { try refuseForSwiftUI() }
         for _ in 0..<20 {
             changed = false
             try walk()
@@ -219,7 +222,7 @@ final class Translator {
         }
         isFinal = true
         try walk()
-        return try assembleFile()
+        return try target == .swiftui ? assembleSwiftUIFile() : assembleFile()
     }
 
     func resetWalk() {

@@ -26,12 +26,16 @@ enum ExportCommand {
                        defaultText: "from the file name, lol.lua → LolLayout", defaultInWords: true),
             OptionTable.param,
             OptionSpec(.check, summary: "for each FILE: exportable, or the first reason it is not"),
+            OptionSpec(.swiftui, summary: "a SwiftUI carousel view instead (iOS 17; docs/export-swiftui.md)"),
+            OptionSpec(.viewName, value: "NAME", summary: "with --swiftui, the view's name",
+                       defaultText: "from the file name, lol.lua → LolCarousel", defaultInWords: true),
         ],
         help: { options in """
         cardlua export — the Swift layout an iOS app compiles, translated from a script
 
         USAGE: cardlua export SCRIPT [-o FILE.swift] [--class NAME] [--param NAME=X …]
-               cardlua export --check FILE…
+               cardlua export --swiftui SCRIPT [-o FILE.swift] [--name NAME] [--param NAME=X …]
+               cardlua export --check [--swiftui] FILE…
 
         Translates the script into one self-contained Swift file: import UIKit and a final
         UICollectionViewFlowLayout subclass with prepare(), layoutAttributesForElements(in:),
@@ -47,12 +51,15 @@ enum ExportCommand {
         and why, exit status 1, and no -o file. --check prints, per script, "FILE:
         exportable" or the first reason it is not; exit status 0 when all are exportable.
         docs/export.md has the translation table and how to wire the layout into an app.
+        --swiftui writes a SwiftUI view instead (a ScrollView of the cards, each drawn by
+        .visualEffect, snapping by a ScrollTargetBehavior; iOS 17): docs/export-swiftui.md.
 
         \(options)
 
         EXAMPLES:
           cardlua export scripts/lol.lua -o LolLayout.swift
           cardlua export scripts/effects/fspager-coverflow.lua --class CoverFlowLayout --param itemWidth=240
+          cardlua export --swiftui scripts/lol.lua -o LolCarousel.swift
           cardlua export --check scripts/*.lua scripts/effects/*.lua
         """ },
         run: main)
@@ -62,7 +69,10 @@ enum ExportCommand {
 
         let path = arguments.argument
         let params = try ParamOption.parse(arguments)
-        let className = try arguments.value(.className).map { name throws(UsageError) in try checkedClassName(name) }
+        let target = try exportTarget(arguments)
+        let className = try arguments.value(target == .uikit ? .className : .viewName).map { name throws(UsageError) in
+            try checkedClassName(name, option: target == .uikit ? "--class" : "--name")
+        }
         let outputPath = arguments.value(.output) == "-" ? nil : arguments.value(.output)
         // Opened first, as run does, so a bad -o is reported before any work; a regular
         // file only appears (renamed over the target) when everything succeeded.
@@ -77,10 +87,14 @@ enum ExportCommand {
                 else if param.value == "true" || param.value == "false" { switches[param.name] = param.value == "true" }
                 else { choices[param.name] = param.value }
             }
+            if target == .swiftui {
+                try checkOneCardALine(source, path: path, params: values.mapValues(ParamSetting.number)
+                    .merging(switches.mapValues(ParamSetting.boolean)) { a, _ in a })
+            }
             let swift: String
             do {
                 swift = try Exporter.export(source: source, fileName: path, className: className, params: values,
-                                            switches: switches, choices: choices)
+                                            switches: switches, choices: choices, target: target)
             } catch {
                 throw RunFailure(message: error.description, details: "")
             }
@@ -96,7 +110,8 @@ enum ExportCommand {
     /// `--check FILE…`: one line per script on standard output, `FILE: exportable` or the
     /// first reason it is not (a `file:line: …` line). Exit 0 when all are exportable.
     private static func check(_ arguments: Arguments) throws -> Int32 {
-        for option in [OptionKey.output, .className, .param] where arguments.value(option) != nil {
+        let target = try exportTarget(arguments)
+        for option in [OptionKey.output, .className, .viewName, .param] where arguments.value(option) != nil {
             throw UsageError("\(option.spelled) cannot be combined with --check", command: declaration.name)
         }
         var allExportable = true
@@ -104,7 +119,8 @@ enum ExportCommand {
             let line: String
             do {
                 let source = try loadAndRun(path, params: [])
-                _ = try Exporter.export(source: source, fileName: path, className: nil, params: [:])
+                if target == .swiftui { try checkOneCardALine(source, path: path, params: [:]) }
+                _ = try Exporter.export(source: source, fileName: path, className: nil, params: [:], target: target)
                 line = "\(path): exportable"
             } catch let failure as RunFailure {
                 line = failure.message
@@ -140,11 +156,50 @@ enum ExportCommand {
 
     /// `--class NAME`: a Swift type name that is not taken (``Exporter/classNameProblem(_:)``:
     /// not a keyword, nor a type of Swift, Foundation or UIKit, nor a name the file declares).
-    static func checkedClassName(_ name: String) throws(UsageError) -> String {
+    static func checkedClassName(_ name: String, option: String = "--class") throws(UsageError) -> String {
         if let problem = Exporter.classNameProblem(name) {
-            throw UsageError("--class: \(problem)", command: declaration.name)
+            throw UsageError("\(option): \(problem)", command: declaration.name)
         }
         return name
+    }
+
+    /// The SwiftUI carousel's stack holds one card a line; a flow that fits several across
+    /// (a grid) at the demo's viewport is refused, from the engine's own layout of the demo:
+    /// the translator cannot know the sizes, which prepare computes from the bounds.
+    static func checkOneCardALine(_ source: String, path: String, params: [String: ParamSetting]) throws(RunFailure) {
+        let layout: FlowLayout
+        do {
+            let effect = try LuaEffect(source: source, chunkName: path)
+            try effect.setParams(params.map { (name: $0.key, value: $0.value) })
+            layout = try ScenarioRunner(effect: effect, scriptName: path)
+                .preparedLayout(viewportSize: Scenario.defaultViewportSize, numberOfItems: Scenario.defaultNumberOfItems)
+        } catch {
+            return  // the demo ran above: nothing new to report here
+        }
+        guard let first = layout.layoutAttributesForItem(at: CardIndexPath(item: 0, section: 0)),
+              let second = layout.layoutAttributesForItem(at: CardIndexPath(item: 1, section: 0)) else { return }
+        let horizontal = layout.configuration.scrollDirection == .horizontal
+        let sameLine = horizontal ? first.frame.origin.x == second.frame.origin.x : first.frame.origin.y == second.frame.origin.y
+        guard sameLine else { return }
+        let line = source.split(separator: "\n", omittingEmptySubsequences: false)
+            .firstIndex { $0.hasPrefix("function prepare") }.map { $0 + 1 } ?? 1
+        throw RunFailure(message: ExportError(fileName: path, line: line, message: "several cards a line are not supported "
+            + "(the flow fits more than one item across at the demo's viewport, a grid, and the carousel's stack holds one "
+            + "card a line; make layout.itemSize wider than half the line, or export for UIKit)", target: .swiftui).description,
+                         details: "")
+    }
+
+    /// `--swiftui`: the SwiftUI back end; `--name` belongs to it, `--class` to UIKit's.
+    static func exportTarget(_ arguments: Arguments) throws(UsageError) -> ExportTarget {
+        let swiftUI = arguments.isSet(.swiftui)
+        if swiftUI, arguments.value(.className) != nil {
+            throw UsageError("--class names the UIKit layout; with --swiftui use --name", command: declaration.name)
+        }
+        if !swiftUI, arguments.value(.viewName) != nil {
+            throw UsageError("--name names the SwiftUI view: add --swiftui (the UIKit layout takes --class)",
+                             command: declaration.name)
+        }
+        return swiftUI ? .swiftui : .uikit
     }
 }
 

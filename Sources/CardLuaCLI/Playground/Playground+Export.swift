@@ -1,4 +1,5 @@
 import CardExport
+import CardLayout
 import CardServe
 
 /// Export Swift: the `UICollectionViewFlowLayout` subclass `cardlua export` writes for
@@ -15,7 +16,9 @@ extension Playground {
     /// `GET /export`: the Swift `cardlua export` writes for the effect in use, with the
     /// values its sliders have now baked in: `{"swift": …, "className": …}`, or
     /// `{"error": "file:line: export: …"}` for a script the translator does not take.
-    func export() -> HTTPResponse {
+    /// `GET /export?target=swiftui`: `cardlua export --swiftui`'s view instead (`className`
+    /// is the view's name; errors say `export --swiftui`).
+    func export(target: ExportTarget) -> HTTPResponse {
         var values: [String: Double] = [:], switches: [String: Bool] = [:], choices: [String: String] = [:]
         for p in effect.params {
             switch p.value {
@@ -24,13 +27,19 @@ extension Playground {
             case let .option(text): if p.value != p.defaultValue { choices[p.name] = text }
             }
         }
-        let name = Exporter.className(forFileName: scriptPath)
+        let name = target == .uikit ? Exporter.className(forFileName: scriptPath) : Exporter.viewName(forFileName: scriptPath)
         do {
+            if target == .swiftui {
+                try ExportCommand.checkOneCardALine(goodSource, path: scriptPath, params: values.mapValues(ParamSetting.number)
+                    .merging(switches.mapValues(ParamSetting.boolean)) { a, _ in a })
+            }
             let swift = try Exporter.export(source: goodSource, fileName: scriptPath, className: name, params: values,
-                                            switches: switches, choices: choices)
+                                            switches: switches, choices: choices, target: target)
             return .json(PlayJSON.text(ExportAnswer(swift: swift, className: name)))
+        } catch let failure as RunFailure {
+            return .json(PlayJSON.text(ExportAnswer(error: failure.message)))
         } catch {
-            return .json(PlayJSON.text(ExportAnswer(error: error.description)))
+            return .json(PlayJSON.text(ExportAnswer(error: String(describing: error))))
         }
     }
 }

@@ -80,7 +80,11 @@ extension Playground {
         case ("/script", true):
             return pickScript(request.body)
         case ("/export", false):
-            return export()
+            switch request.queryValue("target") {
+            case nil, "uikit": return export(target: .uikit)
+            case "swiftui": return export(target: .swiftui)
+            default: return .status(400, message: "expected GET /export or /export?target=swiftui (or uikit)")
+            }
         case ("/record", true):
             return record(request.body)
         case ("/", true), ("/events", true), ("/state", true):

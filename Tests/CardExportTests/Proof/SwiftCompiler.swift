@@ -48,7 +48,9 @@ enum SwiftCompiler {
     }
 
     /// `swiftc -swift-version 6` of `files` (main.swift among them) into `output`.
-    static func compile(_ files: [URL], into output: URL, timeout: TimeInterval = 600) throws -> Outcome {
+    /// `shims`: the test-only modules linked in (SwiftUI's proof adds `SwiftUI`).
+    static func compile(_ files: [URL], into output: URL, timeout: TimeInterval = 600,
+                        shims: [String] = ["UIKit", "CardLayout"]) throws -> Outcome {
         let bin = binDirectory
         let fileManager = FileManager.default
         let modules = [bin.appendingPathComponent("Modules"), bin].first {
@@ -56,7 +58,7 @@ enum SwiftCompiler {
         }
         guard let modules else { throw Failure.missing("no UIKit.swiftmodule in \(bin.path) (build the tests first)") }
         var objects: [String] = []
-        for target in ["UIKit", "CardLayout"] {
+        for target in shims {
             let directory = bin.appendingPathComponent("\(target).build")
             let names = (try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? []
             // Only the objects of the target's current sources (SwiftPM lists them in

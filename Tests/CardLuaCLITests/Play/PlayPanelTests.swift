@@ -28,6 +28,25 @@ extension PlayTests {
         #expect(tuned["swift"] as? String != first["swift"] as? String)
     }
 
+    /// `GET /export?target=swiftui`: `cardlua export --swiftui`'s view for the values in
+    /// use; an unknown target is a 400.
+    @Test func exportSwiftUIGivesTheViewForTheValuesInUse() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = try String(contentsOfFile: CLI.script("effects/fspager-linear.lua"), encoding: .utf8)
+        _ = try CLI.write(script, named: "linear.lua", in: directory)
+        let play = try PlayServer(["linear.lua"], directory: directory)
+        defer { play.process.kill() }
+        let moved = play.post("/params", "{\"t\": 0, \"name\": \"minimumScale\", \"value\": 0.75}")
+        #expect(moved.hasPrefix("HTTP/1.1 200"), "\(moved)")
+        let answer = try PlayServer.json(play.get("/export?target=swiftui"))
+        let command = try CLI.run(["export", "--swiftui", "linear.lua", "--param", "minimumScale=0.75"], directory: directory)
+        try #require(command.status == 0, "\(command.stderr)")
+        #expect(answer["swift"] as? String == command.stdout)
+        #expect(answer["className"] as? String == "LinearCarousel")
+        #expect(play.get("/export?target=appkit").hasPrefix("HTTP/1.1 400"))
+    }
+
     /// A script the translator refuses gets its one line, not a crash or an empty answer.
     @Test func exportSwiftOfAnEndlessCarouselSaysWhyNot() throws {
         let directory = try CLI.temporaryDirectory()
