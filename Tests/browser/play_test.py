@@ -574,6 +574,22 @@ def main():
             swift20 = wait_text("var t = document.getElementById('exported').textContent; "
                                 "return /var rotate: CGFloat = 20(\\.0)?\\b/.test(t) ? t : ''")
             check("the open code view follows a slider (rotate 20 baked in)", bool(swift20))
+            # SwiftUI: the same values as `cardlua export --swiftui`'s view, named LolCarousel-style.
+            from selenium.webdriver.support.ui import Select
+            Select(driver.find_element("id", "exporttarget")).select_by_value("swiftui")
+            swiftui = wait_text("var t = document.getElementById('exported').textContent; "
+                                "return t.indexOf('import SwiftUI') === 0 ? t : ''")
+            expected_view = (subprocess.run([args.cardlua, "export", "--swiftui", script, "--param", "rotate=20"],
+                                            capture_output=True, text=True, timeout=120).stdout)
+            check("choosing SwiftUI shows `cardlua export --swiftui --param rotate=20`'s view, exactly",
+                  swiftui == expected_view and "struct PlayCarousel<" in swiftui,
+                  "%d vs %d characters: %s" % (len(swiftui), len(expected_view), swiftui[:120]))
+            view_link = driver.execute_script("return document.getElementById('downloadswift').getAttribute('download')")
+            check("its download is PlayCarousel.swift", view_link == "PlayCarousel.swift", repr(view_link))
+            Select(driver.find_element("id", "exporttarget")).select_by_value("uikit")
+            back = wait_text("var t = document.getElementById('exported').textContent; "
+                             "return t.indexOf('import UIKit') === 0 ? t : ''")
+            check("choosing UIKit again shows the layout", ": UICollectionViewFlowLayout {" in back)
             driver.find_element("id", "closeswift").click()
             check("Close hides the code view", driver.execute_script("return document.getElementById('codeview').hidden"))
 

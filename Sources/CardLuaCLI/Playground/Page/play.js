@@ -743,11 +743,17 @@
   // requests go in order). A refusal closes it and shows its `file:line: message`
   // beside the Export button.
   var exported = null, exportedFor = null, exportTimer = 0, downloadURL = null;
-  function exportKey() { return (state ? state.script + "#" + state.scriptVersion : "") + JSON.stringify(snapshot()); }
+  // UIKit (`cardlua export`) or SwiftUI (`cardlua export --swiftui`), as the select says.
+  function exportTarget() { return $("exporttarget").value === "swiftui" ? "swiftui" : "uikit"; }
+  function exportKey() {
+    return exportTarget() + ":" + (state ? state.script + "#" + state.scriptVersion : "") + JSON.stringify(snapshot());
+  }
   function exportSwift() {
     clearTimeout(exportTimer);
     exportedFor = exportKey();
-    enqueue({ path: "/export", done: showExport });
+    var swiftUI = exportTarget() === "swiftui";
+    $("codenote").innerHTML = "what <code>cardlua export" + (swiftUI ? " --swiftui" : "") + "</code> writes, with the values on screen";
+    enqueue({ path: swiftUI ? "/export?target=swiftui" : "/export", done: showExport });
   }
   function showExport(a) {
     $("exporterror").hidden = !a.error;
@@ -770,6 +776,8 @@
     exportTimer = setTimeout(exportSwift, 250);
   }
   $("export").addEventListener("click", exportSwift);
+  // Another target under an open code view: that target's file at once.
+  $("exporttarget").addEventListener("change", function () { if (!$("codeview").hidden) { exportSwift(); } });
   $("closeswift").addEventListener("click", function () { closeCode(); stage.focus(); });
   $("copyswift").addEventListener("click", function () {
     if (!exported) { return; }
