@@ -78,6 +78,7 @@ extension Translator {
         case let .table(fields):
             for field in fields {
                 if case let .named(key, value) = field.kind {
+                    if key == "center" { writesCenter = true }
                     if function == "layoutAttributesForElements", ["frame", "size", "bounds"].contains(key) {
                         throw refuse(field.line, Self.offTheFlow)
                     }
@@ -141,6 +142,7 @@ extension Translator {
         var path: [String] = []
         while case let .field(b, n) = root.kind { path.insert(n, at: 0); root = b }
         guard case .name = root.kind, let first = path.first else { return }
+        if first == "center" { writesCenter = true }
         if first == "size" || first == "bounds" { throw refuse(line, Self.changingFrame) }
         if first == "frame" {
             if function == "layoutAttributesForElements" { throw refuse(line, Self.offTheFlow) }
@@ -155,13 +157,9 @@ extension Translator {
     /// Whether the script moves cards off their slots (`center` written, or elements built
     /// with one): then the stack is eager (HStack), since a lazy one makes only the cards
     /// whose slots are near the visible rect, and a moved card may be drawn far from its slot.
-    var movesCards: Bool {
-        sourceLines.contains { line in
-            let code = line.components(separatedBy: "--")[0]
-            return code.range(of: #"\.center(\.[xy])?\s*=[^=]"#, options: .regularExpression) != nil
-                || code.range(of: #"[{,]\s*center\s*=[^=]"#, options: .regularExpression) != nil
-        }
-    }
+    /// Read from the syntax tree by ``refuseForSwiftUI()``: an assignment to `x.center`
+    /// (or `x.center.x`) or an element constructor with a `center` field.
+    var movesCards: Bool { writesCenter }
 
     static let changingFrame = "a card size that changes with the offset is not supported (SwiftUI's visual effects do "
         + "not affect layout: each card keeps the size prepare gives it; scale it with a transform instead, or set "

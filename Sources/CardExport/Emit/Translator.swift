@@ -78,6 +78,10 @@ final class Translator {
     /// `--param name=option` for params with options (refused: export has no String params).
     var choiceOverrides: [String: String] = [:]
 
+    /// Whether the script writes a card's centre (`attributes.center = …`, `{ center = … }`):
+    /// found by the SwiftUI back end's refusal pass (Translator+SwiftUI.swift).
+    var writesCenter = false
+
     /// The last walk: write the Swift and report what cannot be translated.
     var isFinal = false
     /// Whether this walk learnt something.
