@@ -13,6 +13,9 @@ import Foundation
 /// reports it, and a `--param` the script does not declare is wrong usage (exit 2).
 /// What the translator does not take is one line `file:line: export: …` (exit 1). With
 /// `-o` the file only appears, atomically, when the whole translation succeeded.
+/// `--tests` also writes `<Class>Tests.swift` beside the `-o` file: XCTest cases that
+/// assert the layout's answers at the offsets the demo visited (``ExportTestRecorder``,
+/// ``XCTestFile``); both files appear, or neither.
 enum ExportCommand {
     static let declaration = CommandDeclaration(
         name: "export", synopsis: "export SCRIPT [-o FILE]",
@@ -25,12 +28,17 @@ enum ExportCommand {
             OptionSpec(.className, value: "NAME", summary: "the layout class's name",
                        defaultText: "from the file name, lol.lua → LolLayout", defaultInWords: true),
             OptionTable.param,
+            OptionSpec(.tests, summary: "also write <Class>Tests.swift beside the -o file: XCTest cases asserting the layout's "
+                           + "answers at the offsets the script's demo visited"),
+            OptionSpec(.testModule, value: "NAME", summary: "the app module the tests import @testable (the layout's)",
+                       defaultText: "App"),
             OptionSpec(.check, summary: "for each FILE: exportable, or the first reason it is not"),
         ],
         help: { options in """
         cardlua export — the Swift layout an iOS app compiles, translated from a script
 
         USAGE: cardlua export SCRIPT [-o FILE.swift] [--class NAME] [--param NAME=X …]
+               cardlua export SCRIPT -o FILE.swift --tests [--test-module NAME] …
                cardlua export --check FILE…
 
         Translates the script into one self-contained Swift file: import UIKit and a final
@@ -46,12 +54,19 @@ enum ExportCommand {
         building, a wrapping layout, …) is refused with one line, file:line: export: what
         and why, exit status 1, and no -o file. --check prints, per script, "FILE:
         exportable" or the first reason it is not; exit status 0 when all are exportable.
+        --tests also writes <Class>Tests.swift (LolLayoutTests.swift) beside the -o file:
+        one XCTestCase that hosts the layout in a UICollectionView of the demo's viewport
+        and items, sets the content offsets the demo visited (at most 48, evenly spread)
+        and asserts each cell's frame, center, transform3D, alpha, zIndex and isHidden, and
+        each release's targetContentOffset, within 1e-9 — the proof, for the app's CI. It
+        imports the layout's module @testable (--test-module; the class is internal).
         docs/export.md has the translation table and how to wire the layout into an app.
 
         \(options)
 
         EXAMPLES:
           cardlua export scripts/lol.lua -o LolLayout.swift
+          cardlua export scripts/lol.lua -o LolLayout.swift --tests --test-module SkinPicker
           cardlua export scripts/effects/fspager-coverflow.lua --class CoverFlowLayout --param itemWidth=240
           cardlua export --check scripts/*.lua scripts/effects/*.lua
         """ },
@@ -64,10 +79,19 @@ enum ExportCommand {
         let params = try ParamOption.parse(arguments)
         let className = try arguments.value(.className).map { name throws(UsageError) in try checkedClassName(name) }
         let outputPath = arguments.value(.output) == "-" ? nil : arguments.value(.output)
+        let testModule = try checkedTestModule(arguments)
+        if arguments.isSet(.tests) && outputPath == nil {
+            throw UsageError("--tests writes <Class>Tests.swift beside the layout: give -o FILE.swift", command: declaration.name)
+        }
         // Opened first, as run does, so a bad -o is reported before any work; a regular
         // file only appears (renamed over the target) when everything succeeded.
         let output = try outputPath.map(OutputFile.open) ?? OutputFile.standardOutput()
+        let name = try className ?? checkedClassName(Exporter.className(forFileName: path))
+        var testsOutput: OutputFile?
         do {
+            if arguments.isSet(.tests), let outputPath {
+                testsOutput = try OutputFile.open(testsPath(besides: outputPath, className: name))
+            }
             let source = try loadAndRun(path, params: params)
             // Later --param entries win, as they do for run. The run above read each as its
             // param's kind takes it: a number, true / false, or an option.
@@ -84,10 +108,17 @@ enum ExportCommand {
             } catch {
                 throw RunFailure(message: error.description, details: "")
             }
+            if let testsOutput {
+                let plan = try testPlan(path: path, params: params, className: name, testModule: testModule,
+                                        exportedSwift: swift)
+                try testsOutput.write(XCTestFile.source(for: plan))
+            }
             try output.write(swift)
             try output.commit()
+            try testsOutput?.commit()
         } catch {
             output.discard()
+            testsOutput?.discard()
             throw error  // CardLuaCommand reports it
         }
         return 0
@@ -96,7 +127,7 @@ enum ExportCommand {
     /// `--check FILE…`: one line per script on standard output, `FILE: exportable` or the
     /// first reason it is not (a `file:line: …` line). Exit 0 when all are exportable.
     private static func check(_ arguments: Arguments) throws -> Int32 {
-        for option in [OptionKey.output, .className, .param] where arguments.value(option) != nil {
+        for option in [OptionKey.output, .className, .param, .tests, .testModule] where arguments.value(option) != nil {
             throw UsageError("\(option.spelled) cannot be combined with --check", command: declaration.name)
         }
         var allExportable = true
@@ -135,6 +166,46 @@ enum ExportCommand {
             return try ScriptFile.read(path: path)
         } catch {
             throw RunFailure(message: RunPipeline.shown(error.message, path: path), details: "")
+        }
+    }
+
+    /// `--tests`' file: `<Class>Tests.swift` in the `-o` file's folder.
+    static func testsPath(besides outputPath: String, className: String) -> String {
+        let folder = (outputPath as NSString).deletingLastPathComponent
+        return (folder as NSString).appendingPathComponent(className + "Tests.swift")
+    }
+
+    /// `--test-module NAME` (default `App`): a Swift module name, and given only with `--tests`.
+    private static func checkedTestModule(_ arguments: Arguments) throws(UsageError) -> String {
+        guard let name = arguments.value(.testModule) else { return "App" }
+        guard arguments.isSet(.tests) else {
+            throw UsageError("--test-module names the module the --tests file imports: give --tests too", command: declaration.name)
+        }
+        let isIdentifier = name.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        guard isIdentifier else {
+            throw UsageError("--test-module: expected a Swift module name, like MyApp (got '\(Echo.safe(name))')",
+                             command: declaration.name)
+        }
+        return name
+    }
+
+    /// The demo run again with every frame and release recorded, as the tests' plan. The
+    /// run before the translation succeeded, so a failure here is the engine's own.
+    private static func testPlan(path: String, params: [ParamOption], className: String, testModule: String,
+                                 exportedSwift: String) throws(RunFailure) -> XCTestPlan {
+        var command = "cardlua export --tests " + path
+        for param in params { command += " --param " + param.text }
+        // One comment line in the generated file: no line breaks or control characters.
+        command = String(String.UnicodeScalarView(command.unicodeScalars.map { scalar in
+            [.control, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory) ? "?" : scalar
+        }))
+        do {
+            return try ExportTestRecorder.plan(path: path, params: params, limits: RunOptions(RunCommand.declaration.parse([path])).limits,
+                                               className: className, testModule: testModule, command: command,
+                                               exportedSwift: exportedSwift)
+        } catch {
+            throw RunFailure(message: "\(Echo.safe(path)): export --tests: \(error)", details: "")
         }
     }
 

@@ -20,6 +20,8 @@ enum OptionKey: String, CaseIterable, Sendable {
     case only
     case className = "class"
     case check
+    case tests
+    case testModule = "test-module"
     case iterations
     case repeats = "repeat"
     case twin, lua, stock, scale
