@@ -253,7 +253,7 @@ public enum XCTestFile {
     }
 
     /// `private static let NAME: [[CGFloat]] = [ … ]`, each row on one line when it fits in
-    /// 120 columns, else broken as swift-format breaks it: `[`, the numbers filled at +4
+    /// 119 columns, else broken as swift-format breaks it: `[`, the numbers filled at +4
     /// with a trailing comma, `],`.
     private static func table(_ name: String, rows: [[Double]]) -> [String] {
         if rows.isEmpty { return ["    private static let \(name): [[CGFloat]] = []"] }
@@ -261,7 +261,9 @@ public enum XCTestFile {
         for row in rows {
             let numbers = row.map(number)
             let single = "        [" + numbers.joined(separator: ", ") + "],"
-            if single.count <= SwiftLineBreaker.lineLength {
+            // One column less than a filled line: swift-format keeps the outer array's
+            // comma within the limit too when it weighs a row on one line.
+            if single.count < SwiftLineBreaker.lineLength {
                 lines.append(single)
                 continue
             }

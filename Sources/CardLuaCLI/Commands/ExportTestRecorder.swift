@@ -5,12 +5,18 @@ import CardLua
 /// `cardlua export --tests`: the script's demo run again through the Lua engine with every
 /// frame and release noted, as the ``XCTestPlan`` the generated XCTest file asserts.
 ///
-/// The demo visits hundreds of offsets (one a frame, 60 a second); the tests take at most
-/// ``maximumVisits`` of the distinct ones, spread evenly over the run and in its order (the
-/// first and the last among them), and every release.
+/// The demo visits hundreds of offsets (one a frame, 60 a second); the tests take some of
+/// the distinct ones, spread evenly over the run and in its order (the first and the last
+/// among them): at most ``maximumVisits``, and fewer when each shows many cells, so that
+/// the file keeps to about ``cellRowBudget`` rows (never fewer than ``minimumVisits``
+/// offsets). Every release is kept.
 enum ExportTestRecorder {
     /// How many content offsets the generated tests visit, at most.
     static let maximumVisits = 48
+    /// How many they visit at least (when the run has that many).
+    static let minimumVisits = 12
+    /// The cells (rows of the table) the offsets are chosen to stay within.
+    static let cellRowBudget = 240
 
     /// Runs `path`'s demo with `params` and returns what the layout `className` must
     /// answer at the offsets it visited.
@@ -29,14 +35,17 @@ enum ExportTestRecorder {
                           visits: sampled(recording.visits), releases: recording.releases)
     }
 
-    /// The first visit of each distinct offset, at most ``maximumVisits`` of them evenly spread.
+    /// The first visit of each distinct offset, as many as the limits allow, evenly spread.
     static func sampled(_ visits: [XCTestPlan.Visit]) -> [XCTestPlan.Visit] {
         var seen = Set<[Double]>()
         let distinct = visits.filter { seen.insert([$0.offset.x, $0.offset.y]).inserted }
-        guard distinct.count > maximumVisits else { return distinct }
+        let cells = distinct.reduce(0) { $0 + $1.cells.count }
+        let perVisit = max(1, Double(cells) / Double(max(1, distinct.count)))
+        let wanted = min(maximumVisits, max(minimumVisits, Int(Double(cellRowBudget) / perVisit)))
+        guard distinct.count > wanted else { return distinct }
         let last = Double(distinct.count - 1)
-        return (0..<maximumVisits).map { k in
-            distinct[Int((Double(k) * last / Double(maximumVisits - 1)).rounded())]
+        return (0..<wanted).map { k in
+            distinct[Int((Double(k) * last / Double(wanted - 1)).rounded())]
         }
     }
 }

@@ -49,6 +49,22 @@ enum SwiftCompiler {
 
     /// `swiftc -swift-version 6` of `files` (main.swift among them) into `output`.
     static func compile(_ files: [URL], into output: URL, timeout: TimeInterval = 600) throws -> Outcome {
+        let (modules, objects) = try shimInputs()
+        // Whole-module: one frontend type-checks every file once (about 40% less CPU than
+        // the per-file batches for fifty exported layouts).
+        var arguments = ["-swift-version", "6", "-module-name", "ExportProof", "-Onone", "-wmo",
+                         "-I", modules.path, "-o", output.path]
+        if objects.contains(where: isInstrumented) { arguments.append("-sanitize=address") }
+        arguments += files.map(\.path) + objects
+        let result = try TestSupport.run(URL(fileURLWithPath: try swiftc()), arguments, timeout: timeout)
+        let text = result.stdout + result.stderr
+        let ok = result.status == 0 && !result.timedOut && FileManager.default.isExecutableFile(atPath: output.path)
+        return Outcome(executable: ok ? output : nil, diagnostics: parse(text), output: text)
+    }
+
+    /// Where this build put the `UIKit` shim's and CardLayout's modules, and their object
+    /// files (what a program compiled against the shim links).
+    static func shimInputs() throws -> (modules: URL, objects: [String]) {
         let bin = binDirectory
         let fileManager = FileManager.default
         let modules = [bin.appendingPathComponent("Modules"), bin].first {
@@ -69,16 +85,7 @@ enum SwiftCompiler {
             guard !found.isEmpty else { throw Failure.missing("no object files in \(directory.path)") }
             objects += found
         }
-        // Whole-module: one frontend type-checks every file once (about 40% less CPU than
-        // the per-file batches for fifty exported layouts).
-        var arguments = ["-swift-version", "6", "-module-name", "ExportProof", "-Onone", "-wmo",
-                         "-I", modules.path, "-o", output.path]
-        if objects.contains(where: isInstrumented) { arguments.append("-sanitize=address") }
-        arguments += files.map(\.path) + objects
-        let result = try TestSupport.run(URL(fileURLWithPath: try swiftc()), arguments, timeout: timeout)
-        let text = result.stdout + result.stderr
-        let ok = result.status == 0 && !result.timedOut && fileManager.isExecutableFile(atPath: output.path)
-        return Outcome(executable: ok ? output : nil, diagnostics: parse(text), output: text)
+        return (modules, objects)
     }
 
     /// Whether an object file was compiled with AddressSanitizer.
