@@ -127,8 +127,11 @@ enum ExportCommand {
     /// `--check FILE…`: one line per script on standard output, `FILE: exportable` or the
     /// first reason it is not (a `file:line: …` line). Exit 0 when all are exportable.
     private static func check(_ arguments: Arguments) throws -> Int32 {
-        for option in [OptionKey.output, .className, .param, .tests, .testModule] where arguments.value(option) != nil {
+        for option in [OptionKey.output, .className, .param, .testModule] where arguments.value(option) != nil {
             throw UsageError("\(option.spelled) cannot be combined with --check", command: declaration.name)
+        }
+        if arguments.isSet(.tests) {
+            throw UsageError("--tests cannot be combined with --check", command: declaration.name)
         }
         var allExportable = true
         for path in arguments.positional {
