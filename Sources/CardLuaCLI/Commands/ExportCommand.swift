@@ -85,8 +85,13 @@ enum ExportCommand {
         }
         // Opened first, as run does, so a bad -o is reported before any work; a regular
         // file only appears (renamed over the target) when everything succeeded.
+        let name = className ?? Exporter.className(forFileName: path)
+        if arguments.isSet(.tests), let outputPath,
+           (outputPath as NSString).standardizingPath == (testsPath(besides: outputPath, className: name) as NSString).standardizingPath {
+            throw UsageError("-o \(Echo.safe(outputPath)) is where --tests writes \(name)'s tests: name the layout's file otherwise",
+                             command: declaration.name)
+        }
         let output = try outputPath.map(OutputFile.open) ?? OutputFile.standardOutput()
-        let name = try className ?? checkedClassName(Exporter.className(forFileName: path))
         var testsOutput: OutputFile?
         do {
             if arguments.isSet(.tests), let outputPath {

@@ -99,6 +99,8 @@ import Testing
                 (["export", script, "-o", target, "--test-module", "App"], "--test-module names the module the --tests file imports"),
                 (["export", script, "-o", target, "--tests", "--test-module", "my-app"], "--test-module: expected a Swift module name"),
                 (["export", "--check", script, "--tests"], "--tests cannot be combined with --check"),
+                (["export", script, "-o", directory.appendingPathComponent("FadeSnapLayoutTests.swift").path, "--tests"],
+                 "is where --tests writes FadeSnapLayout's tests"),
             ]
             for (arguments, message) in cases {
                 let result = try CLI.run(arguments)
