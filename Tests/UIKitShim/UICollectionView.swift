@@ -5,11 +5,13 @@
 // UICollectionViewDelegate)?`, `weak open var dataSource: (any UICollectionViewDataSource)?`,
 // `open var numberOfSections: Int { get }`, `open func numberOfItems(inSection section: Int) -> Int`,
 // `enum ScrollDirection: Int { case vertical, horizontal }`,
-// `enum ElementCategory: UInt { case cell, supplementaryView, decorationView }`.
+// `enum ElementCategory: UInt { case cell, supplementaryView, decorationView }`,
+// `open func register(_ cellClass: AnyClass?, forCellWithReuseIdentifier identifier: String)`,
+// `open func dequeueReusableCell(withReuseIdentifier identifier: String, for indexPath: IndexPath)
+// -> UICollectionViewCell`.
 // Protocols: `@MainActor public protocol UICollectionViewDataSource : NSObjectProtocol`
-// (required `collectionView(_:numberOfItemsInSection:)`; optional `numberOfSections(in:)`;
-// `collectionView(_:cellForItemAt:)`, required in the SDK, is left out: this module has no
-// cells), `UIScrollViewDelegate : NSObjectProtocol`, `UICollectionViewDelegate :
+// (required `collectionView(_:numberOfItemsInSection:)` and `collectionView(_:cellForItemAt:)`;
+// optional `numberOfSections(in:)`), `UIScrollViewDelegate : NSObjectProtocol`, `UICollectionViewDelegate :
 // UIScrollViewDelegate`, `UICollectionViewDelegateFlowLayout : UICollectionViewDelegate`
 // (all their methods optional).
 //
@@ -77,14 +79,35 @@
         }
     }
 
-    /// What UIKit does before it asks for the visible elements: `prepare()` if the layout
-    /// was invalidated, then the content size from the layout.
-    @_spi(UIKitShimDriver) public func layoutIfNeeded() {
+    /// What UIKit's layout pass does before it asks for the visible elements: `prepare()`
+    /// if the layout was invalidated, then the content size from the layout. (UIKit then
+    /// asks the data source for the visible cells; nothing here shows cells, so it does not.)
+    open override func layoutSubviews() {
         if collectionViewLayout.needsPrepare {
             collectionViewLayout.needsPrepare = false
             collectionViewLayout.prepare()
         }
         contentSize = collectionViewLayout.collectionViewContentSize
+    }
+
+    /// The cell classes registered, by reuse identifier.
+    private var registeredCells: [String: AnyClass] = [:]
+
+    open func register(_ cellClass: AnyClass?, forCellWithReuseIdentifier identifier: String) {
+        registeredCells[identifier] = cellClass
+    }
+
+    /// A cell for a registered identifier (an unregistered one traps, as UIKit raises).
+    /// Always a plain `UICollectionViewCell` at the item's frame, not an instance of the
+    /// registered class: Swift makes an instance from a metatype only through a `required`
+    /// initializer, which `init(frame:)` is not, and nothing here reads a cell's class.
+    open func dequeueReusableCell(withReuseIdentifier identifier: String, for indexPath: IndexPath)
+        -> UICollectionViewCell {
+        guard registeredCells[identifier] != nil else {
+            preconditionFailure("could not dequeue a cell with identifier \(identifier): register a class for it first")
+        }
+        let frame = collectionViewLayout.layoutAttributesForItem(at: indexPath)?.frame ?? .zero
+        return UICollectionViewCell(frame: frame)
     }
 
     /// The layout direction (set by the app's `semanticContentAttribute` on iOS).
@@ -97,6 +120,7 @@
 /// `UICollectionViewDataSource`.
 @MainActor public protocol UICollectionViewDataSource: NSObjectProtocol {
     func collectionView(_ collectionView: UICollectionView, numberOfItemsInSection section: Int) -> Int
+    func collectionView(_ collectionView: UICollectionView, cellForItemAt indexPath: IndexPath) -> UICollectionViewCell
 }
 
 /// `UIScrollViewDelegate` (every method optional; none is asked here).

@@ -2,7 +2,8 @@
 // what a cell's `apply` sets. Signatures from the iOS 17 SDK (UIKit/UIView.h,
 // UIKit/UIScrollView.h as Swift imports them): all `@MainActor open class`;
 // `UIView.layer: CALayer { get }`, `backgroundColor: UIColor?`, `bounds: CGRect`,
-// `frame: CGRect`, `effectiveUserInterfaceLayoutDirection: UIUserInterfaceLayoutDirection { get }`;
+// `frame: CGRect`, `effectiveUserInterfaceLayoutDirection: UIUserInterfaceLayoutDirection { get }`,
+// `func layoutIfNeeded()`, `func layoutSubviews()`;
 // `UIScrollView.contentOffset: CGPoint`, `func setContentOffset(_ contentOffset: CGPoint,
 // animated: Bool)`, `contentSize: CGSize`, `bounces`,
 // `alwaysBounceVertical`, `alwaysBounceHorizontal`, `isPagingEnabled`,
@@ -55,6 +56,13 @@
 
     /// Called before `bounds` changes (UICollectionView asks its layout then).
     func boundsWillChange(to newValue: CGRect) {}
+
+    /// Lays the view out now: here always (UIKit only when a layout is pending; a
+    /// collection view's pass does nothing when its layout is valid, so it is the same).
+    open func layoutIfNeeded() { layoutSubviews() }
+
+    /// The override point `layoutIfNeeded()` calls; a plain view has nothing to lay out.
+    open func layoutSubviews() {}
 }
 
 /// `UIScrollView`.

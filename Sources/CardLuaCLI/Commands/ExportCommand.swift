@@ -13,6 +13,9 @@ import Foundation
 /// reports it, and a `--param` the script does not declare is wrong usage (exit 2).
 /// What the translator does not take is one line `file:line: export: …` (exit 1). With
 /// `-o` the file only appears, atomically, when the whole translation succeeded.
+/// `--tests` also writes `<Class>Tests.swift` beside the `-o` file: XCTest cases that
+/// assert the layout's answers at the offsets the demo visited (``ExportTestRecorder``,
+/// ``XCTestFile``); both files appear, or neither.
 enum ExportCommand {
     static let declaration = CommandDeclaration(
         name: "export", synopsis: "export SCRIPT [-o FILE]",
@@ -25,6 +28,10 @@ enum ExportCommand {
             OptionSpec(.className, value: "NAME", summary: "the layout class's name",
                        defaultText: "from the file name, lol.lua → LolLayout", defaultInWords: true),
             OptionTable.param,
+            OptionSpec(.tests, summary: "also write <Class>Tests.swift beside the -o file: XCTest cases asserting the layout's "
+                           + "answers at the offsets the script's demo visited"),
+            OptionSpec(.testModule, value: "NAME", summary: "the app module the tests import @testable (the layout's)",
+                       defaultText: "App"),
             OptionSpec(.check, summary: "for each FILE: exportable, or the first reason it is not"),
             OptionSpec(.swiftui, summary: "a SwiftUI carousel view instead (iOS 17; docs/export-swiftui.md)"),
             OptionSpec(.viewName, value: "NAME", summary: "with --swiftui, the view's name",
@@ -35,6 +42,7 @@ enum ExportCommand {
 
         USAGE: cardlua export SCRIPT [-o FILE.swift] [--class NAME] [--param NAME=X …]
                cardlua export --swiftui SCRIPT [-o FILE.swift] [--name NAME] [--param NAME=X …]
+               cardlua export SCRIPT -o FILE.swift --tests [--test-module NAME] …
                cardlua export --check [--swiftui] FILE…
 
         Translates the script into one self-contained Swift file: import UIKit and a final
@@ -50,6 +58,12 @@ enum ExportCommand {
         building, a wrapping layout, …) is refused with one line, file:line: export: what
         and why, exit status 1, and no -o file. --check prints, per script, "FILE:
         exportable" or the first reason it is not; exit status 0 when all are exportable.
+        --tests also writes <Class>Tests.swift (LolLayoutTests.swift) beside the -o file:
+        one XCTestCase that hosts the layout in a UICollectionView of the demo's viewport
+        and items, sets the content offsets the demo visited (at most 48, evenly spread)
+        and asserts each cell's frame, center, transform3D, alpha, zIndex and isHidden, and
+        each release's targetContentOffset, within 1e-9 — the proof, for the app's CI. It
+        imports the layout's module @testable (--test-module; the class is internal).
         docs/export.md has the translation table and how to wire the layout into an app.
         --swiftui writes a SwiftUI view instead (a ScrollView of the cards, each drawn by
         .visualEffect, snapping by a ScrollTargetBehavior; iOS 17): docs/export-swiftui.md.
@@ -58,6 +72,7 @@ enum ExportCommand {
 
         EXAMPLES:
           cardlua export scripts/lol.lua -o LolLayout.swift
+          cardlua export scripts/lol.lua -o LolLayout.swift --tests --test-module SkinPicker
           cardlua export scripts/effects/fspager-coverflow.lua --class CoverFlowLayout --param itemWidth=240
           cardlua export --swiftui scripts/lol.lua -o LolCarousel.swift
           cardlua export --check scripts/*.lua scripts/effects/*.lua
@@ -70,14 +85,32 @@ enum ExportCommand {
         let path = arguments.argument
         let params = try ParamOption.parse(arguments)
         let target = try exportTarget(arguments)
+        if target == .swiftui, arguments.isSet(.tests) {
+            throw UsageError("--tests proves the UIKit layout in XCTest; it cannot be combined with --swiftui",
+                             command: declaration.name)
+        }
         let className = try arguments.value(target == .uikit ? .className : .viewName).map { name throws(UsageError) in
             try checkedClassName(name, option: target == .uikit ? "--class" : "--name")
         }
         let outputPath = arguments.value(.output) == "-" ? nil : arguments.value(.output)
+        let testModule = try checkedTestModule(arguments)
+        if arguments.isSet(.tests) && outputPath == nil {
+            throw UsageError("--tests writes <Class>Tests.swift beside the layout: give -o FILE.swift", command: declaration.name)
+        }
         // Opened first, as run does, so a bad -o is reported before any work; a regular
         // file only appears (renamed over the target) when everything succeeded.
+        let name = className ?? Exporter.className(forFileName: path)
+        if arguments.isSet(.tests), let outputPath,
+           (outputPath as NSString).standardizingPath == (testsPath(besides: outputPath, className: name) as NSString).standardizingPath {
+            throw UsageError("-o \(Echo.safe(outputPath)) is where --tests writes \(name)'s tests: name the layout's file otherwise",
+                             command: declaration.name)
+        }
         let output = try outputPath.map(OutputFile.open) ?? OutputFile.standardOutput()
+        var testsOutput: OutputFile?
         do {
+            if arguments.isSet(.tests), let outputPath {
+                testsOutput = try OutputFile.open(testsPath(besides: outputPath, className: name))
+            }
             let source = try loadAndRun(path, params: params)
             // Later --param entries win, as they do for run. The run above read each as its
             // param's kind takes it: a number, true / false, or an option.
@@ -98,10 +131,17 @@ enum ExportCommand {
             } catch {
                 throw RunFailure(message: error.description, details: "")
             }
+            if let testsOutput {
+                let plan = try testPlan(path: path, params: params, className: name, testModule: testModule,
+                                        exportedSwift: swift)
+                try testsOutput.write(XCTestFile.source(for: plan))
+            }
             try output.write(swift)
             try output.commit()
+            try testsOutput?.commit()
         } catch {
             output.discard()
+            testsOutput?.discard()
             throw error  // CardLuaCommand reports it
         }
         return 0
@@ -111,8 +151,11 @@ enum ExportCommand {
     /// first reason it is not (a `file:line: …` line). Exit 0 when all are exportable.
     private static func check(_ arguments: Arguments) throws -> Int32 {
         let target = try exportTarget(arguments)
-        for option in [OptionKey.output, .className, .viewName, .param] where arguments.value(option) != nil {
+        for option in [OptionKey.output, .className, .viewName, .param, .testModule] where arguments.value(option) != nil {
             throw UsageError("\(option.spelled) cannot be combined with --check", command: declaration.name)
+        }
+        if arguments.isSet(.tests) {
+            throw UsageError("--tests cannot be combined with --check", command: declaration.name)
         }
         var allExportable = true
         for path in arguments.positional {
@@ -151,6 +194,46 @@ enum ExportCommand {
             return try ScriptFile.read(path: path)
         } catch {
             throw RunFailure(message: RunPipeline.shown(error.message, path: path), details: "")
+        }
+    }
+
+    /// `--tests`' file: `<Class>Tests.swift` in the `-o` file's folder.
+    static func testsPath(besides outputPath: String, className: String) -> String {
+        let folder = (outputPath as NSString).deletingLastPathComponent
+        return (folder as NSString).appendingPathComponent(className + "Tests.swift")
+    }
+
+    /// `--test-module NAME` (default `App`): a Swift module name, and given only with `--tests`.
+    private static func checkedTestModule(_ arguments: Arguments) throws(UsageError) -> String {
+        guard let name = arguments.value(.testModule) else { return "App" }
+        guard arguments.isSet(.tests) else {
+            throw UsageError("--test-module names the module the --tests file imports: give --tests too", command: declaration.name)
+        }
+        let isIdentifier = name.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        guard isIdentifier else {
+            throw UsageError("--test-module: expected a Swift module name, like MyApp (got '\(Echo.safe(name))')",
+                             command: declaration.name)
+        }
+        return name
+    }
+
+    /// The demo run again with every frame and release recorded, as the tests' plan. The
+    /// run before the translation succeeded, so a failure here is the engine's own.
+    private static func testPlan(path: String, params: [ParamOption], className: String, testModule: String,
+                                 exportedSwift: String) throws(RunFailure) -> XCTestPlan {
+        var command = "cardlua export --tests " + path
+        for param in params { command += " --param " + param.text }
+        // One comment line in the generated file: no line breaks or control characters.
+        command = String(String.UnicodeScalarView(command.unicodeScalars.map { scalar in
+            [.control, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory) ? "?" : scalar
+        }))
+        do {
+            return try ExportTestRecorder.plan(path: path, params: params, limits: RunOptions(RunCommand.declaration.parse([path])).limits,
+                                               className: className, testModule: testModule, command: command,
+                                               exportedSwift: exportedSwift)
+        } catch {
+            throw RunFailure(message: "\(Echo.safe(path)): export --tests: \(error)", details: "")
         }
     }
 

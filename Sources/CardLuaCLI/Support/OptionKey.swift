@@ -22,6 +22,8 @@ enum OptionKey: String, CaseIterable, Sendable {
     case check
     case swiftui
     case viewName = "name"
+    case tests
+    case testModule = "test-module"
     case iterations
     case repeats = "repeat"
     case twin, lua, stock, scale

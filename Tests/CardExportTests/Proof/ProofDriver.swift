@@ -71,6 +71,10 @@ enum ProofDriver {
             func collectionView(_ collectionView: UICollectionView, numberOfItemsInSection section: Int) -> Int {
                 counts[section]
             }
+            // Required by the protocol; the shim's collection view never asks for cells.
+            func collectionView(_ collectionView: UICollectionView, cellForItemAt indexPath: IndexPath) -> UICollectionViewCell {
+                UICollectionViewCell(frame: .zero)
+            }
         }
         """
 

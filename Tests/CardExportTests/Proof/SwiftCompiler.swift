@@ -51,6 +51,23 @@ enum SwiftCompiler {
     /// `shims`: the test-only modules linked in (SwiftUI's proof adds `SwiftUI`).
     static func compile(_ files: [URL], into output: URL, timeout: TimeInterval = 600,
                         shims: [String] = ["UIKit", "CardLayout"]) throws -> Outcome {
+        let (modules, objects) = try shimInputs(shims)
+        // Whole-module: one frontend type-checks every file once (about 40% less CPU than
+        // the per-file batches for fifty exported layouts).
+        var arguments = ["-swift-version", "6", "-module-name", "ExportProof", "-Onone", "-wmo",
+                         "-I", modules.path, "-o", output.path]
+        if objects.contains(where: isInstrumented) { arguments.append("-sanitize=address") }
+        arguments += files.map(\.path) + objects
+        let result = try TestSupport.run(URL(fileURLWithPath: try swiftc()), arguments, timeout: timeout)
+        let text = result.stdout + result.stderr
+        let ok = result.status == 0 && !result.timedOut && FileManager.default.isExecutableFile(atPath: output.path)
+        return Outcome(executable: ok ? output : nil, diagnostics: parse(text), output: text)
+    }
+
+    /// Where this build put the test-only modules' (`shims`: the `UIKit` shim's and
+    /// CardLayout's unless told) interfaces, and their object files (what a program compiled
+    /// against them links).
+    static func shimInputs(_ shims: [String] = ["UIKit", "CardLayout"]) throws -> (modules: URL, objects: [String]) {
         let bin = binDirectory
         let fileManager = FileManager.default
         let modules = [bin.appendingPathComponent("Modules"), bin].first {
@@ -71,16 +88,7 @@ enum SwiftCompiler {
             guard !found.isEmpty else { throw Failure.missing("no object files in \(directory.path)") }
             objects += found
         }
-        // Whole-module: one frontend type-checks every file once (about 40% less CPU than
-        // the per-file batches for fifty exported layouts).
-        var arguments = ["-swift-version", "6", "-module-name", "ExportProof", "-Onone", "-wmo",
-                         "-I", modules.path, "-o", output.path]
-        if objects.contains(where: isInstrumented) { arguments.append("-sanitize=address") }
-        arguments += files.map(\.path) + objects
-        let result = try TestSupport.run(URL(fileURLWithPath: try swiftc()), arguments, timeout: timeout)
-        let text = result.stdout + result.stderr
-        let ok = result.status == 0 && !result.timedOut && fileManager.isExecutableFile(atPath: output.path)
-        return Outcome(executable: ok ? output : nil, diagnostics: parse(text), output: text)
+        return (modules, objects)
     }
 
     /// Whether an object file was compiled with AddressSanitizer.
