@@ -117,9 +117,9 @@ end
 -- each library's members as `lib.name`, the values _G's __index makes, and the methods of
 -- the API's classes as `Class:method`. Sorted.
 function I.scriptNames()
-  local seen, names = {}, {}
+  local seen, found = {}, {}
   local function add(name)
-    if not seen[name] then seen[name] = true; names[#names + 1] = name end
+    if not seen[name] then seen[name] = true; found[#found + 1] = name end
   end
   for key, value in pairs(G) do
     if type(key) == "string" then
@@ -133,8 +133,8 @@ function I.scriptNames()
   for _, text in ipairs(classes) do
     for owner, method in gmatch(text, "function ([%w_]+):([%w_]+)%(") do add(owner .. ":" .. method) end
   end
-  sort(names)
-  return names
+  sort(found)
+  return found
 end
 
 -- What the C installers gave, for the test that holds C's table and the Lua reference
