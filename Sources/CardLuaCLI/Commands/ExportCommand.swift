@@ -6,7 +6,8 @@ import Foundation
 
 /// `cardlua export SCRIPT [-o FILE.swift] [--class NAME] [--param NAME=X …]`: the Swift
 /// `UICollectionViewFlowLayout` subclass an app compiles, translated from the script;
-/// `cardlua export --check FILE…`: which scripts can be exported.
+/// `cardlua export --check FILE…`: which scripts can be exported;
+/// `cardlua export --app DIR SCRIPT`: an app that runs the layout on a phone (``ExportApp``).
 ///
 /// Before translating, the script runs its demo exactly as `cardlua run` would (sandboxed,
 /// run's limits, the same `--param` checks), so a script that does not run fails as run
@@ -26,12 +27,18 @@ enum ExportCommand {
                        defaultText: "from the file name, lol.lua → LolLayout", defaultInWords: true),
             OptionTable.param,
             OptionSpec(.check, summary: "for each FILE: exportable, or the first reason it is not"),
+            OptionSpec(.app, value: "DIR", summary: "write an iOS app there instead (DIR.swiftpm, for Xcode or "
+                       + "Swift Playgrounds): the layout in a collection view, ready to run on a phone"),
+            OptionSpec(.cards, value: "FOLDER", summary: "with --app: the images the app's cards show "
+                       + "(png, jpg, webp, gif), in name order, cycling",
+                       defaultText: "a cards folder beside the script, else numbered cards", defaultInWords: true),
         ],
         help: { options in """
         cardlua export — the Swift layout an iOS app compiles, translated from a script
 
         USAGE: cardlua export SCRIPT [-o FILE.swift] [--class NAME] [--param NAME=X …]
                cardlua export --check FILE…
+               cardlua export --app DIR SCRIPT [--cards FOLDER] [--class NAME] [--param NAME=X …]
 
         Translates the script into one self-contained Swift file: import UIKit and a final
         UICollectionViewFlowLayout subclass with prepare(), layoutAttributesForElements(in:),
@@ -46,6 +53,10 @@ enum ExportCommand {
         building, a wrapping layout, …) is refused with one line, file:line: export: what
         and why, exit status 1, and no -o file. --check prints, per script, "FILE:
         exportable" or the first reason it is not; exit status 0 when all are exportable.
+        --app DIR writes an app instead, a folder DIR.swiftpm that Xcode and Swift
+        Playgrounds open: the layout in a UICollectionView filling the screen, the demo's
+        cards showing the --cards images (or numbers), the params baked in. It is written
+        whole or not at all; an existing folder that is not empty is never written over.
         docs/export.md has the translation table and how to wire the layout into an app.
 
         \(options)
@@ -54,11 +65,16 @@ enum ExportCommand {
           cardlua export scripts/lol.lua -o LolLayout.swift
           cardlua export scripts/effects/fspager-coverflow.lua --class CoverFlowLayout --param itemWidth=240
           cardlua export --check scripts/*.lua scripts/effects/*.lua
+          cardlua export --app LolDemo scripts/lol.lua --cards my-cards
         """ },
         run: main)
 
     static func main(_ arguments: Arguments) throws -> Int32 {
         if arguments.isSet(.check) { return try check(arguments) }
+        if let folder = arguments.value(.app) { return try ExportApp.main(arguments, folder: folder) }
+        if arguments.value(.cards) != nil {
+            throw UsageError("--cards goes with --app (the images of the app's cards)", command: declaration.name)
+        }
 
         let path = arguments.argument
         let params = try ParamOption.parse(arguments)
@@ -68,22 +84,7 @@ enum ExportCommand {
         // file only appears (renamed over the target) when everything succeeded.
         let output = try outputPath.map(OutputFile.open) ?? OutputFile.standardOutput()
         do {
-            let source = try loadAndRun(path, params: params)
-            // Later --param entries win, as they do for run. The run above read each as its
-            // param's kind takes it: a number, true / false, or an option.
-            var values: [String: Double] = [:], switches: [String: Bool] = [:], choices: [String: String] = [:]
-            for param in params {
-                if let x = Double(param.value) { values[param.name] = x }
-                else if param.value == "true" || param.value == "false" { switches[param.name] = param.value == "true" }
-                else { choices[param.name] = param.value }
-            }
-            let swift: String
-            do {
-                swift = try Exporter.export(source: source, fileName: path, className: className, params: values,
-                                            switches: switches, choices: choices)
-            } catch {
-                throw RunFailure(message: error.description, details: "")
-            }
+            let swift = try exportedSwift(path, params: params, className: className)
             try output.write(swift)
             try output.commit()
         } catch {
@@ -93,10 +94,29 @@ enum ExportCommand {
         return 0
     }
 
+    /// The script's Swift, with the `--param` values baked in, after its demo ran.
+    static func exportedSwift(_ path: String, params: [ParamOption], className: String?) throws(RunFailure) -> String {
+        let source = try loadAndRun(path, params: params)
+        // Later --param entries win, as they do for run. The run above read each as its
+        // param's kind takes it: a number, true / false, or an option.
+        var values: [String: Double] = [:], switches: [String: Bool] = [:], choices: [String: String] = [:]
+        for param in params {
+            if let x = Double(param.value) { values[param.name] = x }
+            else if param.value == "true" || param.value == "false" { switches[param.name] = param.value == "true" }
+            else { choices[param.name] = param.value }
+        }
+        do {
+            return try Exporter.export(source: source, fileName: path, className: className, params: values,
+                                       switches: switches, choices: choices)
+        } catch {
+            throw RunFailure(message: error.description, details: "")
+        }
+    }
+
     /// `--check FILE…`: one line per script on standard output, `FILE: exportable` or the
     /// first reason it is not (a `file:line: …` line). Exit 0 when all are exportable.
     private static func check(_ arguments: Arguments) throws -> Int32 {
-        for option in [OptionKey.output, .className, .param] where arguments.value(option) != nil {
+        for option in [OptionKey.output, .className, .param, .app, .cards] where arguments.value(option) != nil {
             throw UsageError("\(option.spelled) cannot be combined with --check", command: declaration.name)
         }
         var allExportable = true

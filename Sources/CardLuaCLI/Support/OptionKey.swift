@@ -19,7 +19,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case from, list
     case only
     case className = "class"
-    case check
+    case check, app
     case iterations
     case repeats = "repeat"
     case twin, lua, stock, scale
