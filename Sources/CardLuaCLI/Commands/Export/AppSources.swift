@@ -379,7 +379,11 @@ struct AppSources {
 
                 """
         }
-        let names = imageNames.map { "        \(Self.literal($0))," }.joined(separator: "\n")
+        // On one line when it fits in swift-format's 120 columns, else one name a line.
+        let oneLine = "    static let imageNames = [" + imageNames.map(Self.literal).joined(separator: ", ") + "]"
+        let names = oneLine.count <= 120
+            ? oneLine
+            : "    static let imageNames = [\n" + imageNames.map { "        \(Self.literal($0)),\n" }.joined() + "    ]"
         return """
             import UIKit
 
@@ -390,9 +394,7 @@ struct AppSources {
                 static let numberOfItems = [\(counts)]
 
                 /// The images in Resources: the `--cards` folder's, in the order of their names.
-                static let imageNames = [
             \(names)
-                ]
 
                 /// The card at an index path, counted from 0 across the sections.
                 static func number(at indexPath: IndexPath) -> Int {
