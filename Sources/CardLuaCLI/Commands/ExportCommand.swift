@@ -65,7 +65,7 @@ enum ExportCommand {
           cardlua export scripts/lol.lua -o LolLayout.swift
           cardlua export scripts/effects/fspager-coverflow.lua --class CoverFlowLayout --param itemWidth=240
           cardlua export --check scripts/*.lua scripts/effects/*.lua
-          cardlua export --app LolDemo scripts/lol.lua --cards my-cards
+          cardlua export --app LolDemo scripts/lol.lua
         """ },
         run: main)
 
