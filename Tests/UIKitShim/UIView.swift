@@ -10,6 +10,15 @@
 // `decelerationRate: UIScrollView.DecelerationRate` (a `struct` with `rawValue: CGFloat`,
 // `.normal`, `.fast`).
 //
+// For an app's views: `public convenience init()` (NSObject's `-init`, imported as a
+// convenience initializer: the class declares designated ones), `open func addSubview(_ view:
+// UIView)`, `open var subviews: [UIView] { get }`, `open var superview: UIView? { get }`,
+// `open var autoresizingMask: UIView.AutoresizingMask` (an `OptionSet` of `UInt`),
+// `open var clipsToBounds: Bool`, `open var contentMode: UIView.ContentMode` (an `Int` enum);
+// `UIScrollView.contentInsetAdjustmentBehavior:
+// UIScrollView.ContentInsetAdjustmentBehavior` (an `Int` enum: automatic, scrollableAxes,
+// never, always; UIKit's default `.automatic`).
+//
 // Left out: `UIScrollView.delegate` (UICollectionView redeclares it with its own protocol,
 // which Objective-C allows and Swift does not; UICollectionView.delegate is declared there).
 
@@ -54,6 +63,43 @@
 
     public required init?(coder: NSCoder) { nil }
 
+    public override convenience init() { self.init(frame: .zero) }
+
+    /// `UIView.AutoresizingMask`.
+    public struct AutoresizingMask: OptionSet, Sendable {
+        public var rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let flexibleLeftMargin = AutoresizingMask(rawValue: 1 << 0)
+        public static let flexibleWidth = AutoresizingMask(rawValue: 1 << 1)
+        public static let flexibleRightMargin = AutoresizingMask(rawValue: 1 << 2)
+        public static let flexibleTopMargin = AutoresizingMask(rawValue: 1 << 3)
+        public static let flexibleHeight = AutoresizingMask(rawValue: 1 << 4)
+        public static let flexibleBottomMargin = AutoresizingMask(rawValue: 1 << 5)
+    }
+
+    /// `UIView.ContentMode`.
+    public enum ContentMode: Int, Sendable {
+        case scaleToFill = 0, scaleAspectFit, scaleAspectFill, redraw, center, top, bottom, left, right
+        case topLeft, topRight, bottomLeft, bottomRight
+    }
+
+    open var autoresizingMask: AutoresizingMask = []
+    open var clipsToBounds = false
+    open var contentMode = ContentMode.scaleToFill
+
+    /// The subviews, back to front (no drawing here: only the tree).
+    open var subviews: [UIView] { children }
+    open var superview: UIView? { parent }
+    private var children: [UIView] = []
+    private weak var parent: UIView?
+
+    /// Adds `view` in front of the others (moved from its former superview).
+    open func addSubview(_ view: UIView) {
+        view.parent?.children.removeAll { $0 === view }
+        children.append(view)
+        view.parent = self
+    }
+
     /// Called before `bounds` changes (UICollectionView asks its layout then).
     func boundsWillChange(to newValue: CGRect) {}
 
@@ -95,4 +141,12 @@
     open var alwaysBounceHorizontal = false
     open var isPagingEnabled = false
     open var decelerationRate = DecelerationRate.normal
+
+    /// `UIScrollView.ContentInsetAdjustmentBehavior`.
+    public enum ContentInsetAdjustmentBehavior: Int, Sendable {
+        case automatic = 0, scrollableAxes, never, always
+    }
+
+    /// Stored only: this scroll view has no safe area, so no content inset is added.
+    open var contentInsetAdjustmentBehavior = ContentInsetAdjustmentBehavior.automatic
 }

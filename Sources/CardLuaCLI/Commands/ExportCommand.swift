@@ -6,7 +6,8 @@ import Foundation
 
 /// `cardlua export SCRIPT [-o FILE.swift] [--class NAME] [--param NAME=X …]`: the Swift
 /// `UICollectionViewFlowLayout` subclass an app compiles, translated from the script;
-/// `cardlua export --check FILE…`: which scripts can be exported.
+/// `cardlua export --check FILE…`: which scripts can be exported;
+/// `cardlua export --app DIR SCRIPT`: an app that runs the layout on a phone (``ExportApp``).
 ///
 /// Before translating, the script runs its demo exactly as `cardlua run` would (sandboxed,
 /// run's limits, the same `--param` checks), so a script that does not run fails as run
@@ -36,6 +37,11 @@ enum ExportCommand {
             OptionSpec(.swiftui, summary: "a SwiftUI carousel view instead (iOS 17; docs/export-swiftui.md)"),
             OptionSpec(.viewName, value: "NAME", summary: "with --swiftui, the view's name",
                        defaultText: "from the file name, lol.lua → LolCarousel", defaultInWords: true),
+            OptionSpec(.app, value: "DIR", summary: "write an iOS app there instead (DIR.swiftpm, for Xcode or "
+                       + "Swift Playgrounds): the layout in a collection view, ready to run on a phone"),
+            OptionSpec(.cards, value: "FOLDER", summary: "with --app: the images the app's cards show "
+                       + "(png, jpg, webp, gif), in name order, cycling",
+                       defaultText: "a cards folder beside the script, else numbered cards", defaultInWords: true),
         ],
         help: { options in """
         cardlua export — the Swift layout an iOS app compiles, translated from a script
@@ -44,6 +50,7 @@ enum ExportCommand {
                cardlua export --swiftui SCRIPT [-o FILE.swift] [--name NAME] [--param NAME=X …]
                cardlua export SCRIPT -o FILE.swift --tests [--test-module NAME] …
                cardlua export --check [--swiftui] FILE…
+               cardlua export --app DIR SCRIPT [--cards FOLDER] [--class NAME] [--param NAME=X …]
 
         Translates the script into one self-contained Swift file: import UIKit and a final
         UICollectionViewFlowLayout subclass with prepare(), layoutAttributesForElements(in:),
@@ -64,6 +71,10 @@ enum ExportCommand {
         and asserts each cell's frame, center, transform3D, alpha, zIndex and isHidden, and
         each release's targetContentOffset, within 1e-9 — the proof, for the app's CI. It
         imports the layout's module @testable (--test-module; the class is internal).
+        --app DIR writes an app instead, a folder DIR.swiftpm that Xcode and Swift
+        Playgrounds open: the layout in a UICollectionView filling the screen, the demo's
+        cards showing the --cards images (or numbers), the params baked in. It is written
+        whole or not at all; an existing folder that is not empty is never written over.
         docs/export.md has the translation table and how to wire the layout into an app.
         --swiftui writes a SwiftUI view instead (a ScrollView of the cards, each drawn by
         .visualEffect, snapping by a ScrollTargetBehavior; iOS 17): docs/export-swiftui.md.
@@ -76,11 +87,24 @@ enum ExportCommand {
           cardlua export scripts/effects/fspager-coverflow.lua --class CoverFlowLayout --param itemWidth=240
           cardlua export --swiftui scripts/lol.lua -o LolCarousel.swift
           cardlua export --check scripts/*.lua scripts/effects/*.lua
+          cardlua export --app LolDemo scripts/lol.lua
         """ },
         run: main)
 
     static func main(_ arguments: Arguments) throws -> Int32 {
         if arguments.isSet(.check) { return try check(arguments) }
+        if let folder = arguments.value(.app) {
+            let given = [OptionKey.swiftui, .tests].filter { arguments.isSet($0) }
+                + [OptionKey.viewName, .testModule].filter { arguments.value($0) != nil }
+            for option in given {
+                throw UsageError("\(option.spelled) cannot be combined with --app (the app shows the UIKit layout)",
+                                 command: declaration.name)
+            }
+            return try ExportApp.main(arguments, folder: folder)
+        }
+        if arguments.value(.cards) != nil {
+            throw UsageError("--cards goes with --app (the images of the app's cards)", command: declaration.name)
+        }
 
         let path = arguments.argument
         let params = try ParamOption.parse(arguments)
@@ -111,26 +135,7 @@ enum ExportCommand {
             if arguments.isSet(.tests), let outputPath {
                 testsOutput = try OutputFile.open(testsPath(besides: outputPath, className: name))
             }
-            let source = try loadAndRun(path, params: params)
-            // Later --param entries win, as they do for run. The run above read each as its
-            // param's kind takes it: a number, true / false, or an option.
-            var values: [String: Double] = [:], switches: [String: Bool] = [:], choices: [String: String] = [:]
-            for param in params {
-                if let x = Double(param.value) { values[param.name] = x }
-                else if param.value == "true" || param.value == "false" { switches[param.name] = param.value == "true" }
-                else { choices[param.name] = param.value }
-            }
-            if target == .swiftui {
-                try checkOneCardALine(source, path: path, params: values.mapValues(ParamSetting.number)
-                    .merging(switches.mapValues(ParamSetting.boolean)) { a, _ in a })
-            }
-            let swift: String
-            do {
-                swift = try Exporter.export(source: source, fileName: path, className: className, params: values,
-                                            switches: switches, choices: choices, target: target)
-            } catch {
-                throw RunFailure(message: error.description, details: "")
-            }
+            let swift = try exportedSwift(path, params: params, className: className, target: target)
             if let testsOutput {
                 let plan = try testPlan(path: path, params: params, className: name, testModule: testModule,
                                         exportedSwift: swift)
@@ -147,11 +152,36 @@ enum ExportCommand {
         return 0
     }
 
+    /// The script's Swift, with the `--param` values baked in, after its demo ran.
+    static func exportedSwift(_ path: String, params: [ParamOption], className: String?,
+                              target: ExportTarget = .uikit) throws(RunFailure) -> String {
+        let source = try loadAndRun(path, params: params)
+        // Later --param entries win, as they do for run. The run above read each as its
+        // param's kind takes it: a number, true / false, or an option.
+        var values: [String: Double] = [:], switches: [String: Bool] = [:], choices: [String: String] = [:]
+        for param in params {
+            if let x = Double(param.value) { values[param.name] = x }
+            else if param.value == "true" || param.value == "false" { switches[param.name] = param.value == "true" }
+            else { choices[param.name] = param.value }
+        }
+        if target == .swiftui {
+            try checkOneCardALine(source, path: path, params: values.mapValues(ParamSetting.number)
+                .merging(switches.mapValues(ParamSetting.boolean)) { a, _ in a })
+        }
+        do {
+            return try Exporter.export(source: source, fileName: path, className: className, params: values,
+                                       switches: switches, choices: choices, target: target)
+        } catch {
+            throw RunFailure(message: error.description, details: "")
+        }
+    }
+
     /// `--check FILE…`: one line per script on standard output, `FILE: exportable` or the
     /// first reason it is not (a `file:line: …` line). Exit 0 when all are exportable.
     private static func check(_ arguments: Arguments) throws -> Int32 {
         let target = try exportTarget(arguments)
-        for option in [OptionKey.output, .className, .viewName, .param, .testModule] where arguments.value(option) != nil {
+        for option in [OptionKey.output, .className, .viewName, .param, .testModule, .app, .cards]
+        where arguments.value(option) != nil {
             throw UsageError("\(option.spelled) cannot be combined with --check", command: declaration.name)
         }
         if arguments.isSet(.tests) {

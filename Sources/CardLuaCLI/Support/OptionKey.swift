@@ -24,6 +24,7 @@ enum OptionKey: String, CaseIterable, Sendable {
     case viewName = "name"
     case tests
     case testModule = "test-module"
+    case app
     case iterations
     case repeats = "repeat"
     case twin, lua, stock, scale
