@@ -29,6 +29,10 @@ import Glibc
 final class DataSource: NSObject, UICollectionViewDataSource, UICollectionViewDataSourceNumberOfSections {
     func numberOfSections(in collectionView: UICollectionView) -> Int { 1 }
     func collectionView(_ collectionView: UICollectionView, numberOfItemsInSection section: Int) -> Int { 20 }
+    // Required, as in UIKit; the test-only collection view never asks for cells.
+    func collectionView(_ collectionView: UICollectionView, cellForItemAt indexPath: IndexPath) -> UICollectionViewCell {
+        UICollectionViewCell(frame: .zero)
+    }
 }
 
 /// A flow layout with no effect that is invalidated by every bounds change, as the
