@@ -753,7 +753,7 @@
     exportedFor = exportKey();
     var swiftUI = exportTarget() === "swiftui";
     $("codenote").innerHTML = "what <code>cardlua export" + (swiftUI ? " --swiftui" : "") + "</code> writes, with the values on screen";
-    enqueue({ path: swiftUI ? "/export?target=swiftui" : "/export", done: showExport });
+    enqueue({ path: "/export" + (swiftUI ? "?target=swiftui" : ""), done: showExport });
   }
   function showExport(a) {
     $("exporterror").hidden = !a.error;
